@@ -1,0 +1,577 @@
+/**
+ * The work-management interface, written once: zod schemas for every request and response
+ * shape of ../shared/spec/work-management-api.md and the table of its 13 operations.
+ *
+ * The embedded service validates requests with these schemas and routes from the table;
+ * WorkClient validates before sending and parses responses with the tolerant schemas;
+ * the contract tests check the service's responses with the strict ones.
+ */
+import { z } from 'zod';
+
+// ── Shared vocabulary ────────────────────────────────────────────────────────
+
+/** Priority: integer 0–4 in requests; the names are the spec's (States). */
+export const PRIORITY_NAMES = ['No Priority', 'Urgent', 'High', 'Medium', 'Low'] as const;
+export type PriorityName = (typeof PRIORITY_NAMES)[number];
+
+/** Task status list entry `Type`: DESIGN.md, Status list. */
+export const STATUS_TYPE = { todo: 1, inProgress: 2, done: 3 } as const;
+
+/** Task comment `Type` (activity entries): DESIGN.md, Update task. */
+export const ACTIVITY_TYPE = {
+  comment: 1,
+  status: 2,
+  priority: 3,
+  dueDate: 4,
+  group: 5,
+  assigneeAdded: 6,
+  assigneeRemoved: 7,
+  estimate: 8,
+} as const;
+
+/** True when `yyyy-MM-dd` names a day that exists (rejects 2026-02-30). */
+export function isCalendarDate(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+/** A request date: `yyyy-MM-dd` that exists on the calendar. */
+export const requestDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date in the form yyyy-MM-dd')
+  .refine(isCalendarDate, 'is not a date on the calendar');
+
+/** Path ids: strings of at least 10 characters (spec, Limits). */
+export const pathId = z.string().min(10, 'must be an id of at least 10 characters');
+
+const id = z.string().min(1, 'must not be empty').max(100, 'is too long');
+const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
+const priorityValue = z
+  .number()
+  .int('must be a whole number from 0 to 4')
+  .min(0, 'must be from 0 to 4')
+  .max(4, 'must be from 0 to 4');
+const nonNegativeInt = z
+  .number()
+  .int('must be a whole number')
+  .min(0, 'must not be negative')
+  .max(1_000_000, 'is too large');
+
+/** A file's size in the spec's form `00.00 KB|MB|GB`. */
+export const fileSize = z
+  .string()
+  .regex(/^\d{1,6}(\.\d{1,2})? (KB|MB|GB)$/, 'must look like 12.34 KB, MB or GB');
+
+// ── Request bodies ───────────────────────────────────────────────────────────
+
+export const TaskFileInput = z.strictObject({
+  fileType: text(100),
+  href: z.url('must be a URL').max(2000, 'is too long'),
+  name: text(500),
+  size: fileSize,
+});
+export type TaskFileInput = z.infer<typeof TaskFileInput>;
+
+const taskFields = {
+  name: text(500),
+  description: text(20_000),
+  priority: priorityValue,
+  dueDate: requestDate,
+  groupId: id,
+  taskUsers: z.array(id).max(100, 'must name at most 100 users'),
+  files: z.array(TaskFileInput).max(50, 'must have at most 50 files'),
+  estimateTime: nonNegativeInt,
+  milestoneId: nonNegativeInt,
+  statusId: id,
+};
+
+/** Operation 2. `projectId` is required, the rest optional. */
+export const CreateTaskBody = z.strictObject({
+  projectId: id,
+  ...z.object(taskFields).partial().shape,
+});
+export type CreateTaskBody = z.infer<typeof CreateTaskBody>;
+
+/** Operation 5: the create-task fields; `projectId` required, the rest optional. */
+export const UpdateTaskBody = CreateTaskBody;
+export type UpdateTaskBody = CreateTaskBody;
+
+/** Operation 3, query string. `complete` arrives as text in a URL. */
+export const ListTasksQuery = z.strictObject({
+  projectId: id,
+  complete: z
+    .union([z.boolean(), z.enum(['true', 'false'])], 'must be true or false')
+    .transform((v) => v === true || v === 'true')
+    .optional(),
+});
+export type ListTasksQuery = z.input<typeof ListTasksQuery>;
+
+/** Operation 6. */
+export const PostCommentBody = z.strictObject({
+  content: text(10_000).refine((s) => s.trim().length > 0, 'must not be empty'),
+});
+export type PostCommentBody = z.infer<typeof PostCommentBody>;
+
+const projectName = text(200).refine((s) => s.trim().length > 0, 'must not be empty');
+
+/** A project's dueDate may not precede its startDate (DESIGN.md). */
+function datesInOrder(v: { startDate?: string; dueDate?: string }): boolean {
+  return !v.startDate || !v.dueDate || v.dueDate >= v.startDate;
+}
+const datesOrderIssue = { message: 'must not be before startDate', path: ['dueDate'] };
+
+/** Operation 7. DESIGN.md: `projectName` is the one mandatory field. */
+export const CreateProjectBody = z
+  .strictObject({
+    projectName,
+    customerId: id.optional(),
+    startDate: requestDate.optional(),
+    dueDate: requestDate.optional(),
+    templateId: id.optional(),
+  })
+  .refine(datesInOrder, datesOrderIssue);
+export type CreateProjectBody = z.infer<typeof CreateProjectBody>;
+
+/** Operation 9: every field optional. */
+export const UpdateProjectBody = z
+  .strictObject({
+    projectName: projectName.optional(),
+    customerId: id.optional(),
+    startDate: requestDate.optional(),
+    dueDate: requestDate.optional(),
+    description: text(20_000).optional(),
+    priority: z.boolean().optional(),
+    defaultPriority: z
+      .enum(PRIORITY_NAMES, `must be one of ${PRIORITY_NAMES.join(', ')}`)
+      .optional(),
+    estimate: z.boolean().optional(),
+    milestone: z.boolean().optional(),
+  })
+  .refine(datesInOrder, datesOrderIssue);
+export type UpdateProjectBody = z.infer<typeof UpdateProjectBody>;
+
+// ── Responses ────────────────────────────────────────────────────────────────
+
+/**
+ * Response schemas come in two modes built from one description:
+ * - strict: every field present with the spec's type, no unknown field (contract tests);
+ * - tolerant: unknown fields kept, fields the spec does not mark required may be missing,
+ *   priority accepted as 2, "2" or "High", lists accepted as one object (WorkClient).
+ * Values the service has not got (no due date, no group) are null; DESIGN.md, Responses.
+ */
+function buildResponses(strict: boolean) {
+  // Casts keep one static type for both modes: the tolerant one (fields may be missing).
+  const obj = <S extends z.ZodRawShape>(shape: S) =>
+    (strict ? z.strictObject(shape) : z.looseObject(shape)) as unknown as z.ZodObject<S>;
+  /** A field the spec does not mark required. */
+  const opt = <T extends z.ZodType>(t: T) => (strict ? t : t.optional()) as z.ZodOptional<T>;
+  const list = <T extends z.ZodType>(item: T) =>
+    strict ? z.array(item) : z.preprocess(asList, z.array(item));
+
+  const str = z.string();
+  const dateTime = z.iso.datetime({ offset: true });
+  const nullableDateTime = dateTime.nullable();
+  const int = z.number().int();
+
+  /** Task priority: a decimal string "0"–"4" in responses (DESIGN.md). */
+  const priorityString = strict
+    ? z.string().regex(/^[0-4]$/)
+    : z.preprocess((v) => {
+        const n = priorityNumber(v);
+        return n === undefined ? v : String(n);
+      }, z.string());
+  const priorityInt = strict ? int.min(0).max(4) : z.preprocess((v) => priorityNumber(v) ?? v, int);
+
+  const TaskFile = obj({
+    file_type: opt(str),
+    href: opt(str),
+    size: opt(str),
+    name: opt(str),
+    uploadFileType: opt(z.number()),
+  });
+
+  const Project = obj({
+    projectId: str,
+    projectName: opt(str),
+    workspaceId: opt(str),
+    ownerId: opt(str),
+    description: opt(str),
+    customerId: opt(str.nullable()),
+    startDate: opt(nullableDateTime),
+    dueDate: opt(nullableDateTime),
+    favoriteUsers: opt(z.array(str)),
+    projectUsers: opt(z.array(str)),
+  });
+
+  const audit = {
+    CreatedBy: opt(str),
+    UpdatedBy: opt(str),
+    CreatedTime: opt(dateTime),
+    UpdatedTime: opt(dateTime),
+  };
+
+  const StatusEntry = obj({
+    _id: str,
+    Name: opt(str),
+    Type: opt(int),
+    Index: opt(int),
+    Default: opt(z.boolean()),
+  });
+
+  const ProjectDetails = obj({
+    _id: str,
+    Name: opt(str),
+    CompanyId: opt(str),
+    Description: opt(str),
+    CreatedBy: opt(str),
+    CreatedTime: opt(dateTime),
+    UpdatedTime: opt(dateTime),
+    StartDate: opt(nullableDateTime),
+    CustomerId: opt(str.nullable()),
+    IsMilestone: opt(z.boolean()),
+    IsEstimate: opt(z.boolean()),
+    Priority: opt(obj({ Enabled: opt(z.boolean()), Default: opt(priorityInt) })),
+    FavoriteUsers: opt(z.array(str)),
+    LabelsList: opt(z.array(obj({ _id: str, Name: opt(str), Color: opt(str), ...audit }))),
+    ScmRepository: opt(int.nullable()),
+    LabelsEnabled: opt(z.boolean()),
+    StatusEnable: opt(z.boolean()),
+    IsGroupEnabled: opt(z.boolean()),
+    MultiAsignee: opt(z.boolean()),
+    Icon: opt(obj({ Type: opt(int), Reference: opt(str), Color: opt(int) })),
+    taskFilter: opt(z.looseObject({})),
+    Resources: opt(
+      z.array(
+        obj({
+          _id: str,
+          Type: opt(int),
+          Label: opt(str),
+          Reference: opt(str),
+          FileType: opt(str),
+          UploadFileType: opt(int),
+          ...audit,
+        }),
+      ),
+    ),
+    deployProject: opt(
+      obj({ id: opt(str), AccountId: opt(str), Name: opt(str), ScmRepoId: opt(str) }),
+    ),
+    ProjectUsers: opt(z.array(str)),
+    Status: opt(z.array(StatusEntry)),
+  });
+
+  const Task = obj({
+    taskId: str,
+    taskName: opt(str),
+    projectId: opt(str),
+    groupId: opt(str.nullable()),
+    group: opt(str.nullable()),
+    description: opt(str),
+    status: opt(z.boolean()),
+    subscribers: opt(z.array(str)),
+    dueDate: opt(nullableDateTime),
+    priority: opt(priorityString),
+    estimateTime: opt(int.nullable()),
+    milestoneId: opt(int.nullable()),
+    taskUsers: opt(z.array(obj({ taskUserId: str }))),
+  });
+
+  const TaskListItem = obj({ taskId: str, taskName: opt(str) });
+
+  const nullable = <T extends z.ZodType>(t: T) => opt(t.nullable());
+  const TaskComment = obj({
+    _id: str,
+    Type: z.number(),
+    CreatedTime: dateTime,
+    CreatedBy: str,
+    UpdatedBy: str,
+    UpdatedTime: dateTime,
+    IsScm: nullable(z.boolean()),
+    Comment: nullable(str),
+    Assignee: nullable(str),
+    PreviousPriority: nullable(z.number()),
+    Priority: nullable(z.number()),
+    DueDate: nullable(dateTime),
+    PreviousDueDate: nullable(dateTime),
+    Group: nullable(str),
+    PreviousGroup: nullable(str),
+    Status: nullable(z.boolean()),
+    EstimateTime: nullable(z.number()),
+    IsArchived: nullable(z.boolean()),
+    Reactions: opt(z.array(obj({ ReactionType: str, UserId: str, _id: str }))),
+    Audio: nullable(obj({ Url: opt(str), Duration: opt(str) })),
+    Files: opt(z.array(TaskFile)),
+    Reply: opt(
+      obj({
+        id: opt(str),
+        CreatedTime: opt(dateTime),
+        message: opt(str),
+        files: opt(z.array(TaskFile)),
+        Sender_id: opt(str),
+      }).nullable(),
+    ),
+  });
+
+  const UpdatedTask = obj({
+    _id: str,
+    Name: opt(str),
+    ProjectId: opt(str),
+    Subscribers: opt(z.array(str)),
+    GroupId: opt(str.nullable()),
+    Labels: opt(z.array(str)),
+    TaskUsers: opt(
+      z.array(
+        obj({
+          _id: str,
+          CreatedBy: str,
+          UpdatedBy: str,
+          CreatedTime: dateTime,
+          UpdatedTime: dateTime,
+        }),
+      ),
+    ),
+    Files: opt(z.array(TaskFile)),
+    Comments: opt(z.array(TaskComment)),
+    ...audit,
+    Desc: opt(str),
+    StatusId: opt(str),
+    Status: opt(z.boolean()),
+    TaskNumber: opt(int),
+    ParentTaskId: opt(str.nullable()),
+    Priority: opt(priorityInt),
+    DueDate: opt(nullableDateTime),
+  });
+
+  const Comment = obj({ commentId: str, content: opt(str) });
+  const Group = obj({ groupId: str, groupName: opt(str), projectId: opt(str) });
+  const Customer = obj({
+    customerId: str,
+    address: opt(str),
+    firstName: opt(str),
+    lastName: opt(str),
+    email: opt(str),
+    companyName: opt(str),
+    phone: opt(str),
+    clients: opt(z.array(obj({ clientId: str, name: opt(str), email: opt(str) }))),
+  });
+  const WorkspaceUser = obj({
+    id: str,
+    name: opt(str),
+    email: opt(str),
+    phone: opt(str),
+    profile_photo: opt(str),
+    isOwner: opt(z.boolean()),
+    isAdmin: opt(z.boolean()),
+  });
+  const Verification = obj({ workspaceId: str, workspaceName: opt(str), createdBy: opt(str) });
+  const ErrorBody = z.looseObject({ error: str });
+
+  return {
+    Project,
+    ProjectDetails,
+    StatusEntry,
+    Task,
+    TaskListItem,
+    TaskList: list(TaskListItem),
+    UpdatedTask,
+    TaskComment,
+    TaskFile,
+    Comment,
+    Group,
+    GroupList: list(Group),
+    Customer,
+    CustomerList: list(Customer),
+    WorkspaceUser,
+    WorkspaceUserList: list(WorkspaceUser),
+    Verification,
+    ErrorBody: strict ? z.strictObject({ error: str }) : ErrorBody,
+  };
+}
+
+/** Accepts a list given as one object (spec shows customers and users as one record). */
+function asList(v: unknown): unknown {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? [v] : v;
+}
+
+/** Priority as its number, from 2, "2" or "High"; undefined when it is none of these. */
+export function priorityNumber(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 4) return v;
+  if (typeof v !== 'string') return undefined;
+  const s = v.trim();
+  if (/^[0-4]$/.test(s)) return Number(s);
+  const i = PRIORITY_NAMES.findIndex((n) => n.toLowerCase() === s.toLowerCase());
+  return i >= 0 ? i : undefined;
+}
+
+/** Tolerant response schemas, used by WorkClient. */
+export const responses = buildResponses(false);
+/** Strict response schemas, used by the contract tests against the embedded service. */
+export const strictResponses = buildResponses(true);
+
+export type Project = z.infer<typeof responses.Project>;
+export type ProjectDetails = z.infer<typeof responses.ProjectDetails>;
+export type StatusEntry = z.infer<typeof responses.StatusEntry>;
+export type Task = z.infer<typeof responses.Task>;
+export type TaskListItem = z.infer<typeof responses.TaskListItem>;
+export type UpdatedTask = z.infer<typeof responses.UpdatedTask>;
+export type TaskComment = z.infer<typeof responses.TaskComment>;
+export type Comment = z.infer<typeof responses.Comment>;
+export type Group = z.infer<typeof responses.Group>;
+export type Customer = z.infer<typeof responses.Customer>;
+export type WorkspaceUser = z.infer<typeof responses.WorkspaceUser>;
+export type Verification = z.infer<typeof responses.Verification>;
+
+// ── Operations ───────────────────────────────────────────────────────────────
+
+type ResponseName = keyof ReturnType<typeof buildResponses>;
+
+export interface Operation {
+  method: 'GET' | 'POST' | 'PUT';
+  /** `base` = {base_url} (/v1.0), `alt` = {alt_url} (/api/v1). */
+  address: 'base' | 'alt';
+  /** Path with `:taskId` / `:projectId` parameters (Fastify's syntax too). */
+  path: string;
+  /** Success status of the embedded service (DESIGN.md: 201 for the three creates). */
+  status: 200 | 201;
+  body?: z.ZodType;
+  query?: z.ZodType;
+  /** Path parameters that must be ids of 10+ characters. */
+  params: readonly ('taskId' | 'projectId')[];
+  response: ResponseName;
+}
+
+/** The 13 operations of the spec, in its order. */
+export const operations = {
+  verify: {
+    method: 'GET',
+    address: 'base',
+    path: '/verify',
+    status: 200,
+    params: [],
+    response: 'Verification',
+  },
+  createTask: {
+    method: 'POST',
+    address: 'base',
+    path: '/task',
+    status: 201,
+    body: CreateTaskBody,
+    params: [],
+    response: 'Task',
+  },
+  listTasks: {
+    method: 'GET',
+    address: 'base',
+    path: '/task',
+    status: 200,
+    query: ListTasksQuery,
+    params: [],
+    response: 'TaskList',
+  },
+  getTask: {
+    method: 'GET',
+    address: 'base',
+    path: '/task/:taskId',
+    status: 200,
+    params: ['taskId'],
+    response: 'Task',
+  },
+  updateTask: {
+    method: 'PUT',
+    address: 'alt',
+    path: '/task/updateTask/:taskId',
+    status: 200,
+    body: UpdateTaskBody,
+    params: ['taskId'],
+    response: 'UpdatedTask',
+  },
+  postComment: {
+    method: 'POST',
+    address: 'base',
+    path: '/task/:taskId/comments',
+    status: 201,
+    body: PostCommentBody,
+    params: ['taskId'],
+    response: 'Comment',
+  },
+  createProject: {
+    method: 'POST',
+    address: 'base',
+    path: '/project',
+    status: 201,
+    body: CreateProjectBody,
+    params: [],
+    response: 'Project',
+  },
+  getProject: {
+    method: 'GET',
+    address: 'base',
+    path: '/project/:projectId',
+    status: 200,
+    params: ['projectId'],
+    response: 'Project',
+  },
+  updateProject: {
+    method: 'PUT',
+    address: 'base',
+    path: '/project/:projectId',
+    status: 200,
+    body: UpdateProjectBody,
+    params: ['projectId'],
+    response: 'Project',
+  },
+  getProjectDetails: {
+    method: 'GET',
+    address: 'alt',
+    path: '/project/:projectId/getCurrentProjectDetails',
+    status: 200,
+    params: ['projectId'],
+    response: 'ProjectDetails',
+  },
+  listProjectGroups: {
+    method: 'GET',
+    address: 'base',
+    path: '/project/:projectId/group',
+    status: 200,
+    params: ['projectId'],
+    response: 'GroupList',
+  },
+  listCustomers: {
+    method: 'GET',
+    address: 'base',
+    path: '/company/customers',
+    status: 200,
+    params: [],
+    response: 'CustomerList',
+  },
+  listUsers: {
+    method: 'GET',
+    address: 'base',
+    path: '/company/users',
+    status: 200,
+    params: [],
+    response: 'WorkspaceUserList',
+  },
+} as const satisfies Record<string, Operation>;
+
+export type OperationName = keyof typeof operations;
+
+/** Version segments of the two addresses (spec, Versioning). */
+export const BASE_PREFIX = '/v1.0';
+export const ALT_PREFIX = '/api/v1';
+
+/** One sentence for the first problem of a zod error: "<field>: <problem>" (DESIGN.md). */
+export function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'body: is not valid';
+  if (issue.code === 'unrecognized_keys') return `${issue.keys[0]}: is not a known field`;
+  const field = issue.path.length > 0 ? issue.path.join('.') : 'body';
+  if (issue.code !== 'invalid_type') return `${field}: ${issue.message}`;
+  // zod reports a missing field as an invalid type that "received undefined".
+  if (issue.message.endsWith('received undefined')) return `${field}: is required`;
+  const expected = issue.expected === 'object' ? 'JSON object' : issue.expected;
+  return `${field}: must be ${/^[aeiou]/.test(expected) ? 'an' : 'a'} ${expected}`;
+}
