@@ -1,0 +1,213 @@
+/**
+ * WorkClient's transport behaviour against a scripted local HTTP server: headers, request
+ * validation, retries, Retry-After, timeouts, the update-task fallback and tolerant parsing.
+ * (Its behaviour against the real embedded service is in contract.test.ts.)
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { isWorkApiError, type WorkApiError, WorkClient } from '../../src/workapi/client.js';
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+type Reply = { status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number };
+
+let server: Server;
+let origin: string;
+let seen: Seen[] = [];
+let script: (req: Seen, n: number) => Reply = () => ({ status: 200, body: {} });
+
+beforeAll(async () => {
+  server = createServer(async (req, res) => {
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    const entry = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
+    seen.push(entry);
+    const reply = script(entry, seen.length);
+    if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
+    res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+    res.end(typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {}));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterEach(() => {
+  seen = [];
+});
+
+const TASK = 'a1b2c3d4e5f6a1b2c3d4e5f6';
+const client = (extra: Partial<ConstructorParameters<typeof WorkClient>[0]> = {}) =>
+  new WorkClient({
+    baseUrl: `${origin}/v1.0`,
+    altUrl: `${origin}/api/v1`,
+    apiKey: 'secret-key',
+    retry: { attempts: 3, baseDelayMs: 5 },
+    ...extra,
+  });
+
+async function failure(p: Promise<unknown>): Promise<WorkApiError> {
+  try {
+    await p;
+  } catch (e) {
+    if (isWorkApiError(e)) return e;
+    throw e;
+  }
+  throw new Error('expected a WorkApiError');
+}
+
+describe('WorkClient transport', () => {
+  it('sends the apiKey header, JSON content type on bodies, and the spec paths', async () => {
+    script = () => ({ status: 201, body: { taskId: TASK, taskName: 'x' } });
+    await client().createTask({ projectId: 'p'.repeat(24), name: 'x', priority: 2 });
+    script = () => ({ status: 200, body: [] });
+    await client().listTasks({ projectId: 'p'.repeat(24), complete: false });
+    expect(seen[0]).toMatchObject({ method: 'POST', url: '/v1.0/task' });
+    expect(seen[0]?.headers.apikey).toBe('secret-key');
+    expect(seen[0]?.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(seen[0]?.body ?? '')).toEqual({
+      projectId: 'p'.repeat(24),
+      name: 'x',
+      priority: 2,
+    });
+    expect(seen[1]).toMatchObject({
+      method: 'GET',
+      url: `/v1.0/task?projectId=${'p'.repeat(24)}&complete=false`,
+    });
+    expect(seen[1]?.headers['content-type']).toBeUndefined();
+  });
+
+  it('never sends a request that breaks the contract', async () => {
+    const bad = await failure(client().createTask({ projectId: 'p', priority: 9 }));
+    expect(bad).toMatchObject({
+      kind: 'invalid',
+      notSent: true,
+      message: 'priority: must be from 0 to 4',
+    });
+    const date = await failure(client().createTask({ projectId: 'p', dueDate: '2026-02-30' }));
+    expect(date.message).toBe('dueDate: is not a date on the calendar');
+    const shortId = await failure(client().getTask('short'));
+    expect(shortId.message).toMatch(/taskId: must be an id of at least 10 characters/);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('retries reads on 5xx with backoff, then succeeds', async () => {
+    script = (_r, n) =>
+      n < 3 ? { status: 503, body: { error: 'busy' } } : { status: 200, body: { taskId: TASK } };
+    const task = await client().getTask(TASK);
+    expect(task.taskId).toBe(TASK);
+    expect(seen).toHaveLength(3);
+  });
+
+  it('gives up on reads after the last attempt with the service message', async () => {
+    script = () => ({ status: 500, body: { message: 'database down' } });
+    const e = await failure(client().getTask(TASK));
+    expect(e).toMatchObject({
+      status: 500,
+      kind: 'server',
+      message: 'database down',
+      operation: 'getTask',
+    });
+    expect(seen).toHaveLength(3);
+  });
+
+  it('never retries a write that reached the service', async () => {
+    script = () => ({ status: 502, body: 'Bad gateway' });
+    const e = await failure(client().createTask({ projectId: 'p'.repeat(24), name: 'once' }));
+    expect(e).toMatchObject({ status: 502, kind: 'server', message: 'Bad gateway' });
+    expect(seen).toHaveLength(1);
+  });
+
+  it('waits out 429 Retry-After, for writes too', async () => {
+    script = (_r, n) =>
+      n === 1
+        ? { status: 429, body: { error: 'slow down' }, headers: { 'retry-after': '0.05' } }
+        : { status: 201, body: { commentId: 'c'.repeat(24), content: 'hi' } };
+    const comment = await client().postComment(TASK, { content: 'hi' });
+    expect(comment.commentId).toBe('c'.repeat(24));
+    expect(seen).toHaveLength(2);
+  });
+
+  it('reports a 429 whose Retry-After is too long instead of hanging', async () => {
+    script = () => ({ status: 429, body: { error: 'quota' }, headers: { 'retry-after': '3600' } });
+    const e = await failure(client().getTask(TASK));
+    expect(e).toMatchObject({ kind: 'rate_limited', status: 429, message: 'quota' });
+    expect(seen).toHaveLength(1);
+  });
+
+  it('maps 401 and 403 to auth and 404 to not_found', async () => {
+    script = () => ({ status: 401, body: { error: 'apiKey: unknown key' } });
+    expect(await failure(client().verify())).toMatchObject({
+      kind: 'auth',
+      message: 'apiKey: unknown key',
+    });
+    script = () => ({ status: 403, body: { error: 'forbidden' } });
+    expect((await failure(client().verify())).kind).toBe('auth');
+    script = () => ({ status: 404, body: { error: 'task not found' } });
+    expect((await failure(client().getTask(TASK))).kind).toBe('not_found');
+  });
+
+  it('times out a slow answer and says so', async () => {
+    script = () => ({ status: 200, body: { taskId: TASK }, delayMs: 400 });
+    const e = await failure(client({ timeoutMs: 100, retry: { attempts: 1 } }).getTask(TASK));
+    expect(e).toMatchObject({ kind: 'timeout', status: 0 });
+  });
+
+  it('retries a write only when the connection was refused (nothing sent)', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const c = new WorkClient({
+      baseUrl: `http://127.0.0.1:${port}/v1.0`,
+      altUrl: `http://127.0.0.1:${port}/api/v1`,
+      apiKey: 'k',
+      retry: { attempts: 2, baseDelayMs: 5 },
+    });
+    const e = await failure(c.createTask({ projectId: 'p'.repeat(24) }));
+    expect(e).toMatchObject({ kind: 'network', notSent: true });
+  });
+
+  it('updates a task on the alt address and falls back to base on 404', async () => {
+    const updated = { _id: TASK, Name: 'n', Priority: 'High' };
+    script = (r) =>
+      r.url.startsWith('/api/v1/')
+        ? { status: 404, body: { error: 'no route' } }
+        : { status: 200, body: updated };
+    const c = client();
+    const first = await c.updateTask(TASK, { projectId: 'p'.repeat(24), name: 'n' });
+    expect(first.Priority).toBe(2);
+    expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual([
+      `PUT /api/v1/task/updateTask/${TASK}`,
+      `PUT /v1.0/task/updateTask/${TASK}`,
+    ]);
+    // The client remembers where update task lives.
+    seen = [];
+    await c.updateTask(TASK, { projectId: 'p'.repeat(24) });
+    expect(seen.map((s) => s.url)).toEqual([`/v1.0/task/updateTask/${TASK}`]);
+  });
+
+  it('parses responses tolerantly: unknown fields kept, priority names, one object as a list', async () => {
+    script = () => ({ status: 200, body: { taskId: TASK, priority: 'High', extra: { a: 1 } } });
+    const task = await client().getTask(TASK);
+    expect(task.priority).toBe('2');
+    expect((task as Record<string, unknown>).extra).toEqual({ a: 1 });
+    script = () => ({ status: 200, body: { id: 'u1', name: 'Ann', email: 'ann@example.com' } });
+    expect(await client().listUsers()).toEqual([
+      { id: 'u1', name: 'Ann', email: 'ann@example.com' },
+    ]);
+  });
+
+  it('rejects a response of the wrong shape with a clear message', async () => {
+    script = () => ({ status: 200, body: { taskName: 'no id' } });
+    const e = await failure(client().getTask(TASK));
+    expect(e).toMatchObject({ kind: 'server' });
+    expect(e.message).toContain('taskId: is required');
+    script = () => ({ status: 200, body: '<html>' });
+    expect((await failure(client().getTask(TASK))).message).toMatch(/not JSON/);
+  });
+});
