@@ -1,0 +1,36 @@
+/**
+ * Block Kit ids shared between the views that render controls and the listeners that
+ * handle them. A button in a DM, a card and a list must reach the same handler, so the ids
+ * live here once. Button values carry the task id (or JSON where noted).
+ */
+export const ACTION = {
+  /** Task card / DM buttons; value = taskId. */
+  taskComment: 'task_comment',
+  taskEdit: 'task_edit',
+  taskComplete: 'task_complete',
+  taskOpen: 'task_open',
+  /** List paging; value = JSON {projectId, filter, page}. */
+  taskListPage: 'task_list_page',
+  /** Project select inside the task form (dispatch_action): refreshes project fields. */
+  taskFormProject: 'task_form_project',
+  /** Project card buttons; value = projectId. */
+  projectEdit: 'project_edit',
+  projectOpen: 'project_open',
+} as const;
+
+export const VIEW = {
+  connect: 'connect_modal',
+  taskCreate: 'task_create_modal',
+  taskEdit: 'task_edit_modal',
+  taskComment: 'task_comment_modal',
+  commentFromMessage: 'comment_from_message_modal',
+  projectCreate: 'project_create_modal',
+  projectEdit: 'project_edit_modal',
+  loading: 'loading_modal',
+} as const;
+
+export const SHORTCUT = {
+  createTaskFromMessage: 'create_task_from_message',
+  addCommentFromMessage: 'add_comment_from_message',
+  newTask: 'new_task',
+} as const;
