@@ -1,0 +1,203 @@
+/**
+ * Ack latency of `/work` under a burst: 200 concurrent signed slash commands (`help` and
+ * `status`, alternating, from the five demo users) against the real app — HTTP mode,
+ * embedded service, fake Slack Web API — beside a bare Bolt app that only acks, in the same
+ * run. The load comes from a worker thread, so building and signing 200 requests does not
+ * count against the servers' event loop. Prints p50/p99 of the time to the HTTP response
+ * (the ack) and, for Worklink, of the time until the follow-up reply reached response_url.
+ *
+ *   npm run bench:ack [-- --rounds 5 --concurrency 200]
+ */
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import { isMainThread, parentPort, Worker } from 'node:worker_threads';
+import { App, HTTPReceiver, type Logger } from '@slack/bolt';
+import { startHarness } from '../test/support/harness.js';
+import { SlackRequests } from '../test/support/slackRequests.js';
+
+const BARE_SECRET = 'bare-signing-secret';
+
+/** One burst, as asked by the main thread. */
+interface BurstOrder {
+  url: string;
+  signingSecret: string;
+  responseBase: string;
+  users: string[];
+  concurrency: number;
+}
+interface BurstResult {
+  /** Ack latency of each request, ms. */
+  acks: number[];
+  /** response_url id → when the request was sent (epoch ms, sub-ms precision). */
+  sent: Record<string, number>;
+}
+
+const now = () => performance.timeOrigin + performance.now();
+
+// ── Worker: the load generator ───────────────────────────────────────────────
+
+async function burst(order: BurstOrder): Promise<BurstResult> {
+  const slack = new SlackRequests({
+    url: order.url,
+    signingSecret: order.signingSecret,
+    responseUrl: () => `${order.responseBase}/response/${randomUUID()}`,
+  });
+  const acks: number[] = [];
+  const sent: Record<string, number> = {};
+  await Promise.all(
+    Array.from({ length: order.concurrency }, async (_, i) => {
+      const started = now();
+      const res = await slack.slashCommand(i % 2 === 0 ? 'help' : 'status', {
+        userId: order.users[i % order.users.length],
+      });
+      if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
+      acks.push(now() - started);
+      sent[res.responseUrl!.split('/response/')[1]] = started;
+    }),
+  );
+  return { acks, sent };
+}
+
+if (!isMainThread) {
+  parentPort!.on('message', (order: BurstOrder) => {
+    burst(order).then(
+      (r) => parentPort!.postMessage({ ok: true, ...r }),
+      (e) => parentPort!.postMessage({ ok: false, error: String(e) }),
+    );
+  });
+}
+
+// ── Main: the servers and the figures ───────────────────────────────────────
+
+const quiet: Logger = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  setLevel() {},
+  getLevel: () => 'error' as never,
+  setName() {},
+};
+
+async function startBareBolt(slackApiUrl: string) {
+  const app = new App({
+    token: 'xoxb-bare',
+    botId: 'B_BARE',
+    botUserId: 'U_BARE',
+    receiver: new HTTPReceiver({ signingSecret: BARE_SECRET, logger: quiet }),
+    clientOptions: { slackApiUrl },
+    logger: quiet,
+  });
+  app.command('/work', async ({ ack }) => {
+    await ack();
+  });
+  const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/slack/events`, stop: () => app.stop() };
+}
+
+function stats(samples: number[]) {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (p: number) => s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+  return { p50: at(50), p99: at(99), max: s[s.length - 1], n: s.length };
+}
+
+const ms = (v: number) => `${v.toFixed(1).padStart(6)} ms`;
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      rounds: { type: 'string', default: '5' },
+      concurrency: { type: 'string', default: '200' },
+    },
+  });
+  const rounds = Number(values.rounds);
+  const concurrency = Number(values.concurrency);
+
+  const h = await startHarness({ connect: true });
+  h.logger.setLevel('error' as never); // measure the app, not debug logging
+  const bare = await startBareBolt(h.fake.apiUrl);
+  const users = Object.values(h.users).map((u) => u.id);
+  // The worker runs this same file; register tsx there first so it can load TypeScript.
+  const worker = new Worker(
+    `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(import.meta.url)}); });`,
+    { eval: true },
+  );
+
+  const run = async (url: string, signingSecret: string): Promise<BurstResult> => {
+    worker.postMessage({ url, signingSecret, responseBase: h.fake.url, users, concurrency });
+    const [reply] = (await once(worker, 'message')) as [
+      BurstResult & { ok: boolean; error?: string },
+    ];
+    if (!reply.ok) throw new Error(reply.error);
+    return reply;
+  };
+  const followUps = async (sent: Record<string, number>) => {
+    const ids = Object.keys(sent);
+    await h.waitFor(() => ids.every((id) => h.fake.responses.some((r) => r.id === id)), {
+      timeoutMs: 60_000,
+    });
+    return ids.map((id) => h.fake.responses.find((r) => r.id === id)!.at - sent[id]);
+  };
+
+  // Warm-up (JIT, pools, users.info cache), not measured.
+  await run(bare.url, BARE_SECRET);
+  await followUps(
+    (
+      await run(
+        h.worklink.eventsUrl,
+        h.config.slack.mode === 'http' ? h.config.slack.signingSecret : '',
+      )
+    ).sent,
+  );
+
+  const bareAcks: number[] = [];
+  const workAcks: number[] = [];
+  const workReplies: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    bareAcks.push(...(await run(bare.url, BARE_SECRET)).acks);
+    const w = await run(
+      h.worklink.eventsUrl,
+      h.config.slack.mode === 'http' ? h.config.slack.signingSecret : '',
+    );
+    workAcks.push(...w.acks);
+    workReplies.push(...(await followUps(w.sent)));
+    h.fake.reset();
+  }
+
+  const b = stats(bareAcks);
+  const w = stats(workAcks);
+  const f = stats(workReplies);
+  console.log(
+    `/work ack latency: ${rounds} rounds × ${concurrency} concurrent signed slash commands`,
+  );
+  console.log(
+    `  bare Bolt, ack only      p50 ${ms(b.p50)}  p99 ${ms(b.p99)}  max ${ms(b.max)}  n=${b.n}`,
+  );
+  console.log(
+    `  Worklink                 p50 ${ms(w.p50)}  p99 ${ms(w.p99)}  max ${ms(w.max)}  n=${w.n}`,
+  );
+  console.log(
+    `  Worklink / bare          p50 ×${(w.p50 / b.p50).toFixed(2)}     p99 ×${(w.p99 / b.p99).toFixed(2)}`,
+  );
+  console.log(
+    `  Worklink reply posted    p50 ${ms(f.p50)}  p99 ${ms(f.p99)}  (send → response_url)`,
+  );
+
+  await worker.terminate();
+  await bare.stop();
+  await h.stop();
+}
+
+if (isMainThread) {
+  main().then(
+    () => process.exit(0),
+    (e) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,202 @@
+/**
+ * Environment → typed configuration, in one place.
+ *
+ * The Slack mode follows from which credentials are set:
+ * - oauth   SLACK_CLIENT_ID + SLACK_CLIENT_SECRET + SLACK_STATE_SECRET + SLACK_SIGNING_SECRET
+ *           (multi-workspace; installations kept in the store). Wins over the others.
+ * - socket  SLACK_APP_TOKEN + SLACK_BOT_TOKEN (SLACK_SIGNING_SECRET optional, unused).
+ * - http    SLACK_SIGNING_SECRET + SLACK_BOT_TOKEN.
+ * - sandbox no Slack credentials at all: the local Slack stand-in (src/sandbox).
+ * A partial or malformed setting is a ConfigError whose message is ONE sentence naming the
+ * variable, so `npm start` can print it as is (no stack trace).
+ */
+import { z } from 'zod';
+
+export type LogLevelName = 'debug' | 'info' | 'warn' | 'error';
+
+export type SlackSettings =
+  | { mode: 'http'; botToken: string; signingSecret: string }
+  | { mode: 'socket'; botToken: string; appToken: string; signingSecret?: string }
+  | {
+      mode: 'oauth';
+      clientId: string;
+      clientSecret: string;
+      stateSecret: string;
+      signingSecret: string;
+    }
+  | { mode: 'sandbox' };
+
+export type SlackMode = SlackSettings['mode'];
+
+export interface AppConfig {
+  /** How the app talks to Slack; `slack.mode` tells which fields are there. */
+  slack: SlackSettings;
+  /** Slack Web API base (SLACK_API_URL), always ending in `/`; undefined = Slack's own. */
+  slackApiUrl?: string;
+  /** HTTP port (PORT, default 3000). */
+  port: number;
+  /** The external service (WORK_API_URL + WORK_ALT_API_URL); undefined = embedded service. */
+  workApi?: { baseUrl: string; altUrl: string };
+  /** DATA_DIR, default ./data: worklink.db, service.db, secret.key. */
+  dataDir: string;
+  /** SECRETS_KEY decoded to 32 bytes; undefined = DATA_DIR/secret.key (generated once). */
+  secretsKey?: Buffer;
+  /** WORK_EVENTS_SECRET: HMAC secret of the service's event deliveries. */
+  workEventsSecret?: string;
+  logLevel: LogLevelName;
+}
+
+/** A wrong or partial setting. `message` is one sentence that names the variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Reads the environment (default `process.env`); throws ConfigError. */
+export function loadConfig(env: Env = process.env): AppConfig {
+  const get = (name: string): string | undefined => {
+    const v = env[name]?.trim();
+    return v ? v : undefined;
+  };
+  return {
+    slack: slackSettings(get),
+    slackApiUrl: slackApiUrl(get('SLACK_API_URL')),
+    port: port(get('PORT')),
+    workApi: workApi(get('WORK_API_URL'), get('WORK_ALT_API_URL')),
+    dataDir: get('DATA_DIR') ?? './data',
+    secretsKey: secretsKey(get('SECRETS_KEY')),
+    workEventsSecret: get('WORK_EVENTS_SECRET'),
+    logLevel: logLevel(get('LOG_LEVEL')),
+  };
+}
+
+function slackSettings(get: (name: string) => string | undefined): SlackSettings {
+  const botToken = get('SLACK_BOT_TOKEN');
+  const signingSecret = get('SLACK_SIGNING_SECRET');
+  const appToken = get('SLACK_APP_TOKEN');
+  const clientId = get('SLACK_CLIENT_ID');
+  const clientSecret = get('SLACK_CLIENT_SECRET');
+  const stateSecret = get('SLACK_STATE_SECRET');
+
+  if (botToken && !botToken.startsWith('xoxb-')) {
+    throw new ConfigError('SLACK_BOT_TOKEN must be a bot token starting with "xoxb-".');
+  }
+  if (appToken && !appToken.startsWith('xapp-')) {
+    throw new ConfigError('SLACK_APP_TOKEN must be an app-level token starting with "xapp-".');
+  }
+
+  const oauthNames = ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET', 'SLACK_STATE_SECRET'] as const;
+  const oauthValues = [clientId, clientSecret, stateSecret];
+  if (oauthValues.some(Boolean)) {
+    const missing = oauthNames.filter((_, i) => !oauthValues[i]);
+    if (missing.length > 0) {
+      const given = oauthNames.find((_, i) => oauthValues[i]);
+      throw new ConfigError(
+        `${given} is set but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} missing: multi-workspace OAuth needs SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET.`,
+      );
+    }
+    if (!signingSecret) {
+      throw new ConfigError(
+        'SLACK_CLIENT_ID is set but SLACK_SIGNING_SECRET is missing: OAuth mode receives requests over HTTP and needs SLACK_SIGNING_SECRET to check them.',
+      );
+    }
+    return {
+      mode: 'oauth',
+      clientId: clientId!,
+      clientSecret: clientSecret!,
+      stateSecret: stateSecret!,
+      signingSecret,
+    };
+  }
+  if (appToken) {
+    if (!botToken) {
+      throw new ConfigError(
+        'SLACK_APP_TOKEN is set but SLACK_BOT_TOKEN is missing: Socket Mode needs both.',
+      );
+    }
+    return { mode: 'socket', botToken, appToken, signingSecret };
+  }
+  if (botToken) {
+    if (!signingSecret) {
+      throw new ConfigError(
+        'SLACK_BOT_TOKEN is set but SLACK_SIGNING_SECRET or SLACK_APP_TOKEN is missing: HTTP mode needs SLACK_SIGNING_SECRET, Socket Mode needs SLACK_APP_TOKEN.',
+      );
+    }
+    return { mode: 'http', botToken, signingSecret };
+  }
+  if (signingSecret) {
+    throw new ConfigError(
+      'SLACK_SIGNING_SECRET is set but SLACK_BOT_TOKEN is missing: HTTP mode needs both (or set SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET for multi-workspace OAuth).',
+    );
+  }
+  return { mode: 'sandbox' };
+}
+
+const httpUrl = z.url({ protocol: /^https?$/ });
+
+function slackApiUrl(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (!httpUrl.safeParse(value).success) {
+    throw new ConfigError(
+      `SLACK_API_URL must be an http(s) URL such as http://127.0.0.1:4000/api/, not "${value}".`,
+    );
+  }
+  // WebClient appends the method name to this base, so it must end in a slash.
+  return value.endsWith('/') ? value : `${value}/`;
+}
+
+function port(value: string | undefined): number {
+  if (value === undefined) return 3000;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65535) {
+    throw new ConfigError(`PORT must be a whole number from 0 to 65535, not "${value}".`);
+  }
+  return n;
+}
+
+function workApi(
+  baseUrl: string | undefined,
+  altUrl: string | undefined,
+): AppConfig['workApi'] | undefined {
+  if (!baseUrl && !altUrl) return undefined;
+  if (!baseUrl) {
+    throw new ConfigError(
+      'WORK_ALT_API_URL is set but WORK_API_URL is missing: set both (e.g. https://work.example.com/v1.0 and https://work.example.com/api/v1) or neither to use the embedded service.',
+    );
+  }
+  if (!altUrl) {
+    throw new ConfigError(
+      'WORK_API_URL is set but WORK_ALT_API_URL is missing: set both (e.g. https://work.example.com/v1.0 and https://work.example.com/api/v1) or neither to use the embedded service.',
+    );
+  }
+  for (const [name, url] of [
+    ['WORK_API_URL', baseUrl],
+    ['WORK_ALT_API_URL', altUrl],
+  ] as const) {
+    if (!httpUrl.safeParse(url).success) {
+      throw new ConfigError(`${name} must be an http(s) URL, not "${url}".`);
+    }
+  }
+  return { baseUrl: baseUrl.replace(/\/+$/, ''), altUrl: altUrl.replace(/\/+$/, '') };
+}
+
+/** 64 hex characters, or base64 of exactly 32 bytes. The value itself is never echoed. */
+function secretsKey(value: string | undefined): Buffer | undefined {
+  if (!value) return undefined;
+  if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, 'hex');
+  if (/^[A-Za-z0-9+/]{43}=?$/.test(value)) {
+    const bytes = Buffer.from(value, 'base64');
+    if (bytes.length === 32) return bytes;
+  }
+  throw new ConfigError(
+    'SECRETS_KEY must be 64 hex characters or the base64 of 32 bytes (e.g. the output of `openssl rand -hex 32`).',
+  );
+}
+
+function logLevel(value: string | undefined): LogLevelName {
+  if (!value) return 'info';
+  const v = value.toLowerCase();
+  if (v === 'debug' || v === 'info' || v === 'warn' || v === 'error') return v;
+  throw new ConfigError(`LOG_LEVEL must be one of debug, info, warn, error, not "${value}".`);
+}

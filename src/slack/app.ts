@@ -1,0 +1,140 @@
+/**
+ * Builds the Bolt App for the configured mode and registers every listener group.
+ * Kept thin: which receiver, which auth, which listeners — nothing else.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { App, type AppOptions, HTTPReceiver, type Logger } from '@slack/bolt';
+import type { AppConfig } from '../config.js';
+import type { WorklinkDeps } from './context.js';
+import * as actions from './listeners/actions/index.js';
+import * as commands from './listeners/commands/index.js';
+import * as events from './listeners/events/index.js';
+import * as shortcuts from './listeners/shortcuts/index.js';
+import * as views from './listeners/views/index.js';
+
+/** The bot scopes Worklink asks for (manifest.yml lists the same; a test checks). */
+export const BOT_SCOPES = [
+  'commands',
+  'chat:write',
+  'users:read',
+  'users:read.email',
+  'im:write',
+  'files:read',
+] as const;
+
+export const EVENTS_PATH = '/slack/events';
+export const INSTALL_PATH = '/slack/install';
+export const OAUTH_REDIRECT_PATH = '/slack/oauth_redirect';
+
+export interface BuildAppOptions {
+  /** Bot identity from auth.test (single-workspace modes), so Bolt need not ask again. */
+  botIdentity?: { botId: string; botUserId: string };
+  /** Socket Mode serves extra routes on this port. */
+  port?: number;
+}
+
+export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAppOptions = {}) {
+  const slack = config.slack;
+  const clientOptions: AppOptions['clientOptions'] = {
+    slackApiUrl: config.slackApiUrl,
+    // A handler waits for its Web API calls; don't let Bolt's default retry them for 30 min.
+    retryConfig: { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 5_000 },
+    timeout: 15_000,
+  };
+  // Every path that is not Slack's goes through the route registry (see RouteRegistry).
+  const customRoutes = [
+    {
+      path: '/*path',
+      method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'],
+      handler: (req: IncomingMessage, res: ServerResponse) => serveRoute(deps, req, res),
+    },
+  ];
+  const common = { logger: deps.logger, clientOptions };
+
+  let app: App;
+  switch (slack.mode) {
+    case 'http':
+      app = new App({
+        ...common,
+        token: slack.botToken,
+        ...options.botIdentity,
+        receiver: new HTTPReceiver({
+          signingSecret: slack.signingSecret,
+          endpoints: EVENTS_PATH,
+          customRoutes,
+          logger: deps.logger,
+        }),
+      });
+      break;
+    case 'oauth':
+      app = new App({
+        ...common,
+        receiver: new HTTPReceiver({
+          signingSecret: slack.signingSecret,
+          endpoints: EVENTS_PATH,
+          customRoutes,
+          logger: deps.logger,
+          clientId: slack.clientId,
+          clientSecret: slack.clientSecret,
+          stateSecret: slack.stateSecret,
+          scopes: [...BOT_SCOPES],
+          installationStore: deps.store.installations,
+          installerOptions: {
+            installPath: INSTALL_PATH,
+            redirectUriPath: OAUTH_REDIRECT_PATH,
+            // The Installation keeps `user.id` (the installer): permissions.ts relies on it.
+            directInstall: true,
+            clientOptions: { slackApiUrl: config.slackApiUrl },
+          },
+        }),
+      });
+      break;
+    case 'socket':
+      app = new App({
+        ...common,
+        token: slack.botToken,
+        ...options.botIdentity,
+        appToken: slack.appToken,
+        socketMode: true,
+        customRoutes,
+        installerOptions: { port: options.port ?? config.port },
+      });
+      break;
+    default:
+      throw new Error(
+        'The sandbox mode has no Slack app of its own: start it with src/sandbox, which runs this app in HTTP mode.',
+      );
+  }
+
+  app.error(async (error) => {
+    // Listeners answer their own failures; this is the last guard. Message only: a Web API
+    // error object carries request details we do not want in logs.
+    deps.logger.error(`Unhandled error in a Slack listener: ${error.message}`);
+  });
+
+  for (const group of [commands, actions, views, shortcuts, events]) group.register(app, deps);
+  return app;
+}
+
+function serveRoute(deps: WorklinkDeps, req: IncomingMessage, res: ServerResponse): void {
+  const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+  const handler = deps.routes.find(req.method ?? 'GET', path);
+  if (!handler) {
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: `No route for ${req.method} ${path}` }));
+    return;
+  }
+  Promise.resolve()
+    .then(() => handler(req, res))
+    .catch((e: unknown) => {
+      deps.logger.error(`Route ${req.method} ${path} failed: ${(e as Error)?.message ?? e}`);
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: 'internal error' }));
+      } else {
+        res.end();
+      }
+    });
+}
+
+export type { Logger };

@@ -1,0 +1,60 @@
+/**
+ * `worklink start` (npm start): configuration from the environment, then the Slack app for
+ * the mode — or, with no Slack credentials, the local sandbox. Problems a person must fix
+ * print as one sentence on stderr and exit 1; no stack traces.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { type AppConfig, ConfigError, loadConfig } from './config.js';
+import { StartupError, startWorklink } from './slack/worklink.js';
+
+export async function start(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  let config: AppConfig;
+  try {
+    config = loadConfig(env);
+  } catch (e) {
+    if (e instanceof ConfigError) return fail(e.message);
+    throw e;
+  }
+
+  if (config.slack.mode === 'sandbox') {
+    await startSandboxMode(config);
+    return;
+  }
+
+  try {
+    const handle = await startWorklink({ config });
+    const stop = () => {
+      handle.stop().finally(() => process.exit(0));
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  } catch (e) {
+    if (e instanceof StartupError || e instanceof ConfigError) return fail(e.message);
+    // Listening problems (port in use) are also for a person to fix.
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') return fail(`PORT ${config.port} is already in use.`);
+    if (code === 'EACCES') return fail(`PORT ${config.port} may not be used by this user.`);
+    throw e;
+  }
+}
+
+async function startSandboxMode(config: AppConfig): Promise<void> {
+  // The sandbox is its own module (src/sandbox); until it exists, say so plainly.
+  const here = fileURLToPath(new URL('.', import.meta.url));
+  if (!['ts', 'js'].some((ext) => existsSync(`${here}sandbox/start.${ext}`))) {
+    return fail(
+      'sandbox not built yet: set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN) to run against Slack.',
+    );
+  }
+  const specifier = './sandbox/start.js';
+  const sandbox = (await import(specifier)) as {
+    startSandbox(config: AppConfig): Promise<unknown>;
+  };
+  await sandbox.startSandbox(config);
+}
+
+function fail(sentence: string): void {
+  process.stderr.write(`worklink: ${sentence}\n`);
+  process.exitCode = 1;
+}

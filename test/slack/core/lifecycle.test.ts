@@ -1,0 +1,41 @@
+/** app_uninstalled and tokens_revoked forget the team: installation, API key, links. */
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { type Harness, startHarness } from '../../support/harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h?.stop());
+beforeEach(async () => {
+  await h.connect();
+  h.worklink.store.channelProjects.link(h.teamId, 'C1', h.seed.projects[0].projectId, 'U_ALICE');
+});
+
+it('app_uninstalled deletes the connection and the channel links', async () => {
+  const res = await h.slack.event({ type: 'app_uninstalled' });
+  expect(res.status).toBe(200);
+  await h.waitFor(() => h.worklink.store.connections.info(h.teamId) === undefined);
+  expect(h.worklink.store.channelProjects.listForTeam(h.teamId)).toEqual([]);
+});
+
+it('tokens_revoked for the bot token deletes the connection', async () => {
+  const res = await h.slack.event({ type: 'tokens_revoked', tokens: { bot: ['U_WORKLINK'] } });
+  expect(res.status).toBe(200);
+  await h.waitFor(() => h.worklink.store.connections.info(h.teamId) === undefined);
+});
+
+it('tokens_revoked for user tokens only keeps everything', async () => {
+  const res = await h.slack.event({ type: 'tokens_revoked', tokens: { oauth: ['U_BOB'] } });
+  expect(res.status).toBe(200);
+  // A later event is handled after this one; then the connection must still be there.
+  await h.slack.event({ type: 'app_home_opened', user: 'U_BOB', tab: 'home', channel: 'D1' });
+  expect(h.worklink.store.connections.info(h.teamId)).toBeDefined();
+});
+
+it('an event for another team leaves this team alone', async () => {
+  const res = await h.slack.event({ type: 'app_uninstalled' }, { teamId: 'T_OTHER' });
+  expect(res.status).toBe(200);
+  await h.slack.event({ type: 'app_home_opened', user: 'U_BOB', tab: 'home', channel: 'D1' });
+  expect(h.worklink.store.connections.info(h.teamId)).toBeDefined();
+});

@@ -1,0 +1,252 @@
+/** The app database on real SQLite files in a temp DATA_DIR. */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Installation } from '@slack/bolt';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DecryptError } from '../../src/store/crypto.js';
+import { openStore, type Store } from '../../src/store/index.js';
+import { migrate, migrations } from '../../src/store/migrations.js';
+
+let dir: string;
+let store: Store | undefined;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'worklink-store-'));
+});
+afterEach(() => {
+  store?.close();
+  store = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const connection = (teamId = 'T1', apiKey = 'wk_live_0123456789abcdef') => ({
+  teamId,
+  workspaceId: 'ws1',
+  workspaceName: 'Acme',
+  keyOwnerId: 'u1',
+  apiKey,
+  connectedBy: 'U_ALICE',
+  connectedAt: '2026-01-02T03:04:05.000Z',
+});
+
+describe('opening', () => {
+  it('creates the database in WAL mode at the latest schema version', () => {
+    store = openStore(dir);
+    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(store.db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(store.db.pragma('user_version', { simple: true })).toBe(migrations.length);
+  });
+
+  it('generates secret.key once, mode 0600, and reuses it', () => {
+    store = openStore(dir);
+    store.connections.save(connection());
+    store.close();
+    const file = join(dir, 'secret.key');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const key = readFileSync(file, 'utf8');
+    store = openStore(dir);
+    expect(readFileSync(file, 'utf8')).toBe(key);
+    expect(store.connections.get('T1')?.apiKey).toBe('wk_live_0123456789abcdef');
+  });
+
+  it('uses SECRETS_KEY instead of a key file when given', () => {
+    store = openStore(dir, { secretsKey: randomBytes(32) });
+    expect(() => statSync(join(dir, 'secret.key'))).toThrow();
+  });
+
+  it('refuses a damaged key file with a sentence naming it', () => {
+    writeFileSync(join(dir, 'secret.key'), 'not a key', { mode: 0o600 });
+    expect(() => openStore(dir)).toThrow(/secret\.key does not hold a 64-hex-character key/);
+  });
+
+  it('runs appended migrations once, in order', () => {
+    const db = new Database(join(dir, 'm.db'));
+    const list = [...migrations, 'CREATE TABLE extra (x INTEGER) STRICT;'];
+    migrate(db, list);
+    migrate(db, list);
+    expect(db.pragma('user_version', { simple: true })).toBe(list.length);
+    expect(() => migrate(db, migrations)).toThrow(/newer than this Worklink/);
+    db.close();
+  });
+});
+
+describe('connections', () => {
+  it('round-trips, replaces, lists without keys and deletes', () => {
+    store = openStore(dir);
+    store.connections.save(connection());
+    store.connections.save({
+      ...connection(),
+      apiKey: 'wk_second_key_000',
+      workspaceName: 'Acme 2',
+    });
+    expect(store.connections.get('T1')).toMatchObject({
+      apiKey: 'wk_second_key_000',
+      workspaceName: 'Acme 2',
+    });
+    expect(store.connections.list()).toEqual([
+      {
+        teamId: 'T1',
+        workspaceId: 'ws1',
+        workspaceName: 'Acme 2',
+        keyOwnerId: 'u1',
+        connectedBy: 'U_ALICE',
+        connectedAt: '2026-01-02T03:04:05.000Z',
+      },
+    ]);
+    expect(store.connections.delete('T1')).toBe(true);
+    expect(store.connections.delete('T1')).toBe(false);
+    expect(store.connections.get('T1')).toBeUndefined();
+  });
+
+  it('does not store the key in the clear', () => {
+    store = openStore(dir);
+    const key = 'wk_plaintext_must_not_appear_42';
+    store.connections.save(connection('T1', key));
+    store.db.pragma('wal_checkpoint(TRUNCATE)');
+    expect(readFileSync(join(dir, 'worklink.db')).includes(Buffer.from(key))).toBe(false);
+  });
+
+  it('cannot be opened with another key', () => {
+    store = openStore(dir, { secretsKey: randomBytes(32) });
+    store.connections.save(connection());
+    store.close();
+    store = openStore(dir, { secretsKey: randomBytes(32) });
+    expect(() => store!.connections.get('T1')).toThrow(DecryptError);
+    // The metadata stays readable, so status can still say what is connected.
+    expect(store.connections.info('T1')?.workspaceName).toBe('Acme');
+  });
+
+  it('detects a sealed key moved to another team’s row', () => {
+    store = openStore(dir);
+    store.connections.save(connection('T1', 'key-of-team-one'));
+    store.connections.save(connection('T2', 'key-of-team-two'));
+    store.db.exec(
+      `UPDATE connections SET api_key_enc = (SELECT api_key_enc FROM connections WHERE team_id = 'T1') WHERE team_id = 'T2'`,
+    );
+    expect(() => store!.connections.get('T2')).toThrow(DecryptError);
+  });
+});
+
+describe('installations', () => {
+  const teamInstall: Installation<'v2', false> = {
+    team: { id: 'T1', name: 'One' },
+    enterprise: undefined,
+    user: { id: 'U_INSTALLER', token: undefined, scopes: undefined },
+    bot: { id: 'B1', userId: 'U_BOT', token: 'xoxb-team-one', scopes: ['commands'] },
+    isEnterpriseInstall: false,
+    authVersion: 'v2',
+  };
+  const orgInstall: Installation<'v2', true> = {
+    team: undefined,
+    enterprise: { id: 'E1', name: 'Org' },
+    user: { id: 'U_ORG_ADMIN', token: undefined, scopes: undefined },
+    bot: { id: 'B2', userId: 'U_BOT2', token: 'xoxb-org', scopes: ['commands'] },
+    isEnterpriseInstall: true,
+    authVersion: 'v2',
+  };
+
+  it('stores, fetches and deletes team and org-wide installs', async () => {
+    store = openStore(dir);
+    const s = store.installations;
+    await s.storeInstallation(teamInstall);
+    await s.storeInstallation(orgInstall);
+    expect(s.count()).toBe(2);
+    expect(
+      (
+        await s.fetchInstallation({
+          teamId: 'T1',
+          enterpriseId: undefined,
+          isEnterpriseInstall: false,
+        })
+      ).bot?.token,
+    ).toBe('xoxb-team-one');
+    expect(
+      (
+        await s.fetchInstallation({
+          teamId: undefined,
+          enterpriseId: 'E1',
+          isEnterpriseInstall: true,
+        })
+      ).bot?.token,
+    ).toBe('xoxb-org');
+    // A team of the org without its own install is served by the org's.
+    expect(s.find('T_IN_ORG', 'E1')?.bot?.token).toBe('xoxb-org');
+    expect(s.installerUserId('T1')).toBe('U_INSTALLER');
+    await expect(
+      s.fetchInstallation({
+        teamId: 'T_NONE',
+        enterpriseId: undefined,
+        isEnterpriseInstall: false,
+      }),
+    ).rejects.toThrow(/No installation for team T_NONE/);
+    await s.deleteInstallation!({
+      teamId: 'T1',
+      enterpriseId: undefined,
+      isEnterpriseInstall: false,
+    });
+    expect(s.find('T1')).toBeUndefined();
+    expect(s.deleteFor(undefined, 'E1')).toBe(1);
+    expect(s.count()).toBe(0);
+  });
+
+  it('seals the bot token', async () => {
+    store = openStore(dir);
+    await store.installations.storeInstallation(teamInstall);
+    store.db.pragma('wal_checkpoint(TRUNCATE)');
+    expect(readFileSync(join(dir, 'worklink.db')).includes(Buffer.from('xoxb-team-one'))).toBe(
+      false,
+    );
+  });
+});
+
+describe('channel links and known projects', () => {
+  it('links, relinks, unlinks and lists', () => {
+    store = openStore(dir);
+    const links = store.channelProjects;
+    links.link('T1', 'C1', 'p1', 'U1');
+    links.link('T1', 'C1', 'p2', 'U2');
+    links.link('T1', 'C2', 'p1', 'U1');
+    links.link('T2', 'C1', 'p9', 'U9');
+    expect(links.get('T1', 'C1')).toMatchObject({ projectId: 'p2', linkedBy: 'U2' });
+    expect(
+      links
+        .listForTeam('T1')
+        .map((l) => l.channelId)
+        .sort(),
+    ).toEqual(['C1', 'C2']);
+    expect(links.unlink('T1', 'C2')).toBe(true);
+    expect(links.unlink('T1', 'C2')).toBe(false);
+    expect(links.get('T2', 'C1')?.projectId).toBe('p9');
+  });
+
+  it('remembers projects, most recent first, refreshing names', async () => {
+    store = openStore(dir);
+    const known = store.knownProjects;
+    known.remember('T1', 'p1', 'Website');
+    await new Promise((r) => setTimeout(r, 5));
+    known.remember('T1', 'p2', 'Onboarding');
+    await new Promise((r) => setTimeout(r, 5));
+    known.remember('T1', 'p1', 'Website relaunch');
+    expect(known.list('T1').map((p) => [p.projectId, p.projectName])).toEqual([
+      ['p1', 'Website relaunch'],
+      ['p2', 'Onboarding'],
+    ]);
+    expect(known.forget('T1', 'p2')).toBe(true);
+    expect(known.list('T1')).toHaveLength(1);
+  });
+
+  it('forgetTeam removes the connection, links and projects of that team only', () => {
+    store = openStore(dir);
+    store.connections.save(connection('T1'));
+    store.connections.save(connection('T2'));
+    store.channelProjects.link('T1', 'C1', 'p1', 'U1');
+    store.channelProjects.link('T2', 'C1', 'p1', 'U1');
+    store.knownProjects.remember('T1', 'p1', 'P');
+    expect(store.forgetTeam('T1')).toEqual({ connection: true, links: 1, projects: 1 });
+    expect(store.connections.info('T1')).toBeUndefined();
+    expect(store.connections.info('T2')).toBeDefined();
+    expect(store.channelProjects.get('T2', 'C1')).toBeDefined();
+  });
+});

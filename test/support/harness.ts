@@ -1,0 +1,241 @@
+/**
+ * The whole app, for end-to-end tests: temp DATA_DIR, the embedded service with a seeded
+ * demo workspace, a fake Slack Web API whose users are the demo users, and Worklink in HTTP
+ * mode on a free port.
+ *
+ *   let h: Harness;
+ *   beforeAll(async () => { h = await startHarness({ connect: true }); });
+ *   afterAll(() => h.stop());
+ *
+ *   it('lists users', async () => {
+ *     const res = await h.slack.slashCommand('users', { userId: h.users.bob.id });
+ *     expect(res.status).toBe(200);                 // the ack
+ *     const reply = await h.replyTo(res);           // what was posted to its response_url
+ *     expect(reply.text).toContain('Alice Adams');
+ *   });
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Logger } from '@slack/bolt';
+import type { AppConfig } from '../../src/config.js';
+import {
+  type SeedResult,
+  type ServiceHandle,
+  seedDemoWorkspace,
+  startService,
+} from '../../src/service/index.js';
+import { createLogger, startWorklink, type WorklinkHandle } from '../../src/slack/worklink.js';
+import { WorkClient } from '../../src/workapi/client.js';
+import { type FakeSlack, type FakeSlackUser, startFakeSlack } from './fakeSlack.js';
+import { SlackRequests, type SlackResponse } from './slackRequests.js';
+
+export const TEAM_ID = 'T_TEST';
+export const SIGNING_SECRET = 'test-signing-secret-0123456789abcdef';
+export const BOT_TOKEN = 'xoxb-test-token';
+
+/** Slack users matching the seed's demo users by e-mail. Alice is admin + owner. */
+export const SLACK_USERS = {
+  alice: {
+    id: 'U_ALICE',
+    name: 'alice',
+    realName: 'Alice Adams',
+    email: 'alice@example.com',
+    tz: 'America/New_York',
+    isAdmin: true,
+    isOwner: true,
+  },
+  bob: {
+    id: 'U_BOB',
+    name: 'bob',
+    realName: 'Bob Brown',
+    email: 'bob@example.com',
+    tz: 'Europe/Berlin',
+  },
+  carol: {
+    id: 'U_CAROL',
+    name: 'carol',
+    realName: 'Carol Chen',
+    email: 'carol@example.com',
+    tz: 'Asia/Tokyo',
+  },
+  dan: {
+    id: 'U_DAN',
+    name: 'dan',
+    realName: 'Dan Diaz',
+    email: 'dan@example.com',
+    tz: 'America/Los_Angeles',
+  },
+  erin: {
+    id: 'U_ERIN',
+    name: 'erin',
+    realName: 'Erin Evans',
+    email: 'erin@example.com',
+    tz: 'UTC',
+  },
+} satisfies Record<string, FakeSlackUser>;
+
+export interface HarnessOptions {
+  /** Connect the team with the seed's key before returning (default false). */
+  connect?: boolean;
+  /** SECRETS_KEY for the store; default: generated into the temp DATA_DIR. */
+  secretsKey?: Buffer;
+  /** Reuse a data directory (e.g. to restart on the same files); not removed by stop(). */
+  dataDir?: string;
+  /** Change the config before the app starts (e.g. the mode). */
+  configure?: (config: AppConfig) => AppConfig;
+}
+
+export interface Harness {
+  dataDir: string;
+  config: AppConfig;
+  fake: FakeSlack;
+  /** Signed requests to the app, as Alice in C_GENERAL by default. */
+  slack: SlackRequests;
+  worklink: WorklinkHandle;
+  service: ServiceHandle;
+  seed: SeedResult;
+  teamId: string;
+  users: typeof SLACK_USERS;
+  /** Every log line the app wrote (debug and up). */
+  logs: string[];
+  logger: Logger;
+  /** A WorkClient with the seed's key, to check the service's side directly. */
+  work: WorkClient;
+  /** Connects the team with the seed's key (as Alice), straight into the store. */
+  connect(): Promise<void>;
+  /** The first message posted to this request's response_url. */
+  replyTo(res: SlackResponse, timeoutMs?: number): Promise<ReplyBody>;
+  /** All messages posted so far to this request's response_url. */
+  repliesTo(res: SlackResponse): ReplyBody[];
+  waitFor: typeof waitFor;
+  stop(): Promise<void>;
+}
+
+export interface ReplyBody {
+  text?: string;
+  blocks?: unknown[];
+  response_type?: string;
+  replace_original?: boolean;
+  [k: string]: unknown;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const ownDir = !options.dataDir;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'worklink-test-'));
+  const logs: string[] = [];
+  const logger = createLogger('debug', (line) => logs.push(line));
+  const fake = await startFakeSlack({ teamId: TEAM_ID, users: Object.values(SLACK_USERS) });
+  let service: ServiceHandle | undefined;
+  let worklink: WorklinkHandle | undefined;
+  try {
+    service = await startService({ dbPath: join(dataDir, 'service.db'), port: 0 });
+    const seed = seedDemoWorkspace(service.db);
+    let config: AppConfig = {
+      slack: { mode: 'http', botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET },
+      slackApiUrl: fake.apiUrl,
+      port: 0,
+      dataDir,
+      secretsKey: options.secretsKey,
+      logLevel: 'debug',
+    };
+    if (options.configure) config = options.configure(config);
+    const workUrls = { baseUrl: service.baseUrl, altUrl: service.altUrl };
+    worklink = await startWorklink({
+      config,
+      port: 0,
+      host: '127.0.0.1',
+      serviceUrls: workUrls,
+      logger,
+    });
+    const app = worklink;
+    const svc = service;
+    const slack = new SlackRequests({
+      url: app.eventsUrl,
+      signingSecret: SIGNING_SECRET,
+      fake,
+      teamId: TEAM_ID,
+      userId: SLACK_USERS.alice.id,
+      channelId: 'C_GENERAL',
+    });
+    const work = new WorkClient({ ...workUrls, apiKey: seed.apiKey });
+    const idOf = (res: SlackResponse) => res.responseUrl?.split('/response/')[1];
+    const harness: Harness = {
+      dataDir,
+      config,
+      fake,
+      slack,
+      worklink: app,
+      service: svc,
+      seed,
+      teamId: TEAM_ID,
+      users: SLACK_USERS,
+      logs,
+      logger,
+      work,
+      async connect() {
+        const v = await work.verify();
+        app.store.connections.save({
+          teamId: TEAM_ID,
+          workspaceId: v.workspaceId,
+          workspaceName: v.workspaceName ?? seed.workspaceName,
+          keyOwnerId: v.createdBy,
+          apiKey: seed.apiKey,
+          connectedBy: SLACK_USERS.alice.id,
+          connectedAt: new Date().toISOString(),
+        });
+      },
+      async replyTo(res, timeoutMs = 10_000) {
+        const id = idOf(res);
+        if (!id) throw new Error('This request had no response_url.');
+        return (await fake.waitForResponse((r) => r.id === id, timeoutMs)).body as ReplyBody;
+      },
+      repliesTo(res) {
+        const id = idOf(res);
+        return fake.responses.filter((r) => r.id === id).map((r) => r.body as ReplyBody);
+      },
+      waitFor,
+      async stop() {
+        await app.stop();
+        await svc.close();
+        await fake.close();
+        if (ownDir) rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+    if (options.connect) await harness.connect();
+    return harness;
+  } catch (e) {
+    await worklink?.stop();
+    await service?.close();
+    await fake.close();
+    if (ownDir) rmSync(dataDir, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+/**
+ * Polls `fn` until it returns something other than undefined/false (or stops throwing),
+ * then returns that. For async effects: `await waitFor(() => store.outbox.count() === 2)`.
+ */
+export async function waitFor<T>(
+  fn: () => T | Promise<T>,
+  { timeoutMs = 5_000, intervalMs = 20 }: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<Exclude<T, undefined | false>> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await fn();
+      if (value !== undefined && value !== false) return value as Exclude<T, undefined | false>;
+      lastError = undefined;
+    } catch (e) {
+      lastError = e;
+    }
+    if (Date.now() > deadline) {
+      throw lastError instanceof Error
+        ? lastError
+        : new Error(`waitFor: condition not met within ${timeoutMs} ms`);
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
