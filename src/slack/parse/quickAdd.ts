@@ -5,6 +5,7 @@
  * `@bob` and `@bob@example.com` typed plainly are kept as handles for the service's users.
  */
 import { PRIORITY_NAMES, priorityNumber } from '../../workapi/contract.js';
+import { decodeSlackEntities } from './slackText.js';
 
 export type Assignee = { slackUserId: string } | { handle: string };
 
@@ -46,7 +47,8 @@ export function parseQuickAdd(text: string): QuickAddParse {
       words.push(token);
     }
   }
-  const title = words.join(' ').trim();
+  // Decoded after tokenizing, so a typed "&lt;@U1&gt;" stays text and never becomes a mention.
+  const title = decodeSlackEntities(words.join(' ')).trim();
   if (!title)
     return {
       ok: false,

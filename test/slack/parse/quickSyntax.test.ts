@@ -66,6 +66,13 @@ describe('parseQuickAdd', () => {
     });
   });
 
+  it('decodes the entities Slack escapes in typed text, but not into mentions', () => {
+    expect(parseQuickAdd('Fix &amp; ship &lt;@U999&gt; &lt;b&gt;')).toMatchObject({
+      ok: true,
+      value: { title: 'Fix & ship <@U999> <b>', assignees: [] },
+    });
+  });
+
   it('explains bad input', () => {
     expect(parseQuickAdd('')).toMatchObject({ ok: false });
     expect(parseQuickAdd('@bob due:today')).toMatchObject({ ok: false });

@@ -1,0 +1,25 @@
+// The local Slack stand-in: a Web API, signed delivery to the app, and a page that behaves like
+// Slack. `startSandboxServer` is the piece the app runs against; `startSandbox` (the whole
+// `npm start` experience: embedded service + Bolt app + sandbox) is wired in round 2.
+
+export type { BlockObj, ElementObj } from './blockKit.js';
+export { validateBlocks, validateView } from './blockValidation.js';
+export type { Container, InteractionResult } from './interactions.js';
+export { Interactions } from './interactions.js';
+export type { AppCommand, AppShortcut, AppSurface } from './manifest.js';
+export { appSurfaceFromManifest, DEFAULT_APP_SURFACE, readAppManifest } from './manifest.js';
+export type { SandboxServer, SandboxServerOptions } from './server.js';
+export { startSandboxServer } from './server.js';
+export { slackSignature } from './signer.js';
+export type { LogEntry, SandboxMessage, SlackView } from './state.js';
+export { SandboxState } from './state.js';
+export type { RawValue, RawValues } from './viewState.js';
+export type { ApiCall, Fault } from './webApi.js';
+export { WebApi } from './webApi.js';
+export type { SandboxChannelSpec, SandboxUserSpec } from './workspace.js';
+export { DEFAULT_BOT, DEFAULT_CHANNELS, DEFAULT_TEAM, DEFAULT_USERS } from './workspace.js';
+
+/** Round 2: embedded service + Bolt app + sandbox, as `npm start` runs them. */
+export async function startSandbox(_config: unknown): Promise<never> {
+  throw new Error('startSandbox is not wired yet: use startSandboxServer with a Bolt app.');
+}

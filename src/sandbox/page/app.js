@@ -1,0 +1,635 @@
+// The sandbox page: one user's view of the workspace. It draws a snapshot from
+// /sandbox/state, redraws when /sandbox/stream says something changed, and turns clicks and
+// typing into /sandbox/* calls, which the server turns into signed requests to the app.
+
+import { applyValues, collectValues, renderAttachments, renderBlocks, textHtml } from './blocks.js';
+import { mrkdwnToHtml } from './mrkdwn.js';
+
+const $ = (id) => document.getElementById(id);
+
+const ui = {
+  me: new URLSearchParams(location.search).get('user') || localStorage.getItem('sandbox.me'),
+  /** { kind: 'channel', id } or { kind: 'app', tab: 'home' | 'messages' } */
+  target: null,
+  snap: null,
+  loading: false,
+  again: false,
+  lastSeen: {},
+  highlight: null,
+  drawn: { sidebar: '', header: '', conv: '', home: '', log: '' },
+  modal: { id: null, hash: null, errors: {}, problem: null, dirty: new Set(), busy: false },
+};
+
+// ---------- helpers ----------
+
+function el(tag, attrs = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'class') node.className = v;
+    else if (k === 'html') node.innerHTML = v;
+    else if (k === 'text') node.textContent = v;
+    else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of [].concat(children)) if (c) node.append(c);
+  return node;
+}
+
+let toastTimer;
+function toast(text) {
+  const t = $('toast');
+  t.textContent = text;
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => {
+    t.hidden = true;
+  }, 5000);
+}
+
+async function post(path, body) {
+  try {
+    const res = await fetch(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user: ui.me, ...body }),
+    });
+    const data = await res.json();
+    if (data.problem && !data.errors) toast(data.problem);
+    return data;
+  } catch (e) {
+    toast(`The sandbox server did not answer: ${e.message}`);
+    return { ok: false };
+  } finally {
+    refresh();
+  }
+}
+
+const me = () => ui.snap?.users.find((u) => u.id === ui.me);
+const userById = (id) => ui.snap?.users.find((u) => u.id === id);
+
+function mkCtx() {
+  const users = {};
+  for (const u of ui.snap.users) users[u.id] = u.realName;
+  const channels = {};
+  for (const c of ui.snap.channels) if (c.kind === 'channel') channels[c.id] = c.name;
+  return { users, channels, tz: me()?.tz ?? 'UTC' };
+}
+
+function confirmDialog(c) {
+  return new Promise((resolve) => {
+    const done = (answer) => {
+      overlay.remove();
+      resolve(answer);
+    };
+    const overlay = el('div', { class: 'overlay confirm' }, [
+      el(
+        'div',
+        { class: 'modal small', role: 'alertdialog', 'aria-label': c.title?.text ?? 'Confirm' },
+        [
+          el('header', {}, [el('h2', { text: c.title?.text ?? 'Are you sure?' })]),
+          el('div', { class: 'modal-body', html: textHtml(c.text, { mk: mkCtx() }) }),
+          el('footer', {}, [
+            el('button', {
+              type: 'button',
+              text: c.deny?.text ?? 'Cancel',
+              onclick: () => done(false),
+            }),
+            el('button', {
+              type: 'button',
+              class: c.style === 'danger' ? 'danger' : 'primary',
+              text: c.confirm?.text ?? 'Yes',
+              onclick: () => done(true),
+            }),
+          ]),
+        ],
+      ),
+    ]);
+    document.body.append(overlay);
+  });
+}
+
+function blockCtx(surface, onAction, extra = {}) {
+  return {
+    surface,
+    mk: mkCtx(),
+    people: ui.snap.users.filter((u) => !u.isBot).map((u) => ({ id: u.id, realName: u.realName })),
+    channelList: ui.snap.channels
+      .filter((c) => c.kind === 'channel')
+      .map((c) => ({ id: c.id, label: `#${c.name}` })),
+    confirm: confirmDialog,
+    onAction,
+    ...extra,
+  };
+}
+
+function timeText(ts) {
+  const date = new Date(Number(ts) * 1000);
+  const tz = me()?.tz ?? 'UTC';
+  const day = (d) => d.toLocaleDateString('en-CA', { timeZone: tz });
+  const time = date.toLocaleTimeString('en-US', {
+    timeZone: tz,
+    hour: 'numeric',
+    minute: '2-digit',
+  });
+  if (day(date) === day(new Date())) return time;
+  const d = date.toLocaleDateString('en-US', { timeZone: tz, month: 'short', day: 'numeric' });
+  return `${d}, ${time}`;
+}
+
+function currentChannelId() {
+  if (!ui.target) return null;
+  if (ui.target.kind === 'channel') return ui.target.id;
+  return ui.target.tab === 'messages' ? ui.snap?.app.imChannel : null;
+}
+
+// ---------- navigation ----------
+
+function parseLocation() {
+  const archive = /^\/archives\/([A-Z0-9]+)\/p(\d{10})(\d{6})/.exec(location.pathname);
+  if (archive) {
+    ui.highlight = `${archive[2]}.${archive[3]}`;
+    history.replaceState(null, '', `/#/${archive[1]}`);
+  }
+  const hash = location.hash.replace(/^#\/?/, '');
+  if (hash === 'app/home' || hash === 'app/messages') {
+    ui.target = { kind: 'app', tab: hash.slice(4) };
+  } else if (hash) {
+    ui.target = { kind: 'channel', id: hash };
+  }
+}
+
+function go(target) {
+  const hash = target.kind === 'app' ? `#/app/${target.tab}` : `#/${target.id}`;
+  if (location.hash !== hash) history.pushState(null, '', hash);
+  ui.target = target;
+  if (target.kind === 'app') post('/sandbox/home', { tab: target.tab });
+  render();
+}
+
+// ---------- drawing ----------
+
+function unreadCount(channelId) {
+  const seen = ui.lastSeen[`${ui.me}:${channelId}`] ?? '0';
+  return (ui.snap.messages[channelId] ?? []).filter((m) => m.ts > seen && m.user !== ui.me).length;
+}
+
+function drawSidebar() {
+  const s = ui.snap;
+  const channels = s.channels.filter((c) => c.kind === 'channel');
+  const unread = Object.fromEntries(s.channels.map((c) => [c.id, unreadCount(c.id)]));
+  const key = JSON.stringify([
+    s.team.name,
+    s.users,
+    channels,
+    ui.me,
+    ui.target,
+    unread,
+    s.app.name,
+  ]);
+  if (key === ui.drawn.sidebar) return;
+  ui.drawn.sidebar = key;
+  $('team-name').textContent = s.team.name;
+  const sw = $('user-switch');
+  sw.replaceChildren(
+    ...s.users
+      .filter((u) => !u.isBot)
+      .map((u) => el('option', { value: u.id, selected: u.id === ui.me }, [u.realName])),
+  );
+  const item = (label, active, count, onclick, title) =>
+    el('li', {}, [
+      el(
+        'button',
+        {
+          type: 'button',
+          class: `nav-item${active ? ' active' : ''}${count ? ' unread' : ''}`,
+          onclick,
+          title,
+        },
+        [
+          el('span', { text: label }),
+          count ? el('span', { class: 'count', text: String(count) }) : null,
+        ],
+      ),
+    ]);
+  $('channel-list').replaceChildren(
+    ...channels.map((c) =>
+      item(
+        `# ${c.name}`,
+        ui.target?.kind === 'channel' && ui.target.id === c.id,
+        unread[c.id],
+        () => go({ kind: 'channel', id: c.id }),
+        c.topic,
+      ),
+    ),
+  );
+  const appTab = s.app.homeTab ? 'home' : 'messages';
+  $('app-list').replaceChildren(
+    item(s.app.name, ui.target?.kind === 'app', s.app.imChannel ? unread[s.app.imChannel] : 0, () =>
+      go({ kind: 'app', tab: appTab }),
+    ),
+  );
+}
+
+function drawHeader() {
+  const s = ui.snap;
+  const t = ui.target;
+  const channel = t.kind === 'channel' ? s.channels.find((c) => c.id === t.id) : null;
+  const key = JSON.stringify([t, s.app, channel?.name]);
+  if (key === ui.drawn.header) return;
+  ui.drawn.header = key;
+  $('conv-title').textContent = t.kind === 'app' ? s.app.name : `# ${channel?.name ?? ''}`;
+  const tabs = $('tabs');
+  tabs.hidden = t.kind !== 'app';
+  const tab = (name, label, enabled) =>
+    enabled
+      ? el('button', {
+          type: 'button',
+          role: 'tab',
+          'aria-selected': String(t.kind === 'app' && t.tab === name),
+          text: label,
+          onclick: () => go({ kind: 'app', tab: name }),
+        })
+      : null;
+  tabs.replaceChildren(
+    ...[tab('home', 'Home', s.app.homeTab), tab('messages', 'Messages', s.app.messagesTab)].filter(
+      Boolean,
+    ),
+  );
+  $('shortcuts').replaceChildren(
+    ...s.app.shortcuts
+      .filter((x) => x.type === 'global')
+      .map((x) =>
+        el('button', {
+          type: 'button',
+          class: 'shortcut',
+          title: x.description,
+          text: `⚡ ${x.name}`,
+          onclick: () => post('/sandbox/shortcut', { callbackId: x.callbackId }),
+        }),
+      ),
+  );
+}
+
+function messageMenu(channelId, m) {
+  const shortcuts = ui.snap.app.shortcuts.filter((x) => x.type === 'message');
+  if (shortcuts.length === 0 || m.ephemeral) return null;
+  const menu = el('div', { class: 'menu', role: 'menu' });
+  const details = el('details', { class: 'message-menu' }, [
+    el('summary', { 'aria-label': 'Message shortcuts', title: 'More actions', text: '⋯' }),
+    menu,
+  ]);
+  for (const x of shortcuts) {
+    menu.append(
+      el('button', {
+        type: 'button',
+        role: 'menuitem',
+        text: x.name,
+        onclick: () => {
+          details.open = false;
+          post('/sandbox/shortcut', { callbackId: x.callbackId, channel: channelId, ts: m.ts });
+        },
+      }),
+    );
+  }
+  return details;
+}
+
+function drawMessage(channelId, m) {
+  const s = ui.snap;
+  const author = m.fromSlackbot ? null : userById(m.user);
+  const name = m.fromSlackbot ? 'Slackbot' : m.fromBot ? s.app.name : (author?.realName ?? m.user);
+  const color = m.fromSlackbot ? '8d8d8d' : m.fromBot ? '3aa3e3' : (author?.color ?? '777777');
+  const onAction = (block, element, value) =>
+    post('/sandbox/action', {
+      container: { type: 'message', channel: channelId, ts: m.ts },
+      blockId: block.block_id,
+      actionId: element.action_id,
+      value,
+    });
+  const body = el('div', { class: 'message-body' });
+  if (m.blocks) body.append(renderBlocks(m.blocks, blockCtx('message', onAction)));
+  else body.append(el('div', { class: 'bk-text', html: mrkdwnToHtml(m.text, mkCtx()) }));
+  for (const a of renderAttachments(m.attachments, blockCtx('message', onAction))) body.append(a);
+  const isReply = m.threadTs && m.threadTs !== m.ts;
+  return el(
+    'article',
+    {
+      class: `message${m.ephemeral ? ' ephemeral' : ''}${isReply ? ' reply' : ''}${ui.highlight === m.ts ? ' highlight' : ''}`,
+      'data-ts': m.ts,
+      'aria-label': `Message from ${name}`,
+    },
+    [
+      el('div', { class: 'avatar', style: `background:#${color}`, text: name.slice(0, 1) }),
+      el('div', { class: 'message-main' }, [
+        el('div', { class: 'message-meta' }, [
+          el('b', { class: 'author', text: name }),
+          m.fromBot || m.fromSlackbot ? el('span', { class: 'app-badge', text: 'APP' }) : null,
+          el('time', { text: timeText(m.ts) }),
+          m.edited ? el('span', { class: 'edited', text: '(edited)' }) : null,
+          isReply ? el('span', { class: 'thread-note', text: '↳ reply in thread' }) : null,
+        ]),
+        m.ephemeral ? el('div', { class: 'ephemeral-note', text: 'Only visible to you' }) : null,
+        body,
+        m.ephemeral
+          ? el('button', {
+              type: 'button',
+              class: 'link dismiss',
+              text: 'Dismiss message',
+              onclick: () => post('/sandbox/dismiss', { channel: channelId, ts: m.ts }),
+            })
+          : null,
+      ]),
+      messageMenu(channelId, m),
+    ],
+  );
+}
+
+function drawConversation() {
+  const s = ui.snap;
+  const onHome = ui.target.kind === 'app' && ui.target.tab === 'home';
+  $('conversation').hidden = onHome;
+  $('composer').hidden = onHome;
+  $('home').hidden = !onHome;
+  if (onHome) return drawHome();
+  const channelId = currentChannelId();
+  const list = s.messages[channelId] ?? [];
+  const key = JSON.stringify([ui.me, channelId, list, me()?.tz, s.users.length]);
+  if (list.length > 0) ui.lastSeen[`${ui.me}:${channelId}`] = list[list.length - 1].ts;
+  if (key === ui.drawn.conv) return;
+  const box = $('conversation');
+  const switched = !ui.drawn.conv.startsWith(JSON.stringify([ui.me, channelId]).slice(0, -1));
+  const nearBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
+  ui.drawn.conv = key;
+  box.replaceChildren(
+    ...(list.length === 0
+      ? [el('p', { class: 'empty', text: 'No messages yet.' })]
+      : list.map((m) => drawMessage(channelId, m))),
+  );
+  const channel = s.channels.find((c) => c.id === channelId);
+  $('composer-input').placeholder =
+    channel?.kind === 'im' ? `Message ${s.app.name}` : `Message #${channel?.name ?? ''}`;
+  const target = ui.highlight && box.querySelector(`[data-ts="${ui.highlight}"]`);
+  if (target) target.scrollIntoView({ block: 'center' });
+  else if (switched || nearBottom) box.scrollTop = box.scrollHeight;
+}
+
+function drawHome() {
+  const view = ui.snap.home;
+  const key = JSON.stringify([ui.me, view?.id, view?.hash]);
+  if (key === ui.drawn.home) return;
+  ui.drawn.home = key;
+  const box = $('home');
+  if (!view) {
+    box.replaceChildren(
+      el('p', { class: 'empty', text: `${ui.snap.app.name} has not published a Home tab yet.` }),
+    );
+    return;
+  }
+  const onAction = (block, element, value) =>
+    post('/sandbox/action', {
+      container: { type: 'view', viewId: view.id },
+      blockId: block.block_id,
+      actionId: element.action_id,
+      value,
+      viewValues: collectValues(box),
+    });
+  box.replaceChildren(renderBlocks(view.blocks, blockCtx('home', onAction)));
+}
+
+function drawModal() {
+  const stack = ui.snap.modals;
+  const view = stack[stack.length - 1];
+  const root = $('modal-root');
+  const m = ui.modal;
+  if (!view) {
+    root.replaceChildren();
+    Object.assign(m, { id: null, hash: null, errors: {}, problem: null, dirty: new Set() });
+    return;
+  }
+  if (view.id === m.id && view.hash === m.hash && !m.redraw) return;
+  const body = root.querySelector('.modal-body');
+  const before = body ? collectValues(body) : {};
+  let keep = null;
+  if (view.id !== m.id) {
+    Object.assign(m, { errors: {}, problem: null, dirty: new Set() });
+  } else if (view.hash !== m.hash) {
+    // views.update: Slack keeps what the user typed into inputs that are still there.
+    m.errors = {};
+    m.problem = null;
+    keep = m.dirty;
+  } else {
+    keep = new Set(
+      Object.entries(before).flatMap(([b, a]) => Object.keys(a).map((k) => `${b}/${k}`)),
+    );
+  }
+  const fresh = view.id !== m.id;
+  m.id = view.id;
+  m.hash = view.hash;
+  m.redraw = false;
+
+  const onAction = (block, element, value) =>
+    post('/sandbox/action', {
+      container: { type: 'view', viewId: view.id },
+      blockId: block.block_id,
+      actionId: element.action_id,
+      value,
+      viewValues: collectValues(root.querySelector('.modal-body')),
+    });
+  const markDirty = (blockId, actionId) => m.dirty.add(`${blockId}/${actionId}`);
+  const content = el('div', { class: 'modal-body' }, [
+    renderBlocks(view.blocks, blockCtx('modal', onAction, { errors: m.errors, markDirty })),
+  ]);
+  if (keep) applyValues(content, before, keep);
+  const closeLabel = view.close?.text ?? (stack.length > 1 ? 'Back' : 'Cancel');
+  const submit = view.submit
+    ? el('button', { type: 'submit', class: 'primary', text: view.submit.text, disabled: m.busy })
+    : null;
+  const form = el(
+    'form',
+    {
+      class: 'modal',
+      role: 'dialog',
+      'aria-modal': 'true',
+      'aria-labelledby': 'modal-title',
+      'data-view-id': view.id,
+      'data-callback-id': view.callback_id,
+      novalidate: true,
+    },
+    [
+      el('header', {}, [
+        el('h2', { id: 'modal-title', text: view.title?.text ?? '' }),
+        stack.length > 1
+          ? el('span', { class: 'stack-note', text: `${stack.length} views` })
+          : null,
+        el('button', {
+          type: 'button',
+          class: 'x',
+          'aria-label': 'Close',
+          text: '×',
+          onclick: () => closeModal(view),
+        }),
+      ]),
+      m.problem ? el('div', { class: 'modal-problem', role: 'alert', text: m.problem }) : null,
+      content,
+      el('footer', {}, [
+        el('button', { type: 'button', text: closeLabel, onclick: () => closeModal(view) }),
+        submit,
+      ]),
+    ],
+  );
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    submitModal(view, content);
+  });
+  form.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Escape') closeModal(view);
+  });
+  root.replaceChildren(el('div', { class: 'overlay' }, [form]));
+  if (fresh) content.querySelector('input, textarea, select')?.focus();
+}
+
+async function submitModal(view, content) {
+  const m = ui.modal;
+  if (m.busy) return;
+  m.busy = true;
+  const values = collectValues(content);
+  const result = await post('/sandbox/submit', { viewId: view.id, values });
+  m.busy = false;
+  if (m.id !== view.id) return;
+  m.errors = result.errors ?? {};
+  m.problem = result.errors ? null : (result.problem ?? null);
+  if (!result.ok) {
+    m.redraw = true;
+    drawModal();
+  }
+}
+
+function closeModal(view) {
+  post('/sandbox/close', { viewId: view.id });
+}
+
+function drawLog() {
+  const log = ui.snap.log;
+  const key = JSON.stringify(log);
+  if (key === ui.drawn.log) return;
+  ui.drawn.log = key;
+  const problems = log.filter((e) => e.level !== 'info').length;
+  $('log-count').textContent = problems ? `(${problems})` : '';
+  $('log').replaceChildren(
+    ...log
+      .slice()
+      .reverse()
+      .map((e) =>
+        el('li', { class: e.level }, [el('time', { text: e.at.slice(11, 19) }), ` ${e.text}`]),
+      ),
+  );
+}
+
+function render() {
+  if (!ui.snap) return;
+  if (!ui.target) {
+    const first = ui.snap.channels.find((c) => c.kind === 'channel');
+    ui.target = { kind: 'channel', id: first?.id };
+  }
+  if (
+    ui.target.kind === 'channel' &&
+    !ui.snap.channels.some((c) => c.id === ui.target.id && c.kind === 'channel')
+  ) {
+    ui.target = { kind: 'channel', id: ui.snap.channels[0]?.id };
+  }
+  drawConversation();
+  drawSidebar();
+  drawHeader();
+  drawModal();
+  drawLog();
+  document.body.dataset.version = String(ui.snap.version);
+  document.body.dataset.user = ui.me ?? '';
+}
+
+// ---------- data ----------
+
+async function refresh() {
+  if (ui.loading) {
+    ui.again = true;
+    return;
+  }
+  ui.loading = true;
+  try {
+    const res = await fetch(`/sandbox/state?user=${encodeURIComponent(ui.me ?? '')}`);
+    ui.snap = await res.json();
+    if (ui.snap.me && ui.me !== ui.snap.me) {
+      ui.me = ui.snap.me;
+    }
+    render();
+  } catch {
+    // The stream reconnects and triggers another refresh.
+  } finally {
+    ui.loading = false;
+    if (ui.again) {
+      ui.again = false;
+      refresh();
+    }
+  }
+}
+
+function wireComposer() {
+  const input = $('composer-input');
+  const hint = $('composer-hint');
+  const send = async () => {
+    const text = input.value;
+    const channel = currentChannelId();
+    if (!text.trim() || !channel) return;
+    input.value = '';
+    hint.hidden = true;
+    await post('/sandbox/message', { channel, text });
+  };
+  $('composer').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    send();
+  });
+  input.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Enter' && !ev.shiftKey) {
+      ev.preventDefault();
+      send();
+    }
+  });
+  input.addEventListener('input', () => {
+    const word = input.value.split(/\s/)[0];
+    const commands = word.startsWith('/')
+      ? (ui.snap?.app.commands ?? []).filter((c) => c.command.startsWith(word))
+      : [];
+    hint.hidden = commands.length === 0;
+    hint.replaceChildren(
+      ...commands.map((c) =>
+        el('div', {}, [el('b', { text: c.command }), ` ${c.usageHint}  — ${c.description}`]),
+      ),
+    );
+  });
+}
+
+function boot() {
+  parseLocation();
+  wireComposer();
+  $('user-switch').addEventListener('change', (ev) => {
+    ui.me = ev.target.value;
+    localStorage.setItem('sandbox.me', ui.me);
+    ui.drawn = { sidebar: '', header: '', conv: '', home: '', log: '' };
+    ui.modal = { id: null, hash: null, errors: {}, problem: null, dirty: new Set(), busy: false };
+    if (ui.target?.kind === 'app') post('/sandbox/home', { tab: ui.target.tab });
+    else refresh();
+  });
+  window.addEventListener('popstate', () => {
+    parseLocation();
+    render();
+  });
+  const stream = new EventSource('/sandbox/stream');
+  stream.addEventListener('change', (ev) => {
+    if (Number(ev.data) !== ui.snap?.version) refresh();
+  });
+  refresh().then(() => {
+    if (ui.target?.kind === 'app') post('/sandbox/home', { tab: ui.target.tab });
+  });
+}
+
+boot();

@@ -1,0 +1,19 @@
+// Types for the page's mrkdwn renderer, so tests can import the browser module.
+
+export interface MrkdwnContext {
+  users?: Record<string, string>;
+  channels?: Record<string, string>;
+  tz?: string;
+  now?: Date;
+}
+
+export function escapeHtml(s: string): string;
+export function emojify(escaped: string): string;
+export function formatSlackDate(
+  epochSeconds: number,
+  format: string,
+  tz: string,
+  now?: Date,
+): string | null;
+export function mrkdwnToHtml(text: string, ctx?: MrkdwnContext): string;
+export function plainToHtml(text: string, emoji?: boolean): string;

@@ -1,0 +1,376 @@
+// The sandbox page in a real browser (Debian's Chromium through playwright-core), against a tiny
+// Bolt app: a slash command answered with Block Kit, a button, a modal with every input type,
+// validation errors under their field, a valid submission, and the App Home tab.
+
+import { mkdir } from 'node:fs/promises';
+import type { BlockAction, ViewSubmitAction } from '@slack/bolt';
+import { WebClient } from '@slack/web-api';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BOT_TOKEN, startTestSandbox, startTinyApp, type TinyApp, waitFor } from './helpers.js';
+
+const option = (text: string, value: string) => ({
+  text: { type: 'plain_text' as const, text },
+  value,
+});
+const input = (
+  block_id: string,
+  label: string,
+  element: Record<string, unknown>,
+  optional = true,
+) => ({
+  type: 'input',
+  block_id,
+  optional,
+  label: { type: 'plain_text', text: label },
+  element: { action_id: 'value', ...element },
+});
+
+const allInputs = {
+  type: 'modal' as const,
+  callback_id: 'all_inputs',
+  title: { type: 'plain_text' as const, text: 'All inputs' },
+  submit: { type: 'plain_text' as const, text: 'Create' },
+  close: { type: 'plain_text' as const, text: 'Cancel' },
+  blocks: [
+    { type: 'section', text: { type: 'mrkdwn', text: 'Fill in *every* field.' } },
+    input('title', 'Title', { type: 'plain_text_input' }, false),
+    input('description', 'Description', { type: 'plain_text_input', multiline: true }),
+    input('estimate', 'Estimate (hours)', { type: 'number_input', is_decimal_allowed: true }),
+    input('due', 'Due date', { type: 'datepicker' }),
+    input('priority', 'Priority', {
+      type: 'static_select',
+      options: [option('Urgent', '1'), option('High', '2'), option('Low', '4')],
+    }),
+    input('labels', 'Labels', {
+      type: 'multi_static_select',
+      options: [option('Design', 'design'), option('Backend', 'backend'), option('Copy', 'copy')],
+    }),
+    input('owner', 'Owner', { type: 'users_select' }),
+    input('assignees', 'Assignees', { type: 'multi_users_select' }),
+    input('flags', 'Flags', {
+      type: 'checkboxes',
+      options: [option('Billable', 'billable'), option('Blocked', 'blocked')],
+    }),
+    input('notify', 'Notify by', {
+      type: 'radio_buttons',
+      options: [option('DM', 'dm'), option('Email', 'email')],
+    }),
+    input('attachment', 'Attachment', { type: 'file_input' }),
+    { type: 'context', elements: [{ type: 'mrkdwn', text: 'Due dates are calendar dates.' }] },
+  ],
+};
+
+/** A modal whose group list depends on the project chosen (dispatch_action + views.update). */
+const projectModal = (groups: ReturnType<typeof option>[]) => ({
+  type: 'modal' as const,
+  callback_id: 'project_modal',
+  title: { type: 'plain_text' as const, text: 'Pick a project' },
+  submit: { type: 'plain_text' as const, text: 'Save' },
+  blocks: [
+    input('name', 'Task name', { type: 'plain_text_input' }, false),
+    {
+      type: 'input',
+      block_id: 'project',
+      dispatch_action: true,
+      label: { type: 'plain_text', text: 'Project' },
+      element: {
+        type: 'static_select',
+        action_id: 'pick_project',
+        options: [option('Website', 'Website'), option('Onboarding', 'Onboarding')],
+      },
+    },
+    ...(groups.length > 0
+      ? [input('group', 'Group', { type: 'static_select', options: groups })]
+      : []),
+  ],
+});
+
+let sandbox: Awaited<ReturnType<typeof startTestSandbox>>;
+let tiny: TinyApp;
+let browser: Browser;
+let page: Page;
+const submissions: ViewSubmitAction['view']['state']['values'][] = [];
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  tiny = await startTinyApp(sandbox, (app) => {
+    app.command('/work', async ({ command, ack, client }) => {
+      if (command.text === 'hello') {
+        await ack({
+          text: 'Hello',
+          blocks: [
+            { type: 'header', text: { type: 'plain_text', text: 'Website relaunch' } },
+            {
+              type: 'section',
+              text: {
+                type: 'mrkdwn',
+                text: `Hello <@${command.user_id}>, see <https://example.com/brief|*the brief*>`,
+              },
+              fields: [
+                { type: 'mrkdwn', text: '*Due*\n2026-11-25' },
+                { type: 'mrkdwn', text: '*Priority*\nHigh' },
+              ],
+              accessory: {
+                type: 'overflow',
+                action_id: 'more',
+                options: [option('Open in browser', 'open'), option('Snooze', 'snooze')],
+              },
+            },
+            { type: 'divider' },
+            {
+              type: 'actions',
+              block_id: 'greet',
+              elements: [
+                {
+                  type: 'button',
+                  action_id: 'wave',
+                  style: 'primary',
+                  value: 'w',
+                  text: { type: 'plain_text', text: 'Wave' },
+                },
+                {
+                  type: 'static_select',
+                  action_id: 'status',
+                  placeholder: { type: 'plain_text', text: 'Status' },
+                  options: [option('Done', 'done')],
+                },
+              ],
+            },
+            {
+              type: 'image',
+              image_url: 'https://example.com/chart.png',
+              alt_text: 'Burn-down chart',
+            },
+            { type: 'context', elements: [{ type: 'mrkdwn', text: '`task-7` in _Website_' }] },
+          ],
+        });
+      } else if (command.text === 'project') {
+        await ack();
+        await client.views.open({ trigger_id: command.trigger_id, view: projectModal([]) });
+      } else if (command.text === 'modal') {
+        await ack();
+        await client.views.open({ trigger_id: command.trigger_id, view: allInputs });
+      } else {
+        await ack('Try `/work hello`');
+      }
+    });
+    app.action<BlockAction>('wave', async ({ ack, body, respond }) => {
+      await ack();
+      await respond({ replace_original: true, text: `Waved by <@${body.user.id}>` });
+    });
+    app.action<BlockAction>('pick_project', async ({ ack, body, client }) => {
+      await ack();
+      const chosen = body.view?.state.values.project?.pick_project?.selected_option?.value ?? '';
+      await client.views.update({
+        view_id: body.view?.id ?? '',
+        hash: body.view?.hash,
+        view: projectModal([option(`${chosen} backlog`, 'g1'), option(`${chosen} sprint`, 'g2')]),
+      });
+    });
+    app.shortcut('task_from_message', async ({ ack, shortcut, respond }) => {
+      await ack();
+      if (shortcut.type === 'message_action')
+        await respond({ text: `Task from: ${shortcut.message.text}` });
+    });
+    app.shortcut('new_task', async ({ ack, shortcut, client }) => {
+      await ack();
+      await client.views.open({ trigger_id: shortcut.trigger_id, view: allInputs });
+    });
+    app.view<ViewSubmitAction>('all_inputs', async ({ ack, view }) => {
+      submissions.push(view.state.values);
+      if (view.state.values.title?.value?.value === 'bad') {
+        await ack({ response_action: 'errors', errors: { title: 'Pick a better title' } });
+      } else {
+        await ack();
+      }
+    });
+    app.event('app_home_opened', async ({ event, client }) => {
+      if (event.tab !== 'home') return;
+      const me = await client.users.info({ user: event.user });
+      await client.views.publish({
+        user_id: event.user,
+        view: {
+          type: 'home',
+          blocks: [
+            {
+              type: 'header',
+              text: { type: 'plain_text', text: `Home for ${me.user?.real_name}` },
+            },
+          ],
+        },
+      });
+    });
+  });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+    ],
+  });
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await mkdir('test-results', { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await tiny?.stop();
+  await sandbox?.stop();
+});
+
+async function send(text: string) {
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+describe('the sandbox page', () => {
+  it('runs a slash command and renders the Block Kit answer as an ephemeral message', async () => {
+    await page.goto(sandbox.url);
+    await page.getByRole('heading', { name: '# general' }).waitFor();
+    expect(await page.getByLabel('You are').inputValue()).toBe('U0SBALICE');
+    await page.getByRole('button', { name: '⚡ New task' }).waitFor();
+
+    await send('/work hello');
+    const message = page.getByRole('article', { name: 'Message from Worklink' }).last();
+    await message.getByText('Only visible to you').waitFor();
+    expect(await message.locator('.bk-header').textContent()).toBe('Website relaunch');
+    expect(await message.locator('.mention').first().textContent()).toBe('@Alice Adams');
+    const link = message.getByRole('link', { name: 'the brief' });
+    expect(await link.getAttribute('href')).toBe('https://example.com/brief');
+    expect(await message.locator('.bk-field').count()).toBe(2);
+    expect(await message.getByRole('link', { name: /Burn-down chart/ }).getAttribute('href')).toBe(
+      'https://example.com/chart.png',
+    );
+    expect(await message.locator('code').textContent()).toBe('task-7');
+    await message.getByLabel('More actions').click();
+    await message.getByRole('menuitem', { name: 'Snooze' }).waitFor();
+    await message.getByLabel('More actions').click();
+    await page.screenshot({ path: 'test-results/sandbox-message.png' });
+
+    await message.getByRole('button', { name: 'Wave' }).click();
+    await page.getByText('Waved by @Alice Adams').waitFor();
+  });
+
+  it('opens a modal with every input type, shows the app’s error under its field, then submits', async () => {
+    await send('/work modal');
+    const dialog = page.getByRole('dialog', { name: 'All inputs' });
+    await dialog.waitFor();
+    await dialog.getByLabel('Title').fill('bad');
+    await dialog.getByLabel('Description').fill('Line one\nLine two');
+    await dialog.getByLabel('Estimate (hours)').fill('2.5');
+    await dialog.getByLabel('Due date').fill('2026-11-25');
+    await dialog.getByLabel('Priority').selectOption('2');
+    await dialog.getByLabel('Labels').selectOption(['design', 'copy']);
+    await dialog.getByLabel('Owner').selectOption({ label: 'Carol Chen' });
+    await dialog.getByLabel('Assignees').selectOption(['U0SBBOB', 'U0SBDAN']);
+    await dialog.getByLabel('Billable').check();
+    await dialog.getByLabel('Email').check();
+    await dialog.getByLabel('Attachment').fill('https://example.com/files/brief.pdf');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+
+    const error = dialog.locator('.bk-input[data-block-id="title"] .bk-error');
+    await error.waitFor();
+    expect(await error.textContent()).toBe('Pick a better title');
+    expect(await dialog.getByLabel('Title').getAttribute('aria-invalid')).toBe('true');
+    // What the user typed survives the error.
+    expect(await dialog.getByLabel('Description').inputValue()).toBe('Line one\nLine two');
+    await page.screenshot({ path: 'test-results/sandbox-modal.png' });
+
+    await dialog.getByLabel('Title').fill('Relaunch checklist');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    const values = submissions.at(-1) ?? {};
+    expect(values.title?.value).toMatchObject({
+      type: 'plain_text_input',
+      value: 'Relaunch checklist',
+    });
+    expect(values.description?.value?.value).toBe('Line one\nLine two');
+    expect(values.estimate?.value).toMatchObject({ type: 'number_input', value: '2.5' });
+    expect(values.due?.value?.selected_date).toBe('2026-11-25');
+    expect(values.priority?.value?.selected_option?.value).toBe('2');
+    expect(values.labels?.value?.selected_options?.map((o) => o.value)).toEqual(['design', 'copy']);
+    expect(values.owner?.value?.selected_user).toBe('U0SBCAROL');
+    expect(values.assignees?.value?.selected_users).toEqual(['U0SBBOB', 'U0SBDAN']);
+    expect(values.flags?.value?.selected_options?.map((o) => o.value)).toEqual(['billable']);
+    expect(values.notify?.value?.selected_option?.value).toBe('email');
+    expect(values.attachment?.value?.files?.[0]).toMatchObject({
+      url_private: 'https://example.com/files/brief.pdf',
+      name: 'brief.pdf',
+    });
+  });
+
+  it('checks required fields in the page before anything reaches the app', async () => {
+    const before = submissions.length;
+    await send('/work modal');
+    const dialog = page.getByRole('dialog', { name: 'All inputs' });
+    await dialog.waitFor();
+    await dialog.getByLabel('Estimate (hours)').fill('lots');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await dialog.getByText('Please complete this required field.').waitFor();
+    await dialog.getByText('Enter a number.').waitFor();
+    expect(submissions.length).toBe(before);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('switches user and shows the app’s Home tab for them', async () => {
+    await page.getByLabel('You are').selectOption({ label: 'Bob Brown' });
+    await page.getByRole('button', { name: 'Worklink' }).click();
+    await page.getByRole('tab', { name: 'Home' }).waitFor();
+    await page.getByRole('heading', { name: 'Home for Bob Brown' }).waitFor();
+    await waitFor(() => sandbox.state.homeViews.get('U0SBBOB'), 'Bob’s Home view');
+    // Alice's ephemeral answers are not Bob's to see.
+    await page.getByRole('button', { name: '# general' }).click();
+    await page.getByRole('heading', { name: '# general' }).waitFor();
+    expect(await page.getByText('Only visible to you').count()).toBe(0);
+  });
+
+  it('sends block_actions for dispatch_action inputs and keeps typed values through views.update', async () => {
+    await page.getByLabel('You are').selectOption({ label: 'Alice Adams' });
+    await page.getByRole('heading', { name: '# general' }).waitFor();
+    await send('/work project');
+    const dialog = page.getByRole('dialog', { name: 'Pick a project' });
+    await dialog.waitFor();
+    await dialog.getByLabel('Task name').fill('Update the footer');
+    await dialog.getByLabel('Project').selectOption('Onboarding');
+    const group = dialog.getByLabel('Group');
+    await group.waitFor();
+    expect(await group.locator('option').allTextContents()).toContain('Onboarding sprint');
+    expect(await dialog.getByLabel('Task name').inputValue()).toBe('Update the footer');
+    expect(await dialog.getByLabel('Project').inputValue()).toBe('Onboarding');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('updates live when the app posts, and counts unread DMs', async () => {
+    const client = new WebClient(BOT_TOKEN, { slackApiUrl: sandbox.apiUrl });
+    await client.chat.postMessage({ channel: 'C0SBGENERAL', text: 'Deploy *finished*' });
+    await page.getByText('Deploy finished').waitFor();
+    await client.chat.postMessage({ channel: 'U0SBALICE', text: 'You were assigned a task' });
+    const app = page.getByRole('button', { name: /Worklink/ });
+    await app.locator('.count', { hasText: '1' }).waitFor();
+    await app.click();
+    await page.getByRole('tab', { name: 'Messages' }).click();
+    await page.getByText('You were assigned a task').waitFor();
+    await page.screenshot({ path: 'test-results/sandbox-dm.png' });
+  });
+
+  it('offers message shortcuts from each message’s ⋯ menu and global shortcuts as buttons', async () => {
+    const message = page.getByRole('article').filter({ hasText: 'You were assigned a task' });
+    await message.getByLabel('Message shortcuts').click();
+    await message.getByRole('menuitem', { name: 'Create task from message' }).click();
+    await page.getByText('Task from: You were assigned a task').waitFor();
+
+    await page.getByRole('button', { name: '⚡ New task' }).click();
+    const dialog = page.getByRole('dialog', { name: 'All inputs' });
+    await dialog.waitFor();
+    await dialog.getByLabel('Title').press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
+});
