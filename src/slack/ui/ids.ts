@@ -16,6 +16,11 @@ export const ACTION = {
   /** Project card buttons; value = projectId. */
   projectEdit: 'project_edit',
   projectOpen: 'project_open',
+  /** Project card button: make it the channel's default project; value = projectId. */
+  projectLink: 'project_link',
+  /** App Home buttons (no value). */
+  homeNewTask: 'home_new_task',
+  homeNewProject: 'home_new_project',
 } as const;
 
 export const VIEW = {

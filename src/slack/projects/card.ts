@@ -1,0 +1,27 @@
+/** Loading a project and answering with its card; used by commands, buttons and modals. */
+import type { WorkContext } from '../context.js';
+import { projectCard } from '../ui/messages/projectCard.js';
+import { channelProjectId, forgetIfGone, rememberProject } from './channel.js';
+import { loadProjectOverview } from './load.js';
+
+/** Replies with the card of `projectId` (throws WorkApiError when it cannot be loaded). */
+export async function replyWithProjectCard(
+  ctx: WorkContext,
+  projectId: string,
+  intro?: string,
+): Promise<void> {
+  let overview: Awaited<ReturnType<typeof loadProjectOverview>>;
+  try {
+    overview = await loadProjectOverview(ctx.work, projectId);
+  } catch (e) {
+    forgetIfGone(ctx, projectId, e);
+    throw e;
+  }
+  rememberProject(ctx, overview.project.projectId, overview.project.projectName);
+  const card = projectCard(overview, {
+    intro,
+    linkedHere: channelProjectId(ctx) === overview.project.projectId,
+    canLink: Boolean(ctx.channelId),
+  });
+  await ctx.reply(card);
+}

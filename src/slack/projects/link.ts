@@ -1,0 +1,30 @@
+/** Making a project the channel's default: `/work project link <id>` and the card's button. */
+import { runSafely, type WorkContext } from '../context.js';
+import { forgetIfGone, linkChannel } from './channel.js';
+import { esc } from './names.js';
+
+/** Links the context's channel to `projectId` after checking that the project exists. */
+export async function linkProject(ctx: WorkContext, projectId: string): Promise<void> {
+  const channelId = ctx.channelId;
+  if (!channelId) {
+    await ctx.reply('Run `/work project link <projectId>` in the channel to link it there.');
+    return;
+  }
+  await runSafely(ctx, { action: 'link the project', id: projectId }, async () => {
+    // The project must exist before a channel points at it.
+    const project = await ctx.work.getProject(projectId).catch((e: unknown) => {
+      forgetIfGone(ctx, projectId, e);
+      throw e;
+    });
+    const result = linkChannel(ctx, channelId, project.projectId, project.projectName);
+    const name = esc(project.projectName || project.projectId);
+    if (result.already) {
+      await ctx.reply(`*${name}* is already the default project of <#${channelId}>.`);
+      return;
+    }
+    const instead = result.replaced ? ` (instead of *${esc(result.replaced.name)}*)` : '';
+    await ctx.reply(
+      `*${name}* is now the default project of <#${channelId}>${instead}: tasks created here go to it, and \`/work groups\` shows its groups.`,
+    );
+  });
+}
