@@ -29,7 +29,7 @@ export function parseQuickAdd(text: string): QuickAddParse {
   // Keep quoted dates like due:"next friday" together.
   const tokens = text.match(/due:"[^"]*"|<[^>]+>|\S+/g) ?? [];
   for (const token of tokens) {
-    const mention = /^<@([UW][A-Z0-9]+)(\|[^>]*)?>$/.exec(token);
+    const mention = /^<@([UW][A-Z0-9_]+)(\|[^>]*)?>$/.exec(token);
     if (mention) {
       assignees.push({ slackUserId: mention[1]! });
     } else if (/^@[^\s@][^\s]*$/.test(token)) {

@@ -1,5 +1,110 @@
-/** Placeholder until the tasks work fills it: registers nothing yet. */
-import type { App } from '@slack/bolt';
-import type { WorklinkDeps } from '../../context.js';
+/**
+ * Shortcuts: "Create task from message" (the form prefilled with the message's first line,
+ * its text and link, and its files), "Add to task as comment" (asks for the task id), and
+ * the global "New task".
+ */
+import type { App, MessageShortcut } from '@slack/bolt';
+import { errMessage, requireConnection, type WorklinkDeps, workContext } from '../../context.js';
+import { messageFiles, type SlackFileLike } from '../../tasks/files.js';
+import { openTaskForm, slackErrorCode } from '../../tasks/form.js';
+import { cut, plainText } from '../../tasks/text.js';
+import { SHORTCUT } from '../../ui/ids.js';
+import { COMMENT_MAX, commentFromMessageModal } from '../../ui/modals/commentModal.js';
 
-export function register(_app: App, _deps: WorklinkDeps): void {}
+/** A task name from a message: its first non-empty line, at most 100 characters. */
+export function nameFromMessage(text: string, fallback = 'Task from a Slack message'): string {
+  const line = plainText(text)
+    .split('\n')
+    .map((l) => l.trim())
+    .find(Boolean);
+  return cut(line ?? fallback, 100);
+}
+
+/** The description: the message's text and its link (within the form's 3000 characters). */
+export function descriptionFromMessage(text: string, permalink: string | undefined): string {
+  const link = permalink ? `\n\n${permalink}` : '';
+  return `${cut(plainText(text).trim(), 3000 - link.length)}${link}`.trim();
+}
+
+type ShortcutArgs = Parameters<Parameters<App['shortcut']>[1]>[0];
+
+export function register(app: App, deps: WorklinkDeps): void {
+  const guarded = (fn: (args: ShortcutArgs) => Promise<void>) => async (args: ShortcutArgs) => {
+    await args.ack();
+    try {
+      await fn(args);
+    } catch (e) {
+      deps.logger.error(`A task shortcut failed: ${errMessage(e)}`);
+    }
+  };
+
+  app.shortcut(
+    SHORTCUT.createTaskFromMessage,
+    guarded(async (args) => {
+      const ctx = workContext(deps, args);
+      if (!(await requireConnection(ctx))) return;
+      const shortcut = args.shortcut as MessageShortcut;
+      const message = shortcut.message as { text?: string; ts?: string; files?: SlackFileLike[] };
+      const text = message.text ?? '';
+      const channel = shortcut.channel?.id;
+      const files = message.files ?? [];
+      await openTaskForm(ctx, {
+        mode: 'create',
+        values: { name: nameFromMessage(text, files[0]?.name ?? undefined) },
+        // While the loading view shows: the link and the message's files.
+        prefill: async () => {
+          const [permalink, attached] = await Promise.all([
+            channel && message.ts
+              ? ctx.slack.chat
+                  .getPermalink({ channel, message_ts: message.ts })
+                  .then((r) => r.permalink)
+                  .catch(() => undefined)
+              : undefined,
+            messageFiles(ctx, files),
+          ]);
+          return {
+            values: { description: descriptionFromMessage(text, permalink) },
+            files: attached,
+          };
+        },
+      });
+    }),
+  );
+
+  app.shortcut(
+    SHORTCUT.addCommentFromMessage,
+    guarded(async (args) => {
+      const ctx = workContext(deps, args);
+      if (!(await requireConnection(ctx))) return;
+      const shortcut = args.shortcut as MessageShortcut;
+      const message = shortcut.message as { text?: string; ts?: string };
+      try {
+        await ctx.slack.views.open({
+          trigger_id: shortcut.trigger_id,
+          view: commentFromMessageModal(
+            {
+              channelId: ctx.channelId,
+              responseUrl: ctx.responseUrl,
+              messageChannel: shortcut.channel?.id,
+              messageTs: message.ts,
+            },
+            cut(plainText(message.text ?? ''), COMMENT_MAX),
+          ),
+        });
+      } catch (e) {
+        await ctx.reply(
+          `Could not open the comment form (${slackErrorCode(e)}). Please try the shortcut again.`,
+        );
+      }
+    }),
+  );
+
+  app.shortcut(
+    SHORTCUT.newTask,
+    guarded(async (args) => {
+      const ctx = workContext(deps, args);
+      if (!(await requireConnection(ctx))) return;
+      await openTaskForm(ctx, { mode: 'create' });
+    }),
+  );
+}

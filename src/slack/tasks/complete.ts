@@ -1,0 +1,49 @@
+/**
+ * Marking a task complete (`/work done`, the Mark complete button): the project's FIRST
+ * Type-3 status by Index, set with update task. An already done task is left alone.
+ */
+import type { StatusEntry } from '../../workapi/contract.js';
+import type { WorkContext } from '../context.js';
+import { factsFromTask, factsFromUpdated, mergeFacts, type TaskFacts } from './facts.js';
+import { firstDoneStatus, loadProjectInfo, type ProjectInfo } from './projectInfo.js';
+import { esc } from './text.js';
+
+export interface Completion {
+  /** True when the task was done already (nothing was sent). */
+  already: boolean;
+  facts: TaskFacts;
+  project: ProjectInfo;
+  status?: StatusEntry;
+}
+
+/** Thrown when the project has no done status; `message` is the sentence to show. */
+export class NoDoneStatusError extends Error {
+  override readonly name = 'NoDoneStatusError';
+}
+
+export async function completeTask(ctx: WorkContext, taskId: string): Promise<Completion> {
+  const read = factsFromTask(await ctx.work.getTask(taskId));
+  const projectId = read.projectId ?? '';
+  const project = await loadProjectInfo(ctx, projectId, { withGroups: !read.groupName });
+  if (read.done) return { already: true, facts: read, project };
+  const status = firstDoneStatus(project.statuses);
+  if (!status) {
+    throw new NoDoneStatusError(
+      `Project *${esc(project.name)}* has no done status, so *${esc(read.name)}* cannot be marked complete. Nothing was changed.`,
+    );
+  }
+  const updated = await ctx.work.updateTask(taskId, { projectId, statusId: status._id });
+  return {
+    already: false,
+    facts: mergeFacts(read, factsFromUpdated(updated)),
+    project,
+    status,
+  };
+}
+
+/** "Marked *X* complete (status Done)." / "*X* is already done." */
+export function completionSentence(c: Completion): string {
+  const name = `*${esc(c.facts.name || c.facts.taskId)}*`;
+  if (c.already) return `${name} is already done; nothing was changed.`;
+  return `Marked ${name} complete (status *${esc(c.status?.Name ?? 'Done')}*).`;
+}

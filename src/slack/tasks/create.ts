@@ -1,0 +1,43 @@
+/**
+ * Every task created from Slack (modal, `/work add`, shortcuts) goes through here: create
+ * task, then announceNewTask (the assignees' DMs), and one sentence that says both.
+ */
+import type { CreateTaskBody, Task } from '../../workapi/contract.js';
+import { errMessage, type WorkContext } from '../context.js';
+import { announceNewTask, describeAssignmentReport } from '../notify/announce.js';
+import { esc } from './text.js';
+
+export interface Created {
+  task: Task;
+  /** "Created task *X* in *Project*. 2 of 3 assignees notified …" */
+  sentence: string;
+}
+
+export async function createTaskFromSlack(
+  ctx: WorkContext,
+  body: CreateTaskBody,
+  projectName?: string,
+): Promise<Created> {
+  const task = await ctx.work.createTask(body);
+  const report = await announceCreated(ctx, task);
+  const project =
+    projectName ??
+    ctx.store.knownProjects.get(ctx.teamId, task.projectId ?? body.projectId)?.projectName;
+  const where = project ? ` in *${esc(project)}*` : '';
+  const head = `Created task *${esc(task.taskName || body.name || task.taskId)}*${where}.`;
+  return { task, sentence: report ? `${head} ${report}` : head };
+}
+
+/** The assignment report's sentence ('' when nobody else is assigned). Never throws. */
+async function announceCreated(ctx: WorkContext, task: Task): Promise<string> {
+  try {
+    const report = await announceNewTask(
+      { slack: ctx.slack, work: ctx.work, store: ctx.store },
+      { teamId: ctx.teamId, task, actor: { slackUserId: ctx.userId } },
+    );
+    return describeAssignmentReport(report);
+  } catch (e) {
+    ctx.logger.error(`Announcing task ${task.taskId} failed: ${errMessage(e)}`);
+    return 'The assignees could not be notified right now.';
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Small text helpers for task messages: mrkdwn escaping (a task named "R&D <beta>" must show
+ * as written), Block Kit length limits, plurals, and Slack message text made plain.
+ */
+
+/** Escapes the three characters Slack's mrkdwn treats as control characters. */
+export function esc(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Cuts `text` to `max` characters, ending in "…" when cut (Block Kit has hard limits). */
+export function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, Math.max(0, max - 1))}…` : text;
+}
+
+/** "1 task", "3 tasks". */
+export function plural(n: number, noun: string, many = `${noun}s`): string {
+  return `${n} ${n === 1 ? noun : many}`;
+}
+
+/** "a", "a and b", "a, b and c". */
+export function listing(items: readonly string[]): string {
+  if (items.length <= 1) return items[0] ?? '';
+  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/**
+ * A Slack message's mrkdwn as plain text: links show their label, mentions their id,
+ * entities decoded. Used for task names and descriptions made from messages.
+ */
+export function plainText(mrkdwn: string): string {
+  return mrkdwn
+    .replace(/<(?:https?|mailto):[^|>]*\|([^>]*)>/g, '$1')
+    .replace(/<((?:https?|mailto):[^>]*)>/g, '$1')
+    .replace(/<@([UW][A-Z0-9]+)(?:\|([^>]*))?>/g, (_m, id: string, name?: string) =>
+      name ? `@${name}` : `@${id}`,
+    )
+    .replace(/<#([CG][A-Z0-9]+)(?:\|([^>]*))?>/g, (_m, id: string, name?: string) =>
+      name ? `#${name}` : `#${id}`,
+    )
+    .replace(/<!(here|channel|everyone)(?:\|[^>]*)?>/g, '@$1')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
