@@ -1,0 +1,331 @@
+/**
+ * `npm run bench:service`: throughput and latency of the embedded service on loopback,
+ * against a floor — a bare node:http server answering a fixed JSON body — in the same run.
+ *
+ * Each server runs in its own child process (this file, re-run with `--child`), so it has
+ * an event loop of its own and the load generator (one undici Pool, CONCURRENCY requests in
+ * flight) does not steal it. Scenarios: get task, create task, and list tasks of a project of
+ * 10,000 tasks. A bare Fastify server with the same fixed body is shown for reference (the
+ * framework's own cost). Besides req/s, each row gives the server's CPU time per request
+ * (process.cpuUsage in the child), which varies far less than req/s on a shared machine.
+ *
+ * Environment: BENCH_SECONDS (5), BENCH_CONCURRENCY (50), BENCH_ONLY=get,create,list,
+ * BENCH_CPU_PROF=<dir> (V8 CPU profiles of the children, for tuning).
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify from 'fastify';
+import { Pool } from 'undici';
+import { openDatabase } from '../src/service/db.js';
+import { type SeedResult, seedDemoWorkspace, startService } from '../src/service/index.js';
+import { insertProject } from '../src/service/projects.js';
+import { createTask } from '../src/service/tasks.js';
+
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
+const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 5) * 1000;
+// Long enough for get task to have touched most of the 10,000 tasks once.
+const WARMUP_MS = 2000;
+const LIST_SIZE = 10_000;
+
+type Kind = 'service' | 'floor' | 'fastify';
+
+// ── Children: the servers ────────────────────────────────────────────────────
+
+async function child(kind: Kind, arg: string): Promise<void> {
+  let close: () => Promise<void>;
+  let url: string;
+  if (kind === 'service') {
+    const service = await startService({ dbPath: arg, port: 0 });
+    url = service.url;
+    close = service.close;
+  } else if (kind === 'fastify') {
+    const app = Fastify({ logger: false });
+    app.get('/', (_req, reply) => {
+      reply.type('application/json; charset=utf-8').send(arg);
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    close = () => app.close();
+  } else {
+    const body = Buffer.from(arg);
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+      res.end(body);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    close = () => new Promise((r) => server.close(() => r()));
+  }
+  process.on('message', (m) => {
+    if (m === 'cpu') {
+      const { user, system } = process.cpuUsage();
+      process.send?.({ cpuMicros: user + system });
+    }
+  });
+  process.on('disconnect', () => {
+    close().then(() => process.exit(0));
+  });
+  process.send?.({ url });
+}
+
+interface Server {
+  url: string;
+  proc: ChildProcess;
+  /** The child's CPU time so far, in microseconds. */
+  cpu(): Promise<number>;
+}
+
+function startChild(kind: Kind, arg: string): Promise<Server> {
+  const profile = process.env.BENCH_CPU_PROF;
+  const execArgv = profile
+    ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${profile}`]
+    : process.execArgv;
+  const proc = fork(fileURLToPath(import.meta.url), ['--child', kind, arg], {
+    stdio: 'inherit',
+    execArgv,
+  });
+  const cpu = () =>
+    new Promise<number>((resolve) => {
+      const onMessage = (m: unknown) => {
+        const micros = (m as { cpuMicros?: number }).cpuMicros;
+        if (micros === undefined) return;
+        proc.off('message', onMessage);
+        resolve(micros);
+      };
+      proc.on('message', onMessage);
+      proc.send('cpu');
+    });
+  return new Promise((resolve, reject) => {
+    proc.once('message', (m) => resolve({ url: (m as { url: string }).url, proc, cpu }));
+    proc.once('exit', (code) => reject(new Error(`${kind} child exited with ${code}`)));
+  });
+}
+
+// ── Load ─────────────────────────────────────────────────────────────────────
+
+interface Request {
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+interface Result {
+  name: string;
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  cpuPerRequest: number;
+  errors: number;
+}
+
+async function load(
+  name: string,
+  server: Server,
+  next: (i: number) => Request,
+  expectStatus: number,
+): Promise<Result> {
+  const origin = server.url;
+  const pool = new Pool(origin, { connections: CONCURRENCY, pipelining: 1 });
+  const run = async (ms: number) => {
+    const latencies: number[] = [];
+    let errors = 0;
+    let i = 0;
+    const deadline = performance.now() + ms;
+    const worker = async () => {
+      while (performance.now() < deadline) {
+        const r = next(i++);
+        const start = performance.now();
+        const res = await pool.request({ origin, ...r });
+        await res.body.dump();
+        latencies.push(performance.now() - start);
+        if (res.statusCode !== expectStatus) errors++;
+      }
+    };
+    const began = performance.now();
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    return { latencies, errors, elapsed: performance.now() - began };
+  };
+  await run(WARMUP_MS);
+  const cpuBefore = await server.cpu();
+  const { latencies, errors, elapsed } = await run(DURATION_MS);
+  const cpuAfter = await server.cpu();
+  await pool.close();
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))];
+  return {
+    name,
+    requests: latencies.length,
+    rps: latencies.length / (elapsed / 1000),
+    p50: pct(0.5),
+    p99: pct(0.99),
+    cpuPerRequest: (cpuAfter - cpuBefore) / latencies.length,
+    errors,
+  };
+}
+
+// ── Setup: a seeded database with a project of 10,000 tasks ─────────────────
+
+function prepare(dbPath: string): {
+  seed: SeedResult;
+  bigProject: string;
+  taskIds: string[];
+  ms: number;
+} {
+  const seed = seedDemoWorkspace(dbPath);
+  const db = openDatabase(dbPath);
+  const caller = {
+    workspaceId: seed.workspaceId,
+    workspaceName: seed.workspaceName,
+    userId: seed.users[0].id,
+  };
+  const started = performance.now();
+  const bigProject = insertProject(db, caller, { name: 'Ten thousand', groups: ['One', 'Two'] });
+  const users = seed.users.map((u) => u.id);
+  // One transaction through the domain functions (no events: these are not news).
+  const taskIds = db.transaction(() =>
+    Array.from(
+      { length: LIST_SIZE },
+      (_, i) =>
+        createTask(
+          db,
+          caller,
+          {
+            projectId: bigProject,
+            name: `Task ${i + 1}`,
+            priority: i % 5,
+            taskUsers: [users[i % users.length], users[(i + 2) % users.length]],
+            dueDate: '2026-11-25',
+          },
+          { emitEvent: false },
+        ).taskId,
+    ),
+  )();
+  const ms = performance.now() - started;
+  db.close();
+  return { seed, bigProject, taskIds, ms };
+}
+
+// ── Main ─────────────────────────────────────────────────────────────────────
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'worklink-bench-'));
+  const children: ChildProcess[] = [];
+  try {
+    const dbPath = join(dir, 'bench.db');
+    const { seed, bigProject, taskIds, ms } = prepare(dbPath);
+    console.log(`Seeded ${LIST_SIZE} tasks in one transaction in ${ms.toFixed(0)} ms.`);
+    console.log(
+      `Load: ${CONCURRENCY} concurrent requests (undici Pool), ${DURATION_MS / 1000} s per ` +
+        `scenario after ${WARMUP_MS / 1000} s warm-up; each server in its own child process.\n`,
+    );
+
+    const service = await startChild('service', dbPath);
+    children.push(service.proc);
+    const headers = { apiKey: seed.apiKey };
+    // The floor answers exactly what get task answers, so the two differ only in the work.
+    const sample = await fetch(`${service.url}/v1.0/task/${taskIds[0]}`, { headers });
+    const sampleBody = await sample.text();
+    const floor = await startChild('floor', sampleBody);
+    children.push(floor.proc);
+    const bareFastify = await startChild('fastify', sampleBody);
+    children.push(bareFastify.proc);
+
+    const only = process.env.BENCH_ONLY?.split(',');
+    const wanted = (key: string) => !only || only.includes(key);
+    const root = () => ({ method: 'GET' as const, path: '/' });
+    const results: Result[] = [];
+    results.push(await load('floor: node:http, fixed JSON', floor, root, 200));
+    results.push(await load('reference: bare Fastify, fixed JSON', bareFastify, root, 200));
+    if (wanted('get')) {
+      const path = (i: number) => `/v1.0/task/${taskIds[(i * 7919) % taskIds.length]}`;
+      results.push(
+        await load('get task', service, (i) => ({ method: 'GET', path: path(i), headers }), 200),
+      );
+    }
+    if (wanted('create')) {
+      const body = JSON.stringify({
+        projectId: seed.projects[1].projectId,
+        name: 'Benchmark task',
+        priority: 2,
+        dueDate: '2026-11-25',
+        taskUsers: [seed.users[1].id],
+      });
+      const post = () => ({
+        method: 'POST' as const,
+        path: '/v1.0/task',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body,
+      });
+      results.push(await load('create task', service, post, 201));
+    }
+    if (wanted('list')) {
+      const list = () => ({
+        method: 'GET' as const,
+        path: `/v1.0/task?projectId=${bigProject}`,
+        headers,
+      });
+      results.push(await load(`list tasks (${LIST_SIZE})`, service, list, 200));
+    }
+    printTable(results);
+  } finally {
+    for (const c of children) c.disconnect();
+    await Promise.all(
+      children.map((c) =>
+        c.exitCode === null ? new Promise((r) => c.once('exit', r)) : undefined,
+      ),
+    );
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function printTable(results: Result[]): void {
+  const floor = results[0];
+  const rows = results.map((r) => [
+    r.name,
+    r.rps.toFixed(0),
+    r.p50.toFixed(2),
+    r.p99.toFixed(2),
+    `${(r.rps / floor.rps).toFixed(2)}x`,
+    r.cpuPerRequest.toFixed(0),
+    `${(floor.cpuPerRequest / r.cpuPerRequest).toFixed(2)}x`,
+    String(r.errors),
+  ]);
+  const head = [
+    'scenario',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'req/s vs floor',
+    'server CPU µs/req',
+    'CPU vs floor',
+    'errors',
+  ];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  console.log(line(head));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of rows) console.log(line(r));
+  const get = results.find((r) => r.name === 'get task');
+  if (get) {
+    console.log(
+      `\nget task / floor: throughput ${(get.rps / floor.rps).toFixed(2)}, ` +
+        `server CPU per request ${(floor.cpuPerRequest / get.cpuPerRequest).toFixed(2)} (aim ≥ 0.5)`,
+    );
+  }
+}
+
+const childAt = process.argv.indexOf('--child');
+if (childAt >= 0) {
+  await child(process.argv[childAt + 1] as Kind, process.argv[childAt + 2]);
+} else {
+  await main();
+}

@@ -1,0 +1,65 @@
+import Database from 'better-sqlite3';
+import { migrations } from './migrations.js';
+
+export type Db = Database.Database;
+type Statement = Database.Statement<unknown[], unknown>;
+
+/**
+ * Opens (creating if needed) the service database and brings its schema up to date.
+ * WAL lets readers run beside the writer (e.g. `seed` while the service runs); busy_timeout
+ * makes a second process wait for the lock instead of failing at once.
+ */
+export function openDatabase(path: string): Db {
+  const db = new Database(path);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('synchronous = NORMAL');
+    migrate(db);
+    return db;
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
+/** Applies the migrations not yet applied, each in its own transaction. */
+export function migrate(db: Db): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > migrations.length) {
+    throw new Error(
+      `The database schema (version ${current}) is newer than this program (${migrations.length}).`,
+    );
+  }
+  for (let v = current; v < migrations.length; v++) {
+    db.transaction(() => {
+      db.exec(migrations[v]);
+      db.pragma(`user_version = ${v + 1}`);
+    }).immediate();
+  }
+}
+
+const cache = new WeakMap<Db, Map<string, Statement>>();
+
+/** A prepared statement, compiled once per database and reused (the hot paths rely on it). */
+export function sql<Row = unknown>(db: Db, text: string): TypedStatement<Row> {
+  let byText = cache.get(db);
+  if (!byText) {
+    byText = new Map();
+    cache.set(db, byText);
+  }
+  let stmt = byText.get(text);
+  if (!stmt) {
+    stmt = db.prepare(text);
+    byText.set(text, stmt);
+  }
+  return stmt as unknown as TypedStatement<Row>;
+}
+
+/** The parts of a better-sqlite3 statement we use, typed by the row they return. */
+export interface TypedStatement<Row> {
+  get(...params: unknown[]): Row | undefined;
+  all(...params: unknown[]): Row[];
+  run(...params: unknown[]): Database.RunResult;
+}

@@ -1,0 +1,45 @@
+import type { Group } from '../workapi/contract.js';
+import { type Db, sql } from './db.js';
+import { newId } from './ids.js';
+
+interface GroupRow {
+  id: string;
+  name: string;
+}
+
+/** Adds groups after the project's existing ones; returns their ids in order. */
+export function insertGroups(db: Db, projectId: string, names: readonly string[]): string[] {
+  const last = sql<{ n: number | null }>(
+    db,
+    'SELECT MAX(position) AS n FROM task_groups WHERE project_id = ?',
+  ).get(projectId);
+  const start = (last?.n ?? -1) + 1;
+  const insert = sql(
+    db,
+    'INSERT INTO task_groups (id, project_id, name, position) VALUES (?, ?, ?, ?)',
+  );
+  return names.map((name, i) => {
+    const id = newId();
+    insert.run(id, projectId, name, start + i);
+    return id;
+  });
+}
+
+export function groupRows(db: Db, projectId: string): GroupRow[] {
+  return sql<GroupRow>(
+    db,
+    'SELECT id, name FROM task_groups WHERE project_id = ? ORDER BY position',
+  ).all(projectId);
+}
+
+/** Operation 11's items. */
+export function groupList(db: Db, projectId: string): Group[] {
+  return groupRows(db, projectId).map((g) => ({ groupId: g.id, groupName: g.name, projectId }));
+}
+
+export function findGroup(db: Db, projectId: string, groupId: string): GroupRow | undefined {
+  return sql<GroupRow>(db, 'SELECT id, name FROM task_groups WHERE id = ? AND project_id = ?').get(
+    groupId,
+    projectId,
+  );
+}

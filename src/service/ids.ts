@@ -1,0 +1,16 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** A new id: 24 lowercase hex characters (DESIGN.md, Ids). */
+export function newId(): string {
+  return randomBytes(12).toString('hex');
+}
+
+/** A new API key. Only its hash is stored, so it is shown once, by whoever creates it. */
+export function newApiKey(): string {
+  return `wk_${randomBytes(24).toString('base64url')}`;
+}
+
+/** How keys are stored: SHA-256, hex (DESIGN.md, Auth). */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}

@@ -1,0 +1,80 @@
+/**
+ * The embedded work-management service: `startService` serves the spec's 13 operations over
+ * HTTP from a SQLite file; `seedDemoWorkspace` creates a demo workspace and its API key.
+ */
+import type { AddressInfo } from 'node:net';
+import { type Db, openDatabase } from './db.js';
+import { EventDelivery, type EventsSubscriber, type Logger } from './events.js';
+import { buildServer } from './server.js';
+
+export { signEvent, verifyEventSignature } from './event-signature.js';
+export type { EventsSubscriber, Logger } from './events.js';
+export { type SeedResult, seedDemoWorkspace } from './seed.js';
+
+export interface ServiceOptions {
+  dbPath: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  host?: string;
+  eventsUrl?: string;
+  eventsSecret?: string;
+  logger?: Logger;
+  /** First retry delay of event delivery (tests shorten it). */
+  eventsRetryBaseMs?: number;
+}
+
+export interface ServiceHandle {
+  /** `http://host:port/v1.0` */
+  baseUrl: string;
+  /** `http://host:port/api/v1` */
+  altUrl: string;
+  /** `http://host:port` */
+  url: string;
+  db: Db;
+  /** Sets or replaces where events go (the Slack app subscribes itself at start). */
+  setEventsSubscriber(subscriber: EventsSubscriber | undefined): void;
+  close(): Promise<void>;
+}
+
+export async function startService(options: ServiceOptions): Promise<ServiceHandle> {
+  if ((options.eventsUrl === undefined) !== (options.eventsSecret === undefined)) {
+    throw new Error('eventsUrl and eventsSecret go together: give both or neither.');
+  }
+  const db = openDatabase(options.dbPath);
+  const events = new EventDelivery(db, {
+    subscriber:
+      options.eventsUrl && options.eventsSecret
+        ? { url: options.eventsUrl, secret: options.eventsSecret }
+        : undefined,
+    logger: options.logger,
+    retryBaseMs: options.eventsRetryBaseMs,
+  });
+  const app = buildServer({ db, onEvent: () => events.notify(), logger: options.logger });
+  try {
+    await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
+  } catch (e) {
+    await app.close();
+    db.close();
+    throw e;
+  }
+  events.start();
+  const address = app.server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    baseUrl: `${url}/v1.0`,
+    altUrl: `${url}/api/v1`,
+    db,
+    setEventsSubscriber: (s) => events.setSubscriber(s),
+    close: () => {
+      closing ??= (async () => {
+        await app.close();
+        await events.close();
+        db.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,7 @@
+/**
+ * A response body that is already JSON text (built by SQLite on the hot paths), sent as is
+ * instead of being parsed into objects and serialised again.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}

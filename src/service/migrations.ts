@@ -1,0 +1,208 @@
+/**
+ * Schema migrations, applied in order; `PRAGMA user_version` holds how many have run.
+ * Append new entries; never edit one that has shipped.
+ *
+ * Calendar dates are TEXT `yyyy-MM-dd`, timestamps TEXT ISO UTC, booleans INTEGER 0/1.
+ */
+export const migrations: readonly string[] = [
+  `
+  CREATE TABLE workspaces (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+
+  CREATE TABLE users (
+    id TEXT PRIMARY KEY,
+    workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+    name TEXT NOT NULL,
+    email TEXT NOT NULL,
+    phone TEXT NOT NULL DEFAULT '',
+    profile_photo TEXT NOT NULL DEFAULT '',
+    is_owner INTEGER NOT NULL DEFAULT 0,
+    is_admin INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    UNIQUE (workspace_id, email)
+  );
+
+  CREATE TABLE api_keys (
+    key_hash TEXT PRIMARY KEY,
+    workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+    created_by TEXT NOT NULL REFERENCES users(id),
+    created_at TEXT NOT NULL
+  );
+
+  CREATE TABLE customers (
+    id TEXT PRIMARY KEY,
+    workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+    company_name TEXT NOT NULL,
+    first_name TEXT NOT NULL DEFAULT '',
+    last_name TEXT NOT NULL DEFAULT '',
+    email TEXT NOT NULL DEFAULT '',
+    phone TEXT NOT NULL DEFAULT '',
+    address TEXT NOT NULL DEFAULT '',
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX customers_by_workspace ON customers (workspace_id, company_name);
+
+  CREATE TABLE customer_clients (
+    id TEXT PRIMARY KEY,
+    customer_id TEXT NOT NULL REFERENCES customers(id),
+    name TEXT NOT NULL,
+    email TEXT NOT NULL DEFAULT '',
+    position INTEGER NOT NULL
+  );
+  CREATE INDEX clients_by_customer ON customer_clients (customer_id, position);
+
+  CREATE TABLE projects (
+    id TEXT PRIMARY KEY,
+    workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+    name TEXT NOT NULL,
+    description TEXT NOT NULL DEFAULT '',
+    owner_id TEXT NOT NULL REFERENCES users(id),
+    customer_id TEXT REFERENCES customers(id),
+    start_date TEXT,
+    due_date TEXT,
+    priority_enabled INTEGER NOT NULL,
+    default_priority INTEGER NOT NULL,
+    estimate_enabled INTEGER NOT NULL,
+    milestone_enabled INTEGER NOT NULL,
+    groups_enabled INTEGER NOT NULL,
+    labels_enabled INTEGER NOT NULL,
+    icon_type INTEGER NOT NULL,
+    icon_reference TEXT NOT NULL,
+    icon_color INTEGER NOT NULL,
+    next_task_number INTEGER NOT NULL DEFAULT 1,
+    created_by TEXT NOT NULL REFERENCES users(id),
+    updated_by TEXT NOT NULL REFERENCES users(id),
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX projects_by_workspace ON projects (workspace_id);
+
+  CREATE TABLE project_favorites (
+    project_id TEXT NOT NULL REFERENCES projects(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    PRIMARY KEY (project_id, user_id)
+  );
+
+  CREATE TABLE statuses (
+    id TEXT PRIMARY KEY,
+    project_id TEXT NOT NULL REFERENCES projects(id),
+    name TEXT NOT NULL,
+    type INTEGER NOT NULL CHECK (type IN (1, 2, 3)),
+    position INTEGER NOT NULL,
+    is_default INTEGER NOT NULL
+  );
+  CREATE INDEX statuses_by_project ON statuses (project_id, position);
+
+  CREATE TABLE task_groups (
+    id TEXT PRIMARY KEY,
+    project_id TEXT NOT NULL REFERENCES projects(id),
+    name TEXT NOT NULL,
+    position INTEGER NOT NULL
+  );
+  CREATE INDEX groups_by_project ON task_groups (project_id, position);
+
+  CREATE TABLE labels (
+    id TEXT PRIMARY KEY,
+    project_id TEXT NOT NULL REFERENCES projects(id),
+    name TEXT NOT NULL,
+    color TEXT NOT NULL,
+    created_by TEXT NOT NULL,
+    updated_by TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX labels_by_project ON labels (project_id);
+
+  -- complete mirrors "the task's status has Type 3" so the completion filter can use an index;
+  -- statuses never change type once created, so only a task's status change updates it.
+  CREATE TABLE tasks (
+    id TEXT PRIMARY KEY,
+    project_id TEXT NOT NULL REFERENCES projects(id),
+    task_number INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    description TEXT NOT NULL,
+    status_id TEXT NOT NULL REFERENCES statuses(id),
+    complete INTEGER NOT NULL,
+    group_id TEXT REFERENCES task_groups(id),
+    priority INTEGER NOT NULL,
+    due_date TEXT,
+    estimate_time INTEGER,
+    milestone_id INTEGER,
+    parent_task_id TEXT REFERENCES tasks(id),
+    created_by TEXT NOT NULL REFERENCES users(id),
+    updated_by TEXT NOT NULL REFERENCES users(id),
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE UNIQUE INDEX tasks_by_number ON tasks (project_id, task_number);
+  CREATE INDEX tasks_by_completion ON tasks (project_id, complete, task_number);
+
+  CREATE TABLE task_assignees (
+    task_id TEXT NOT NULL REFERENCES tasks(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    position INTEGER NOT NULL,
+    created_by TEXT NOT NULL,
+    updated_by TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (task_id, user_id)
+  );
+  CREATE INDEX assignees_by_user ON task_assignees (user_id);
+
+  CREATE TABLE task_subscribers (
+    task_id TEXT NOT NULL REFERENCES tasks(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    position INTEGER NOT NULL,
+    PRIMARY KEY (task_id, user_id)
+  );
+
+  CREATE TABLE task_files (
+    id TEXT PRIMARY KEY,
+    task_id TEXT NOT NULL REFERENCES tasks(id),
+    position INTEGER NOT NULL,
+    file_type TEXT NOT NULL,
+    href TEXT NOT NULL,
+    name TEXT NOT NULL,
+    size TEXT NOT NULL
+  );
+  CREATE INDEX files_by_task ON task_files (task_id, position);
+
+  -- A task's Comments array: posted comments (type 1) and change records (types 2-8).
+  CREATE TABLE activities (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    task_id TEXT NOT NULL REFERENCES tasks(id),
+    type INTEGER NOT NULL CHECK (type BETWEEN 1 AND 8),
+    comment TEXT,
+    assignee TEXT,
+    priority INTEGER,
+    previous_priority INTEGER,
+    due_date TEXT,
+    previous_due_date TEXT,
+    group_name TEXT,
+    previous_group_name TEXT,
+    status INTEGER,
+    estimate_time INTEGER,
+    created_by TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX activities_by_task ON activities (task_id, seq);
+
+  -- Outbox of events, delivered in seq order; delivered_at is set only after a 2xx.
+  CREATE TABLE events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    type TEXT NOT NULL,
+    workspace_id TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    delivered_at TEXT
+  );
+  CREATE INDEX events_undelivered ON events (seq) WHERE delivered_at IS NULL;
+  `,
+];

@@ -1,0 +1,175 @@
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
+import { z } from 'zod';
+import {
+  ALT_PREFIX,
+  BASE_PREFIX,
+  describeIssue,
+  type Operation,
+  type OperationName,
+  operations,
+  pathId,
+} from '../workapi/contract.js';
+import type { Db } from './db.js';
+import { isServiceError, ServiceError } from './errors.js';
+import type { Logger } from './events.js';
+import { handlers, type Input } from './handlers.js';
+import { JsonText } from './json-text.js';
+import { type Caller, findCaller } from './workspaces.js';
+
+export const BODY_LIMIT = 1024 * 1024;
+
+export interface ServerOptions {
+  db: Db;
+  /** Called after a request committed an event (wakes the delivery worker). */
+  onEvent?: () => void;
+  logger?: Logger;
+}
+
+/**
+ * The HTTP layer: routes come from the contract's operation table; each route checks the key,
+ * validates path ids, query and body with the contract's schemas, and hands over to the
+ * domain. Every failure answers `{error: "<field>: <problem>"}`; client garbage never
+ * produces a 5xx.
+ */
+export function buildServer({ db, onEvent, logger }: ServerOptions): FastifyInstance {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT,
+    routerOptions: { maxParamLength: 200 },
+    frameworkErrors: (error, _request, anyReply) => {
+      const reply = anyReply as FastifyReply;
+      // An overlong path id cannot name anything; other URL problems are bad input.
+      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+        return reply.code(404).send({ error: 'id: no resource has an id this long' });
+      }
+      return reply.code(400).send({ error: 'url: is not a valid address' });
+    },
+  });
+  // JSON only: a text/plain body must be refused, not handed to the schemas as a string.
+  app.removeContentTypeParser('text/plain');
+
+  // Set by the auth hook; declared up front so every request object keeps one shape.
+  app.decorateRequest('workCaller', null);
+  // Known keys → caller, so the hot path skips hashing and a query. Safe because this service
+  // never revokes a key or renames a workspace; only hits are kept (unknown keys cannot grow
+  // it), and it is bounded anyway.
+  const knownKeys = new Map<string, Caller>();
+  const lookup = (key: string): Caller | undefined => {
+    const hit = knownKeys.get(key);
+    if (hit) return hit;
+    const caller = findCaller(db, key);
+    if (caller) {
+      if (knownKeys.size >= 10_000) knownKeys.clear();
+      knownKeys.set(key, caller);
+    }
+    return caller;
+  };
+
+  // Auth runs first (before the body is read), so a request without a valid key learns
+  // nothing else about the service.
+  app.addHook('onRequest', (request, reply, done) => {
+    const key = request.headers.apikey;
+    if (typeof key !== 'string' || key === '') {
+      reply.code(401).send({ error: 'apiKey: the apiKey header is missing' });
+      return;
+    }
+    const caller = lookup(key);
+    if (!caller) {
+      reply.code(401).send({ error: 'apiKey: is not a valid key' });
+      return;
+    }
+    (request as AuthedRequest).workCaller = caller;
+    done();
+  });
+
+  const eventRecorded = () => onEvent?.();
+  const route = (prefix: string, name: OperationName) => {
+    const op: Operation = operations[name];
+    const params = z.strictObject(Object.fromEntries(op.params.map((p) => [p, pathId])));
+    const handler = handlers[name];
+    app.route({
+      method: op.method,
+      url: prefix + op.path,
+      handler: (request: FastifyRequest, reply: FastifyReply) => {
+        const input: Input = {
+          params: checkParams(op, params, request.params),
+          query: op.query ? parse(op.query, request.query) : undefined,
+          body: op.body ? parse(op.body, request.body) : undefined,
+        };
+        const caller = (request as AuthedRequest).workCaller as Caller;
+        const result = handler({ db, caller, eventRecorded }, input);
+        if (result instanceof JsonText) {
+          reply.code(op.status).type('application/json; charset=utf-8').send(result.text);
+        } else {
+          reply.code(op.status).send(result);
+        }
+      },
+    });
+  };
+  for (const name of Object.keys(operations) as OperationName[]) {
+    const op: Operation = operations[name];
+    route(op.address === 'base' ? BASE_PREFIX : ALT_PREFIX, name);
+  }
+  // Clients in the wild send update task to the base address too.
+  route(BASE_PREFIX, 'updateTask');
+
+  app.setNotFoundHandler((request, reply) => {
+    reply
+      .code(404)
+      .send({ error: `${request.method} ${request.url.split('?')[0]}: no such operation` });
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (isServiceError(error)) return reply.code(error.status).send({ error: error.message });
+    const known = FRAMEWORK_ERRORS[error.code];
+    if (known) return reply.code(known.status).send({ error: known.message });
+    if (error instanceof SyntaxError)
+      return reply.code(400).send({ error: 'body: is not valid JSON' });
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send({ error: `request: ${error.message}` });
+    }
+    logger?.error(`${request.method} ${request.url.split('?')[0]} failed: ${error.stack ?? error}`);
+    return reply.code(500).send({ error: 'service: internal error' });
+  });
+
+  return app;
+}
+
+/** Fastify's own errors for client mistakes, in the service's words. */
+const FRAMEWORK_ERRORS: Record<string, { status: number; message: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: 'body: must be at most 1 MiB' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 400,
+    message: 'content-type: must be application/json',
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: 'body: is empty; send a JSON object' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: 'body: is not valid JSON' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    status: 400,
+    message: 'content-length: does not match the body',
+  },
+};
+
+type AuthedRequest = FastifyRequest & { workCaller: Caller | null };
+
+/** Path ids: a plain length check on the hot path; zod words the problem when there is one. */
+function checkParams(op: Operation, schema: z.ZodType, value: unknown): Input['params'] {
+  const given = value as Record<string, unknown>;
+  for (const name of op.params) {
+    const v = given[name];
+    if (typeof v !== 'string' || v.length < 10) return parse(schema, value) as Input['params'];
+  }
+  return given as Input['params'];
+}
+
+function parse(schema: z.ZodType, value: unknown): unknown {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new ServiceError(400, describeIssue(result.error));
+  return result.data;
+}
