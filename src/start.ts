@@ -3,8 +3,6 @@
  * the mode — or, with no Slack credentials, the local sandbox. Problems a person must fix
  * print as one sentence on stderr and exit 1; no stack traces.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { type AppConfig, ConfigError, loadConfig } from './config.js';
 import { StartupError, startWorklink } from './slack/worklink.js';
 
@@ -40,18 +38,15 @@ export async function start(env: NodeJS.ProcessEnv = process.env): Promise<void>
 }
 
 async function startSandboxMode(config: AppConfig): Promise<void> {
-  // The sandbox is its own module (src/sandbox); until it exists, say so plainly.
-  const here = fileURLToPath(new URL('.', import.meta.url));
-  if (!['ts', 'js'].some((ext) => existsSync(`${here}sandbox/start.${ext}`))) {
-    return fail(
-      'sandbox not built yet: set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN) to run against Slack.',
-    );
+  // Loaded on demand: the Slack modes never pay for the sandbox (and the reverse).
+  const { startSandbox } = await import('./sandbox/start.js');
+  try {
+    await startSandbox(config);
+  } catch (e) {
+    // Port in use, an unreadable DATA_DIR/sandbox.json, …: one sentence from the sandbox.
+    if (e instanceof StartupError || e instanceof ConfigError) return fail(e.message);
+    throw e;
   }
-  const specifier = './sandbox/start.js';
-  const sandbox = (await import(specifier)) as {
-    startSandbox(config: AppConfig): Promise<unknown>;
-  };
-  await sandbox.startSandbox(config);
 }
 
 function fail(sentence: string): void {

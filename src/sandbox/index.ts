@@ -1,6 +1,7 @@
 // The local Slack stand-in: a Web API, signed delivery to the app, and a page that behaves like
-// Slack. `startSandboxServer` is the piece the app runs against; `startSandbox` (the whole
-// `npm start` experience: embedded service + Bolt app + sandbox) is wired in round 2.
+// Slack. `startSandboxServer` is the piece the app runs against; `startSandbox` is the whole
+// `npm start` experience (embedded service + Bolt app + sandbox), `launchSandbox` the same
+// without the console and signal handling (tests).
 
 export type { BlockObj, ElementObj } from './blockKit.js';
 export { validateBlocks, validateView } from './blockValidation.js';
@@ -11,6 +12,8 @@ export { appSurfaceFromManifest, DEFAULT_APP_SURFACE, readAppManifest } from './
 export type { SandboxServer, SandboxServerOptions } from './server.js';
 export { startSandboxServer } from './server.js';
 export { slackSignature } from './signer.js';
+export type { LaunchOptions, SandboxStack } from './start.js';
+export { launchSandbox, startSandbox } from './start.js';
 export type { LogEntry, SandboxMessage, SlackView } from './state.js';
 export { SandboxState } from './state.js';
 export type { RawValue, RawValues } from './viewState.js';
@@ -18,8 +21,3 @@ export type { ApiCall, Fault } from './webApi.js';
 export { WebApi } from './webApi.js';
 export type { SandboxChannelSpec, SandboxUserSpec } from './workspace.js';
 export { DEFAULT_BOT, DEFAULT_CHANNELS, DEFAULT_TEAM, DEFAULT_USERS } from './workspace.js';
-
-/** Round 2: embedded service + Bolt app + sandbox, as `npm start` runs them. */
-export async function startSandbox(_config: unknown): Promise<never> {
-  throw new Error('startSandbox is not wired yet: use startSandboxServer with a Bolt app.');
-}

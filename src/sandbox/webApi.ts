@@ -87,6 +87,28 @@ function messageContent(args: Args): { text: string; blocks?: unknown[]; attachm
   };
 }
 
+/** Message metadata as Slack takes it: {event_type, event_payload}, else refused. */
+function metadataArg(args: Args): unknown {
+  const v = json(args, 'metadata', 'invalid_metadata_format');
+  if (v === undefined) return undefined;
+  const m = v as { event_type?: unknown; event_payload?: unknown } | null;
+  const payload = m?.event_payload;
+  if (
+    typeof m !== 'object' ||
+    m === null ||
+    typeof m.event_type !== 'string' ||
+    !/^[A-Za-z0-9_.-]{1,255}$/.test(m.event_type) ||
+    typeof payload !== 'object' ||
+    payload === null ||
+    Array.isArray(payload)
+  ) {
+    fail('invalid_metadata_format', [
+      '[ERROR] metadata must be an object with an event_type string and an event_payload object',
+    ]);
+  }
+  return { event_type: m.event_type, event_payload: payload };
+}
+
 type Handler = (args: Args) => Record<string, unknown>;
 
 export class WebApi {
@@ -208,7 +230,7 @@ export class WebApi {
           botId: s.bot.botId,
           ...content,
           threadTs,
-          metadata: json(args, 'metadata', 'invalid_metadata_format'),
+          metadata: metadataArg(args),
         });
         return { channel: channel.id, ts: message.ts, message: s.messageObject(message) };
       },
@@ -368,10 +390,78 @@ export class WebApi {
 
       'conversations.info': (args) => ({ channel: s.channelObject(this.channelArg(args)) }),
 
+      'conversations.history': (args) => {
+        const channel = this.channelArg(args);
+        if (!channel.members.has(s.bot.botUserId)) fail('not_in_channel');
+        return historyPage(s, channel.id, args);
+      },
+
       'files.info': (args) => {
         const file = s.files.get(str(args, 'file') ?? '') ?? fail('file_not_found');
         return { file, comments: [], response_metadata: { next_cursor: '' } };
       },
     };
   }
+}
+
+/** "1712345678.000123" as a number of microseconds, exactly (a double would round). */
+function tsMicros(ts: string): bigint | undefined {
+  const m = /^(\d{1,12})(?:\.(\d{1,6}))?$/.exec(ts.trim());
+  if (!m) return undefined;
+  return BigInt(m[1]) * 1_000_000n + BigInt((m[2] ?? '').padEnd(6, '0'));
+}
+
+/**
+ * conversations.history: the channel's top-level messages, newest first, between `oldest` and
+ * `latest`, `limit` per page with Slack's `next_ts:` cursors. Ephemeral messages never show;
+ * message metadata only with include_all_metadata, as in Slack.
+ */
+function historyPage(s: SandboxState, channelId: string, args: Args): Record<string, unknown> {
+  const limitText = str(args, 'limit');
+  const limit = limitText === undefined ? 100 : Number(limitText);
+  if (!Number.isInteger(limit) || limit < 0) fail('invalid_limit');
+  const pageSize = limit === 0 ? 100 : Math.min(limit, 999);
+  const bound = (key: string): bigint | undefined => {
+    const v = str(args, key);
+    if (v === undefined || v === '') return undefined;
+    return tsMicros(v) ?? fail(`invalid_ts_${key}`);
+  };
+  const oldest = bound('oldest');
+  let latest = bound('latest');
+  const inclusive = bool(args, 'inclusive');
+  const cursor = str(args, 'cursor');
+  if (cursor) {
+    const decoded = /^next_ts:(\d+)$/.exec(Buffer.from(cursor, 'base64').toString('utf8'));
+    if (!decoded) fail('invalid_cursor');
+    latest = BigInt(decoded[1]);
+  }
+  const withMetadata = bool(args, 'include_all_metadata');
+  const all = (s.messages.get(channelId) ?? [])
+    .filter((m) => m.ephemeralTo === undefined && (!m.threadTs || m.threadTs === m.ts))
+    .map((m) => ({ m, at: tsMicros(m.ts) ?? 0n }))
+    .filter(({ at }) => {
+      if (oldest !== undefined && (inclusive ? at < oldest : at <= oldest)) return false;
+      // A cursor continues strictly below the last message returned.
+      if (latest !== undefined && (inclusive && !cursor ? at > latest : at >= latest)) {
+        return false;
+      }
+      return true;
+    })
+    .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+  const page = all.slice(0, pageSize);
+  const hasMore = all.length > page.length;
+  const last = page.at(-1);
+  return {
+    messages: page.map(({ m }) => {
+      const { metadata, ...rest } = s.messageObject(m);
+      return withMetadata && metadata !== undefined ? { ...rest, metadata } : rest;
+    }),
+    has_more: hasMore,
+    pin_count: 0,
+    channel_actions_ts: null,
+    channel_actions_count: 0,
+    response_metadata: {
+      next_cursor: hasMore && last ? Buffer.from(`next_ts:${last.at}`).toString('base64') : '',
+    },
+  };
 }

@@ -381,6 +381,67 @@ describe('users, conversations, files', () => {
     );
   });
 
+  it('conversations.history pages newest first, with metadata only when asked', async () => {
+    const metadata = (n: number) => ({ event_type: 'task_assigned', event_payload: { n } });
+    const posted: string[] = [];
+    for (const n of [1, 2, 3]) {
+      const res = await client.chat.postMessage({
+        channel: 'U0SBERIN',
+        text: `Assigned ${n}`,
+        metadata: metadata(n),
+      });
+      posted.push(res.ts ?? '');
+    }
+    await client.chat.postEphemeral({
+      channel: 'D0SBERIN',
+      user: 'U0SBERIN',
+      text: 'Only for Erin',
+    });
+
+    const first = await client.conversations.history({
+      channel: 'D0SBERIN',
+      limit: 2,
+      include_all_metadata: true,
+    });
+    expect(first.messages?.map((m) => m.text)).toEqual(['Assigned 3', 'Assigned 2']);
+    expect(first.messages?.[0]?.metadata).toEqual(metadata(3));
+    expect(first.has_more).toBe(true);
+    const cursor = first.response_metadata?.next_cursor ?? '';
+    expect(cursor).not.toBe('');
+    const second = await client.conversations.history({
+      channel: 'D0SBERIN',
+      limit: 2,
+      cursor,
+      include_all_metadata: true,
+    });
+    expect(second.messages?.map((m) => m.text)).toEqual(['Assigned 1']);
+    expect(second.has_more).toBe(false);
+
+    const plain = await client.conversations.history({ channel: 'D0SBERIN', oldest: posted[0] });
+    expect(plain.messages?.map((m) => m.text)).toEqual(['Assigned 3', 'Assigned 2']);
+    expect(plain.messages?.some((m) => 'metadata' in m)).toBe(false);
+    const inclusive = await client.conversations.history({
+      channel: 'D0SBERIN',
+      oldest: posted[0],
+      latest: posted[1],
+      inclusive: true,
+    });
+    expect(inclusive.messages?.map((m) => m.ts)).toEqual([posted[1], posted[0]]);
+
+    expect(
+      (await slackError(client.conversations.history({ channel: 'D0SBERIN', cursor: 'zz' }))).error,
+    ).toBe('invalid_cursor');
+    const badMetadata = client.chat.postMessage({
+      channel: 'U0SBERIN',
+      text: 'x',
+      metadata: { event_type: 'task_assigned' } as never,
+    });
+    expect((await slackError(badMetadata)).error).toBe('invalid_metadata_format');
+    expect((await slackError(client.conversations.history({ channel: 'C0NOPE' }))).error).toBe(
+      'channel_not_found',
+    );
+  });
+
   it('files.info returns files users attached in modals', async () => {
     const file = sandbox.state.addFile('https://example.com/specs/brief.pdf', ALICE);
     const res = await client.files.info({ file: String(file.id) });
@@ -437,6 +498,7 @@ describe('honesty', () => {
       'users.lookupByEmail',
       'conversations.open',
       'conversations.info',
+      'conversations.history',
       'files.info',
     ];
     const arg = fc.oneof(
@@ -461,6 +523,11 @@ describe('honesty', () => {
         'file',
         'hash',
         'attachments',
+        'limit',
+        'cursor',
+        'oldest',
+        'latest',
+        'metadata',
       ),
       arg,
     );

@@ -1,0 +1,280 @@
+// `npm start` with no Slack credentials: the embedded service (seeded on the first run), the
+// real Worklink app in HTTP mode with generated credentials, and the sandbox Slack it talks
+// to — the demo team already connected, so `/work new` works at once.
+//
+//   launchSandbox(config, {port: 0})  everything started; returns a handle (tests use this)
+//   startSandbox(config)              the same, plus the welcome text and Ctrl+C handling
+
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Logger } from '@slack/bolt';
+import type { AppConfig } from '../config.js';
+import { seedDemoWorkspace } from '../service/index.js';
+import {
+  createLogger,
+  StartupError,
+  startWorklink,
+  type WorklinkHandle,
+} from '../slack/worklink.js';
+import type { Verification } from '../workapi/contract.js';
+import { type Welcome, welcomeText } from './banner.js';
+import { type AppSurface, DEFAULT_APP_SURFACE, readAppManifest } from './manifest.js';
+import { type SandboxServer, startSandboxServer } from './server.js';
+import {
+  loadSetup,
+  type SandboxSetup,
+  SetupFileError,
+  saveSetup,
+  setupFilePath,
+} from './setupFile.js';
+import { DEFAULT_CHANNELS, DEFAULT_TEAM, DEFAULT_USERS } from './workspace.js';
+
+export interface LaunchOptions {
+  /** Overrides config.port; 0 picks a free port. */
+  port?: number;
+  /** Interface the sandbox page listens on (default 127.0.0.1: it is a local tool). */
+  host?: string;
+  logger?: Logger;
+  /** The Slack app manifest whose commands and shortcuts the page offers. */
+  manifestPath?: string;
+}
+
+export interface SandboxStack {
+  /** The page to open, e.g. http://127.0.0.1:3000 */
+  url: string;
+  sandbox: SandboxServer;
+  worklink: WorklinkHandle;
+  setup: SandboxSetup;
+  /** The demo workspace was seeded by this start. */
+  firstRun: boolean;
+  /** The sandbox Slack team (connected to the demo workspace). */
+  teamId: string;
+  dataDir: string;
+  /** Where the app's service is (embedded, or WORK_API_URL). */
+  embeddedService: boolean;
+  stop(): Promise<void>;
+}
+
+/** The sandbox channels linked to the seed's projects on the first run. */
+const CHANNEL_PROJECTS = [
+  { channel: 'website', project: 'Website relaunch' },
+  { channel: 'onboarding', project: 'Customer onboarding' },
+] as const;
+
+const ADMIN = DEFAULT_USERS.find((u) => u.isOwner) ?? DEFAULT_USERS[0];
+
+function defaultManifestPath(): string {
+  return fileURLToPath(new URL('../../manifest.yml', import.meta.url));
+}
+
+async function appSurface(path: string, logger: Logger): Promise<AppSurface> {
+  if (!existsSync(path)) return DEFAULT_APP_SURFACE;
+  try {
+    return await readAppManifest(path);
+  } catch (e) {
+    logger.warn(`The sandbox could not use ${path} (${(e as Error).message}); using defaults.`);
+    return DEFAULT_APP_SURFACE;
+  }
+}
+
+/** Starts service + app + sandbox. Throws StartupError (one sentence) for what a person fixes. */
+export async function launchSandbox(
+  config: AppConfig,
+  options: LaunchOptions = {},
+): Promise<SandboxStack> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const dataDir = config.dataDir;
+  const port = options.port ?? config.port;
+  const embeddedService = config.workApi === undefined;
+
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (e) {
+    throw new StartupError(
+      `DATA_DIR ${dataDir} could not be created (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
+    );
+  }
+
+  let loaded: ReturnType<typeof loadSetup>;
+  try {
+    loaded = loadSetup(dataDir);
+  } catch (e) {
+    if (e instanceof SetupFileError) throw new StartupError(e.message);
+    throw e;
+  }
+  const { setup } = loaded;
+
+  const surface = await appSurface(options.manifestPath ?? defaultManifestPath(), logger);
+  let sandbox: SandboxServer;
+  try {
+    sandbox = await startSandboxServer({
+      port,
+      host: options.host ?? '127.0.0.1',
+      signingSecret: setup.signingSecret,
+      botToken: setup.botToken,
+      users: DEFAULT_USERS,
+      channels: DEFAULT_CHANNELS,
+      teamId: DEFAULT_TEAM.id,
+      app: surface,
+      logger: (entry) => logger[entry.level](`[sandbox] ${entry.text}`),
+    });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') {
+      throw new StartupError(
+        `PORT ${port} is already in use: stop whatever is using it, or choose another port (PORT=3001 npm start).`,
+      );
+    }
+    if (code === 'EACCES') {
+      throw new StartupError(`PORT ${port} may not be used by this user: choose one above 1023.`);
+    }
+    throw e;
+  }
+
+  let worklink: WorklinkHandle;
+  let firstRun = false;
+  try {
+    // Only once the port is ours: a start that cannot listen changes nothing on disk.
+    if (embeddedService && !setup.seed) {
+      // Seeded straight into the file the embedded service will serve; kept for later runs.
+      setup.seed = seedDemoWorkspace(join(dataDir, 'service.db'));
+      firstRun = true;
+    }
+    if (loaded.fresh || firstRun) saveSetup(dataDir, setup);
+    // The real app, in HTTP mode, with the sandbox as its Slack.
+    const appConfig: AppConfig = {
+      ...config,
+      slack: { mode: 'http', botToken: setup.botToken, signingSecret: setup.signingSecret },
+      slackApiUrl: sandbox.apiUrl,
+    };
+    worklink = await startWorklink({ config: appConfig, port: 0, host: '127.0.0.1', logger });
+  } catch (e) {
+    await sandbox.stop();
+    throw e;
+  }
+  sandbox.setAppEventsUrl(worklink.eventsUrl);
+
+  const stack: SandboxStack = {
+    url: sandbox.url,
+    sandbox,
+    worklink,
+    setup,
+    firstRun,
+    teamId: sandbox.state.team.id,
+    dataDir,
+    embeddedService,
+    stop: (() => {
+      let stopping: Promise<void> | undefined;
+      return () => {
+        stopping ??= (async () => {
+          await worklink.stop();
+          await sandbox.stop();
+        })();
+        return stopping;
+      };
+    })(),
+  };
+
+  try {
+    await connectDemoTeam(stack, logger);
+  } catch (e) {
+    await stack.stop();
+    throw e;
+  }
+  return stack;
+}
+
+/**
+ * Connects the sandbox team to the demo workspace, as `/work connect` would (verify, then the
+ * store). The first run also links #website and #onboarding to their projects. A later run
+ * reconnects only when the connection is gone, so a deliberate switch to another key stays.
+ */
+async function connectDemoTeam(stack: SandboxStack, logger: Logger): Promise<void> {
+  const { setup, worklink, teamId } = stack;
+  const seed = setup.seed;
+  if (!seed || !stack.embeddedService) return;
+  const { store } = worklink;
+  const existing = store.connections.info(teamId);
+  if (setup.setupDone && existing) return;
+
+  let verification: Verification;
+  try {
+    verification = await worklink.deps.workClients.adHoc(seed.apiKey).verify();
+  } catch (e) {
+    throw new StartupError(
+      `The demo workspace's API key was refused by the embedded service (${(e as Error).message}); delete ${setupFilePath(stack.dataDir)} to seed a new one.`,
+    );
+  }
+  const connection = {
+    teamId,
+    workspaceId: verification.workspaceId,
+    workspaceName: verification.workspaceName || seed.workspaceName,
+    keyOwnerId: verification.createdBy,
+    apiKey: seed.apiKey,
+    connectedBy: ADMIN.id,
+    connectedAt: new Date().toISOString(),
+  };
+  const firstSetup = !setup.setupDone;
+  store.db.transaction(() => {
+    // Another workspace's links and projects would point at ids this one does not have.
+    if (existing && existing.workspaceId !== connection.workspaceId) store.forgetTeam(teamId);
+    store.connections.save(connection);
+    if (!firstSetup) return;
+    for (const link of CHANNEL_PROJECTS) {
+      const channel = DEFAULT_CHANNELS.find((c) => c.name === link.channel);
+      const project = seed.projects.find((p) => p.projectName === link.project);
+      if (!channel || !project) continue;
+      store.channelProjects.link(teamId, channel.id, project.projectId, ADMIN.id);
+      store.knownProjects.remember(teamId, project.projectId, project.projectName);
+    }
+  })();
+  if (firstSetup) {
+    setup.setupDone = true;
+    saveSetup(stack.dataDir, setup);
+  }
+  logger.info(`Sandbox team ${teamId} connected to demo workspace ${connection.workspaceId}.`);
+}
+
+/**
+ * `npm start` in sandbox mode: everything started, one welcome block on stdout, and a clean
+ * stop (exit 0) on Ctrl+C or SIGTERM.
+ */
+export async function startSandbox(config: AppConfig): Promise<SandboxStack> {
+  const stack = await launchSandbox(config);
+  process.stdout.write(`${welcomeText(welcomeOf(stack))}\n`);
+  const stop = () => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    process.stdout.write('Stopping the Worklink sandbox…\n');
+    stack
+      .stop()
+      .catch((e: unknown) => {
+        process.stderr.write(`worklink: stopping failed: ${(e as Error).message}\n`);
+        process.exitCode = 1;
+      })
+      // Keep-alive sockets and the page's event streams must not hold the process open.
+      .finally(() => process.exit());
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return stack;
+}
+
+/** What the welcome block says, read from the running stack. */
+export function welcomeOf(stack: SandboxStack): Welcome {
+  const { store } = stack.worklink;
+  const { state } = stack.sandbox;
+  return {
+    url: stack.url,
+    dataDir: stack.dataDir,
+    teamName: state.team.name,
+    workspaceName: store.connections.info(stack.teamId)?.workspaceName,
+    firstRun: stack.firstRun,
+    embeddedService: stack.embeddedService,
+    links: store.channelProjects.listForTeam(stack.teamId).map((l) => ({
+      channel: state.channels.get(l.channelId)?.name ?? l.channelId,
+      project: store.knownProjects.get(stack.teamId, l.projectId)?.projectName ?? l.projectId,
+    })),
+  };
+}
