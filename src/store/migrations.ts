@@ -52,6 +52,69 @@ export const migrations: Migration[] = [
     PRIMARY KEY (team_id, project_id)
   ) STRICT;
   `,
+  // 2: notifications — the DM outbox, explicit user links, the e-mail lookup cache and the
+  // ids of service events already taken in (src/store/outbox.ts, userLinks.ts, lookupCache.ts).
+  `
+  CREATE TABLE notify_outbox (
+    id                    INTEGER PRIMARY KEY,
+    team_id               TEXT NOT NULL,
+    task_id               TEXT NOT NULL,
+    service_user_id       TEXT NOT NULL,
+    service_user_email    TEXT,
+    service_user_name     TEXT,
+    source                TEXT NOT NULL CHECK (source IN ('slack', 'event')),
+    actor_slack_user_id   TEXT,            -- who created the task in Slack, if there
+    actor_service_user_id TEXT,            -- the service user who created it (events)
+    creator_label         TEXT,            -- '<@U…>' or the creator's name, for the DM
+    task_name             TEXT NOT NULL,
+    project_id            TEXT,
+    project_name          TEXT,
+    due_date              TEXT,
+    priority              TEXT,
+    slack_user_id         TEXT,            -- resolved recipient; NULL until matched
+    status                TEXT NOT NULL
+                          CHECK (status IN ('pending', 'sending', 'sent', 'failed', 'skipped')),
+    attempts              INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at       INTEGER NOT NULL,  -- epoch ms
+    claimed_until         INTEGER,           -- epoch ms; a 'sending' row past it was abandoned
+    uncertain             INTEGER NOT NULL DEFAULT 0, -- a send may have reached Slack
+    marker                TEXT NOT NULL UNIQUE,       -- in the DM's metadata, for reconciling
+    last_error            TEXT,
+    dm_channel            TEXT,
+    message_ts            TEXT,
+    created_at            TEXT NOT NULL,
+    sent_at               TEXT,
+    updated_at            TEXT NOT NULL,
+    UNIQUE (team_id, task_id, service_user_id)
+  ) STRICT;
+  CREATE INDEX notify_outbox_due ON notify_outbox (status, next_attempt_at);
+  CREATE INDEX notify_outbox_claims ON notify_outbox (status, claimed_until);
+  CREATE INDEX notify_outbox_team ON notify_outbox (team_id, status, updated_at);
+
+  CREATE TABLE notify_user_links (
+    team_id       TEXT NOT NULL,
+    service_email TEXT NOT NULL,           -- lower-case
+    slack_user_id TEXT NOT NULL,
+    linked_by     TEXT NOT NULL,
+    linked_at     TEXT NOT NULL,
+    PRIMARY KEY (team_id, service_email)
+  ) STRICT;
+  CREATE INDEX notify_user_links_slack ON notify_user_links (team_id, slack_user_id);
+
+  CREATE TABLE notify_lookup_cache (
+    team_id       TEXT NOT NULL,
+    email         TEXT NOT NULL,           -- lower-case
+    slack_user_id TEXT,                    -- NULL: Slack has no user with this e-mail
+    expires_at    INTEGER NOT NULL,        -- epoch ms
+    PRIMARY KEY (team_id, email)
+  ) STRICT;
+
+  CREATE TABLE notify_seen_events (
+    event_id TEXT PRIMARY KEY,
+    seen_at  INTEGER NOT NULL              -- epoch ms
+  ) STRICT;
+  CREATE INDEX notify_seen_events_age ON notify_seen_events (seen_at);
+  `,
 ];
 
 /** Brings `db` up to date. Throws when the file is newer than this code. */

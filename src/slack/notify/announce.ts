@@ -1,18 +1,37 @@
 /**
  * The one door through which a newly created task reaches its assignees' DMs.
- * Called by the create-task paths in Slack (after the service confirmed the task) and by
- * the service's `task.created` event receiver. STUB: the notifications work replaces the body.
+ * Called by the create-task paths in Slack right after the service confirmed the task.
+ * (The service's `task.created` events take the other door, src/slack/notify/events.ts,
+ * into the same outbox; the unique key makes both together still one DM per assignee.)
+ *
+ * 1. One transaction queues a row per assignee — before anything else, so a crash after
+ *    this point loses nothing. The rows are held for a moment while this call matches them.
+ * 2. Matching: service users (listUsers) → Slack users (link, else e-mail lookup). The
+ *    creator's own row is skipped; assignees with no Slack account fail with that reason
+ *    and are named in the report. Anything that cannot be decided now (Slack or the service
+ *    slow) is left to the worker, which matches rows itself.
+ * 3. The worker is woken; the report says who will be told.
  */
 import type { WebClient } from '@slack/web-api';
+import type { Store } from '../../store/index.js';
+import {
+  CREATOR_SKIPPED,
+  type NewOutboxRow,
+  NO_SLACK_ACCOUNT,
+  type OutboxRow,
+} from '../../store/outbox.js';
 import type { WorkClient } from '../../workapi/client.js';
 import type { Task } from '../../workapi/contract.js';
+import { directoryFor, type ServiceUser } from './directory.js';
+import { matchSlackUser } from './match.js';
+import { notifyStore, outboxChanged } from './stores.js';
 
 /** What announcing needs; a listener's WorkContext has all of it. */
 export interface AnnounceDeps {
   slack: WebClient;
   work: WorkClient;
-  /** The app store (src/store); typed loosely until the outbox exists. */
-  store: unknown;
+  /** The app store (src/store). */
+  store: Store;
 }
 
 export interface AnnounceInput {
@@ -33,11 +52,113 @@ export interface AssignmentReport {
   unmatched: string[];
 }
 
+/** How long queued rows wait for this call to match them before the worker does it. */
+export const ANNOUNCE_HOLD_MS = 30_000;
+
 export async function announceNewTask(
-  _deps: AnnounceDeps,
-  _input: AnnounceInput,
+  deps: AnnounceDeps,
+  input: AnnounceInput,
 ): Promise<AssignmentReport> {
-  return { assignees: 0, notified: 0, skippedActor: false, unmatched: [] };
+  const { store } = deps;
+  const { teamId, task, actor } = input;
+  const ids = [...new Set((task.taskUsers ?? []).map((u) => u.taskUserId).filter(Boolean))];
+  if (ids.length === 0) return { assignees: 0, notified: 0, skippedActor: false, unmatched: [] };
+  const { outbox } = notifyStore(store.db);
+
+  // 1. Queue first (one transaction), matching afterwards.
+  const now = Date.now();
+  const holdUntil = now + ANNOUNCE_HOLD_MS;
+  const known = task.projectId ? store.knownProjects.get(teamId, task.projectId) : undefined;
+  const rows: NewOutboxRow[] = ids.map((serviceUserId) => {
+    const isActor = serviceUserId === actor.serviceUserId;
+    return {
+      teamId,
+      taskId: task.taskId,
+      serviceUserId,
+      source: 'slack',
+      actorSlackUserId: actor.slackUserId,
+      actorServiceUserId: actor.serviceUserId,
+      creatorLabel: actor.slackUserId ? `<@${actor.slackUserId}>` : undefined,
+      taskName: task.taskName ?? '',
+      projectId: task.projectId,
+      projectName: known?.projectName,
+      dueDate: task.dueDate ?? undefined,
+      priority: task.priority,
+      status: isActor ? 'skipped' : 'pending',
+      lastError: isActor ? CREATOR_SKIPPED : undefined,
+      notBefore: holdUntil,
+    };
+  });
+  const queued = outbox.enqueue(rows, 'slack', now);
+  // Rows this call owns: just queued (or taken over from an event), not yet matched.
+  const mine = queued.filter(
+    (r) => r.status === 'pending' && !r.slackUserId && r.nextAttemptAt === holdUntil,
+  );
+
+  // 2. Match what can be matched now.
+  try {
+    await matchRows(deps, input, mine);
+  } finally {
+    // Whatever is still held goes to the worker now.
+    for (const r of mine) outbox.release(r.id);
+    outboxChanged(store.db);
+  }
+
+  // 3. Report from the rows as they now stand.
+  const final = outbox.forTask(teamId, task.taskId).filter((r) => ids.includes(r.serviceUserId));
+  return {
+    assignees: ids.length,
+    notified: final.filter((r) => ['pending', 'sending', 'sent'].includes(r.status)).length,
+    skippedActor: final.some((r) => r.status === 'skipped'),
+    unmatched: final
+      .filter((r) => r.status === 'failed' && r.lastError === NO_SLACK_ACCOUNT)
+      .map((r) => r.serviceUserEmail ?? r.serviceUserName ?? r.serviceUserId),
+  };
+}
+
+async function matchRows(deps: AnnounceDeps, input: AnnounceInput, rows: OutboxRow[]) {
+  if (rows.length === 0) return;
+  const { store } = deps;
+  const { teamId, task, actor } = input;
+  const { outbox, links, lookups } = notifyStore(store.db);
+  const directory = directoryFor(store.db);
+  const users = await directory.usersOf(teamId, deps.work).catch(() => undefined);
+  const projectName =
+    rows[0].projectName ??
+    (task.projectId
+      ? await directory.projectName(teamId, task.projectId, deps.work).catch(() => undefined)
+      : undefined);
+  const creatorLabel =
+    rows[0].creatorLabel ??
+    (actor.serviceUserId ? users?.get(actor.serviceUserId)?.name : undefined);
+
+  await Promise.all(
+    rows.map(async (row) => {
+      const user: ServiceUser | undefined = users?.get(row.serviceUserId);
+      outbox.update(row.id, {
+        serviceUserEmail: user?.email,
+        serviceUserName: user?.name,
+        projectName,
+        creatorLabel,
+      });
+      // Without the service's user list the e-mail is unknown: the worker will try again.
+      if (!users) return;
+      let match: Awaited<ReturnType<typeof matchSlackUser>>;
+      try {
+        match = await matchSlackUser({ links, lookups, slack: deps.slack }, teamId, user?.email);
+      } catch {
+        return; // Slack busy or failing: the worker matches this row later.
+      }
+      if (match.kind === 'unmatched') {
+        outbox.markFailed(row.id, NO_SLACK_ACCOUNT);
+      } else if (match.slackUserId === actor.slackUserId) {
+        outbox.update(row.id, { slackUserId: match.slackUserId });
+        outbox.markSkipped(row.id, CREATOR_SKIPPED);
+      } else {
+        outbox.update(row.id, { slackUserId: match.slackUserId });
+      }
+    }),
+  );
 }
 
 /** "2 of 3 assignees notified — bob@example.com has no Slack account linked." */

@@ -1,0 +1,79 @@
+/**
+ * Service user → Slack user: an explicit link (`/work link`) first, else the Slack user with
+ * the same e-mail (users.lookupByEmail), remembered in the store for an hour (a miss for ten
+ * minutes, so someone who just joined Slack is found soon). Concurrent asks for one e-mail
+ * share one call. Slack failures other than "no such user" are thrown for the caller to
+ * classify (classifySlackError).
+ */
+import type { WebClient } from '@slack/web-api';
+import type { LookupCacheStore } from '../../store/lookupCache.js';
+import type { UserLinksStore } from '../../store/userLinks.js';
+
+export const LOOKUP_HIT_TTL_MS = 60 * 60_000;
+export const LOOKUP_MISS_TTL_MS = 10 * 60_000;
+
+export type Match =
+  | { kind: 'matched'; slackUserId: string; via: 'link' | 'email' }
+  | { kind: 'unmatched' };
+
+export interface MatchDeps {
+  links: UserLinksStore;
+  lookups: LookupCacheStore;
+  slack: WebClient;
+  hitTtlMs?: number;
+  missTtlMs?: number;
+}
+
+/** Lookups under way, per cache (one per database), so a burst of DMs asks Slack once. */
+const underWay = new WeakMap<LookupCacheStore, Map<string, Promise<string | undefined>>>();
+
+export async function matchSlackUser(
+  deps: MatchDeps,
+  teamId: string,
+  email: string | undefined,
+): Promise<Match> {
+  const address = email?.trim().toLowerCase();
+  if (!address) return { kind: 'unmatched' };
+  const link = deps.links.byEmail(teamId, address);
+  if (link) return { kind: 'matched', slackUserId: link.slackUserId, via: 'link' };
+  const cached = deps.lookups.get(teamId, address);
+  if (cached) {
+    return cached.slackUserId
+      ? { kind: 'matched', slackUserId: cached.slackUserId, via: 'email' }
+      : { kind: 'unmatched' };
+  }
+  let inFlight = underWay.get(deps.lookups);
+  if (!inFlight) {
+    inFlight = new Map();
+    underWay.set(deps.lookups, inFlight);
+  }
+  const key = `${teamId}\n${address}`;
+  let pending = inFlight.get(key);
+  if (!pending) {
+    const map = inFlight;
+    pending = lookUp(deps, teamId, address).finally(() => map.delete(key));
+    inFlight.set(key, pending);
+  }
+  const slackUserId = await pending;
+  return slackUserId ? { kind: 'matched', slackUserId, via: 'email' } : { kind: 'unmatched' };
+}
+
+async function lookUp(deps: MatchDeps, teamId: string, email: string): Promise<string | undefined> {
+  let found: string | undefined;
+  try {
+    const res = await deps.slack.users.lookupByEmail({ email });
+    const user = res.user;
+    // A deactivated account or a bot cannot be told anything.
+    found = user?.id && !user.deleted && !user.is_bot ? user.id : undefined;
+  } catch (e) {
+    const code = (e as { data?: { error?: string } }).data?.error;
+    if (code !== 'users_not_found' && code !== 'user_not_found') throw e;
+  }
+  deps.lookups.put(
+    teamId,
+    email,
+    found,
+    found ? (deps.hitTtlMs ?? LOOKUP_HIT_TTL_MS) : (deps.missTtlMs ?? LOOKUP_MISS_TTL_MS),
+  );
+  return found;
+}

@@ -1,0 +1,430 @@
+/**
+ * The outbox worker: delivers queued assignment DMs with chat.postMessage, exactly once.
+ *
+ * - Rows are claimed with a lease (src/store/outbox.ts); all state is in SQLite, so a
+ *   restarted worker continues where the last one stopped.
+ * - A row is marked sent only after Slack said ok. Each DM carries the row's marker in its
+ *   message metadata; a row whose previous send may have reached Slack (worker killed
+ *   mid-send, timeout, 5xx) is RECONCILED first — the DM channel's recent history is searched
+ *   for the marker — and resent only when the DM is not there.
+ * - 429: that team's sends pause for Retry-After (other teams go on), and are then paced
+ *   just under the rate Slack accepted (pacer.ts). 5xx, network errors and timeouts:
+ *   exponential backoff with jitter, up to `maxAttempts`. Permanent errors (user_not_found,
+ *   account_inactive, token_revoked…): the row fails with its reason.
+ * - A few sends in flight per team (each DM is its own channel, so Slack's per-channel
+ *   1 msg/s guidance is not the limit; the team's 429s are, and they are honoured).
+ */
+import type { Logger } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import type Database from 'better-sqlite3';
+import {
+  CREATOR_SKIPPED,
+  NO_SLACK_ACCOUNT,
+  type OutboxRow,
+  type OutboxStore,
+} from '../../store/outbox.js';
+import { assignmentMessage } from '../ui/messages/assignment.js';
+import { type PacerOptions, TeamPacer } from './pacer.js';
+import { classifySlackError, type SlackFailure } from './slackErrors.js';
+import { notifyStore, onOutboxChange } from './stores.js';
+
+/** The message metadata event type that marks Worklink's assignment DMs. */
+export const DM_EVENT_TYPE = 'worklink_task_assigned';
+
+/** What preparing a row (finding its Slack recipient, filling DM details) decided. */
+export type Preparation =
+  | {
+      kind: 'ready';
+      slackUserId: string;
+      fields?: Partial<
+        Pick<OutboxRow, 'serviceUserEmail' | 'serviceUserName' | 'creatorLabel' | 'projectName'>
+      >;
+    }
+  | { kind: 'failed'; reason: string }
+  | { kind: 'skipped'; reason: string };
+
+/** Called for a claimed row that has no recipient yet; throws on Slack/service failures. */
+export type PrepareRow = (row: OutboxRow, slack: WebClient) => Promise<Preparation>;
+
+export interface NotifyWorkerOptions {
+  db: Database.Database;
+  /** The Web API client for a team (its bot token), or undefined when not installed. */
+  slackFor(teamId: string): WebClient | undefined;
+  /** Default: rows without a recipient fail ("no Slack account linked"). */
+  prepare?: PrepareRow;
+  logger?: Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
+  /** Sends in flight per team (default 8) and overall (default 32). */
+  perTeamConcurrency?: number;
+  maxInFlight?: number;
+  /** How long a claim lasts; must exceed a few Web API timeouts (default 60 s). */
+  leaseMs?: number;
+  /** Backoff for 5xx/network/timeouts: base·2^(n-1) capped, 50–100 % jitter. */
+  retryBaseMs?: number;
+  retryCapMs?: number;
+  /** Tries (not counting 429s) before a row fails for good (default 10). */
+  maxAttempts?: number;
+  /** How a team's sends are spaced after a 429 (see pacer.ts). */
+  pacing?: PacerOptions;
+  /** How often an idle worker looks for rows written by another process (default 1 s). */
+  idlePollMs?: number;
+  /** Messages of the DM's history searched when reconciling (default 20). */
+  historyLimit?: number;
+}
+
+export interface WorkerStats {
+  sent: number;
+  failed: number;
+  skipped: number;
+  rateLimited: number;
+  retried: number;
+  /** Rows found already delivered when reconciled (not sent again). */
+  reconciled: number;
+}
+
+/** Slack answers meaning "history cannot be read here", so the send goes ahead unchecked. */
+const CANNOT_RECONCILE = new Set([
+  'missing_scope',
+  'unknown_method',
+  'not_allowed_token_type',
+  'method_deprecated',
+  'no_permission',
+]);
+
+export class NotifyWorker {
+  readonly stats: WorkerStats = {
+    sent: 0,
+    failed: 0,
+    skipped: 0,
+    rateLimited: 0,
+    retried: 0,
+    reconciled: 0,
+  };
+  private readonly outbox: OutboxStore;
+  private readonly perTeam: number;
+  private readonly maxInFlight: number;
+  private readonly leaseMs: number;
+  private readonly retryBaseMs: number;
+  private readonly retryCapMs: number;
+  private readonly maxAttempts: number;
+  private readonly idlePollMs: number;
+  private readonly historyLimit: number;
+  private readonly active = new Set<Promise<void>>();
+  private readonly teamActive = new Map<string, number>();
+  private readonly pacer: TeamPacer;
+  private running = false;
+  private loopDone: Promise<void> | undefined;
+  private wakeUp: (() => void) | undefined;
+  private woken = false;
+  private unsubscribe: (() => void) | undefined;
+  private warnedNoHistory = false;
+
+  constructor(private readonly options: NotifyWorkerOptions) {
+    this.outbox = notifyStore(options.db).outbox;
+    this.perTeam = options.perTeamConcurrency ?? 8;
+    this.maxInFlight = options.maxInFlight ?? 32;
+    this.leaseMs = options.leaseMs ?? 60_000;
+    this.retryBaseMs = options.retryBaseMs ?? 1_000;
+    this.retryCapMs = options.retryCapMs ?? 5 * 60_000;
+    this.maxAttempts = options.maxAttempts ?? 10;
+    this.idlePollMs = options.idlePollMs ?? 1_000;
+    this.historyLimit = options.historyLimit ?? 20;
+    this.pacer = new TeamPacer(options.pacing);
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.unsubscribe = onOutboxChange(this.options.db, () => this.wake());
+    this.loopDone = this.loop().catch((e: unknown) => {
+      this.options.logger?.error(`The notification worker stopped: ${(e as Error)?.message ?? e}`);
+    });
+  }
+
+  /** Stops claiming, then waits for the sends in flight (each bounded by its timeout). */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.unsubscribe?.();
+    this.wake();
+    await this.loopDone;
+    await Promise.allSettled([...this.active]);
+  }
+
+  /** Look for due rows now (rows were queued). */
+  wake(): void {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  /** Epoch ms until which a team's sends are paused after a 429, if they are. */
+  teamPausedUntil(teamId: string): number | undefined {
+    return this.pacer.pausedUntil(teamId);
+  }
+
+  /** The spacing (ms) the team's sends keep since its last 429, if any. */
+  teamPaceMs(teamId: string): number | undefined {
+    return this.pacer.intervalOf(teamId);
+  }
+
+  get inFlight(): number {
+    return this.active.size;
+  }
+
+  // ── Scheduling ─────────────────────────────────────────────────────────────
+
+  private async loop(): Promise<void> {
+    while (this.running) {
+      this.woken = false;
+      const claimed = this.fill();
+      if (!this.running) break;
+      if (claimed > 0 || this.woken) {
+        // Let the sends start (and other I/O run) before looking again.
+        await new Promise((r) => setImmediate(r));
+        continue;
+      }
+      await this.sleep(this.nextDelay());
+    }
+  }
+
+  /** Teams that must not get new claims now: paused or paced, or with all slots busy. */
+  private blockedTeams(now: number): string[] {
+    const blocked = new Set(this.pacer.blocked(now));
+    for (const [team, n] of this.teamActive) if (n >= this.perTeam) blocked.add(team);
+    return [...blocked];
+  }
+
+  /** Claims what may start now; returns how many rows were claimed. */
+  private fill(): number {
+    let claimed = 0;
+    const now = Date.now();
+    const free = this.maxInFlight - this.active.size;
+    if (free <= 0) return 0;
+    const candidates = this.outbox.due(now, free * 4, this.blockedTeams(now));
+    for (const { id, teamId } of candidates) {
+      if (this.active.size >= this.maxInFlight) break;
+      if ((this.teamActive.get(teamId) ?? 0) >= this.perTeam) continue;
+      if (this.pacer.readyAt(teamId, now) !== undefined) continue;
+      const row = this.outbox.claim(id, now, this.leaseMs);
+      if (!row) continue; // another worker took it
+      claimed++;
+      this.pacer.starting(teamId, now);
+      this.teamActive.set(teamId, (this.teamActive.get(teamId) ?? 0) + 1);
+      const job: Promise<void> = this.process(row)
+        .catch((e: unknown) => {
+          this.options.logger?.error(`Outbox row ${row.id} could not be processed: ${e}`);
+        })
+        .finally(() => {
+          this.active.delete(job);
+          const left = (this.teamActive.get(teamId) ?? 1) - 1;
+          if (left > 0) this.teamActive.set(teamId, left);
+          else this.teamActive.delete(teamId);
+          this.wake();
+        });
+      this.active.add(job);
+    }
+    return claimed;
+  }
+
+  private nextDelay(): number {
+    const now = Date.now();
+    if (this.active.size >= this.maxInFlight) return this.idlePollMs;
+    let delay = this.idlePollMs;
+    const next = this.outbox.nextDueAt(this.blockedTeams(now));
+    if (next !== undefined) delay = Math.min(delay, next - now);
+    const ready = this.pacer.nextReadyAt(now);
+    if (ready !== undefined) delay = Math.min(delay, ready - now);
+    // A floor, so a row another process keeps taking cannot make this spin.
+    return Math.max(delay, 5);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      // An idle worker alone must not keep the process alive.
+      timer.unref();
+      const self = this;
+      function done() {
+        clearTimeout(timer);
+        self.wakeUp = undefined;
+        resolve();
+      }
+      this.wakeUp = done;
+    });
+  }
+
+  // ── One row ────────────────────────────────────────────────────────────────
+
+  private async process(claimed: OutboxRow): Promise<void> {
+    const { outbox } = this;
+    let row = claimed;
+    let startedAt: number | undefined;
+    const slack = this.options.slackFor(row.teamId);
+    if (!slack) {
+      this.fail(row, 'Worklink is not installed in this Slack workspace');
+      return;
+    }
+    try {
+      if (!row.slackUserId) {
+        let prep: Preparation;
+        try {
+          prep = this.options.prepare
+            ? await this.options.prepare(row, slack)
+            : { kind: 'failed', reason: NO_SLACK_ACCOUNT };
+        } catch (e) {
+          // Nothing was posted yet, so a retry needs no reconciling.
+          const failure = classifySlackError(e);
+          this.handleFailure(
+            row,
+            failure.kind === 'transient' ? { ...failure, ambiguous: false } : failure,
+          );
+          return;
+        }
+        if (prep.kind === 'failed') {
+          this.fail(row, prep.reason);
+          return;
+        }
+        if (prep.kind === 'skipped') {
+          outbox.markSkipped(row.id, prep.reason);
+          this.stats.skipped++;
+          return;
+        }
+        const fields = { ...prep.fields, slackUserId: prep.slackUserId };
+        outbox.update(row.id, fields);
+        row = { ...row, ...fields };
+      }
+      if (row.slackUserId === row.actorSlackUserId) {
+        outbox.markSkipped(row.id, CREATOR_SKIPPED);
+        this.stats.skipped++;
+        return;
+      }
+      if (row.uncertain) {
+        const found = await this.reconcile(slack, row);
+        if (found) {
+          outbox.markSent(row.id, found);
+          this.stats.reconciled++;
+          this.options.logger?.info(`Outbox row ${row.id} was already delivered; not sent again.`);
+          return;
+        }
+      }
+      const message = assignmentMessage({
+        taskId: row.taskId,
+        taskName: row.taskName,
+        projectName: row.projectName,
+        creator: row.creatorLabel,
+        dueDate: row.dueDate,
+        priority: row.priority,
+      });
+      startedAt = Date.now();
+      const res = await slack.chat.postMessage({
+        channel: row.slackUserId!,
+        text: message.text,
+        blocks: message.blocks,
+        metadata: {
+          event_type: DM_EVENT_TYPE,
+          event_payload: { outbox_id: row.id, marker: row.marker, task_id: row.taskId },
+        },
+        unfurl_links: false,
+        unfurl_media: false,
+      });
+      outbox.markSent(row.id, { ts: res.ts, channel: res.channel });
+      this.pacer.sent(row.teamId, startedAt);
+      this.stats.sent++;
+    } catch (e) {
+      this.handleFailure(row, classifySlackError(e), startedAt);
+    }
+  }
+
+  /** `startedAt`: when the failed chat.postMessage started (undefined for other calls). */
+  private handleFailure(row: OutboxRow, failure: SlackFailure, startedAt?: number): void {
+    const { outbox } = this;
+    const now = Date.now();
+    switch (failure.kind) {
+      case 'rate_limited': {
+        const until = now + failure.retryAfterMs;
+        this.pacer.limited(row.teamId, failure.retryAfterMs, now, startedAt);
+        this.stats.rateLimited++;
+        // Slack did not take the call: this try does not count against the row.
+        outbox.reschedule(row.id, until, failure.reason, false, now, true);
+        this.options.logger?.debug(
+          `Team ${row.teamId} rate limited; its DMs wait ${failure.retryAfterMs} ms.`,
+        );
+        return;
+      }
+      case 'permanent':
+        this.fail(row, failure.reason);
+        return;
+      case 'transient': {
+        if (row.attempts >= this.maxAttempts) {
+          this.fail(row, `gave up after ${row.attempts} attempts: ${failure.reason}`);
+          return;
+        }
+        this.stats.retried++;
+        const at = now + this.backoff(row.attempts);
+        outbox.reschedule(row.id, at, failure.reason, failure.ambiguous, now);
+        this.options.logger?.warn(
+          `DM for outbox row ${row.id} not delivered (${failure.reason}); retrying in ${at - now} ms.`,
+        );
+      }
+    }
+  }
+
+  private fail(row: OutboxRow, reason: string): void {
+    this.outbox.markFailed(row.id, reason);
+    this.stats.failed++;
+    this.options.logger?.info(
+      `DM for outbox row ${row.id} (team ${row.teamId}) failed: ${reason}.`,
+    );
+  }
+
+  /** Exponential backoff with jitter: base·2^(n-1), capped, then 50–100 % of that. */
+  private backoff(attempt: number): number {
+    const ceiling = Math.min(this.retryCapMs, this.retryBaseMs * 2 ** Math.min(attempt - 1, 30));
+    return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+  }
+
+  /**
+   * Was this row's DM posted after all? Looks for its marker in the DM channel's recent
+   * messages. When history cannot be read at all (scope missing), the send goes ahead:
+   * a rare duplicate beats a lost notification.
+   */
+  private async reconcile(
+    slack: WebClient,
+    row: OutboxRow,
+  ): Promise<{ ts?: string; channel?: string } | undefined> {
+    try {
+      let channel = row.dmChannel;
+      if (!channel) {
+        const opened = await slack.conversations.open({ users: row.slackUserId! });
+        channel = opened.channel?.id;
+        if (!channel) return undefined;
+        this.outbox.update(row.id, { dmChannel: channel });
+      }
+      const oldest = Math.floor(Date.parse(row.createdAt) / 1000) - 60;
+      const history = await slack.conversations.history({
+        channel,
+        limit: this.historyLimit,
+        include_all_metadata: true,
+        oldest: String(Math.max(oldest, 0)),
+      });
+      const found = history.messages?.find((m) => {
+        const meta = m.metadata as
+          | { event_type?: string; event_payload?: Record<string, unknown> }
+          | undefined;
+        return meta?.event_type === DM_EVENT_TYPE && meta.event_payload?.marker === row.marker;
+      });
+      return found ? { ts: found.ts, channel } : undefined;
+    } catch (e) {
+      const failure = classifySlackError(e);
+      if (failure.kind === 'permanent' && CANNOT_RECONCILE.has(failure.reason)) {
+        if (!this.warnedNoHistory) {
+          this.warnedNoHistory = true;
+          this.options.logger?.warn(
+            `Cannot read DM history to reconcile interrupted sends (${failure.reason}); add the im:history scope. Resending instead.`,
+          );
+        }
+        return undefined;
+      }
+      throw e;
+    }
+  }
+}

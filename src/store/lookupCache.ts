@@ -1,0 +1,49 @@
+/**
+ * notify_lookup_cache: what users.lookupByEmail answered, per team and e-mail, until it
+ * expires. Hits are kept longer than misses, so a person who joins Slack is found soon while
+ * a busy outbox does not ask Slack the same question for every DM.
+ */
+import type Database from 'better-sqlite3';
+
+/** `slackUserId` undefined = Slack said no user has this e-mail. */
+export interface LookupEntry {
+  slackUserId?: string;
+  expiresAt: number;
+}
+
+export interface LookupCacheStore {
+  /** The cached answer, or undefined when none or expired. */
+  get(teamId: string, email: string, now?: number): LookupEntry | undefined;
+  put(
+    teamId: string,
+    email: string,
+    slackUserId: string | undefined,
+    ttlMs: number,
+    now?: number,
+  ): void;
+  /** Drops a team's entries (e.g. after links change); returns how many. */
+  clear(teamId: string): number;
+}
+
+export function lookupCacheStore(db: Database.Database): LookupCacheStore {
+  const select = db.prepare<[string, string], { slack_user_id: string | null; expires_at: number }>(
+    'SELECT slack_user_id, expires_at FROM notify_lookup_cache WHERE team_id = ? AND email = ?',
+  );
+  const upsert = db.prepare(
+    `INSERT INTO notify_lookup_cache (team_id, email, slack_user_id, expires_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (team_id, email) DO UPDATE SET slack_user_id = excluded.slack_user_id,
+       expires_at = excluded.expires_at`,
+  );
+  const clear = db.prepare('DELETE FROM notify_lookup_cache WHERE team_id = ?');
+  return {
+    get(teamId, email, now = Date.now()) {
+      const r = select.get(teamId, email.trim().toLowerCase());
+      if (!r || r.expires_at <= now) return undefined;
+      return { slackUserId: r.slack_user_id ?? undefined, expiresAt: r.expires_at };
+    },
+    put(teamId, email, slackUserId, ttlMs, now = Date.now()) {
+      upsert.run(teamId, email.trim().toLowerCase(), slackUserId ?? null, now + ttlMs);
+    },
+    clear: (teamId) => clear.run(teamId).changes,
+  };
+}

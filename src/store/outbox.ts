@@ -1,0 +1,459 @@
+/**
+ * notify_outbox: one row per (Slack team, task, service user) — the DM that tells an assignee
+ * about a new task. Rows are committed before anything is sent, and the UNIQUE key is what
+ * makes "one DM per assignee" hold however many times a task is announced (Slack path,
+ * service event, retries of either). The worker (src/slack/notify/worker.ts) moves rows
+ * pending → sending → sent | failed; 'skipped' marks the creator, who is not told of their
+ * own action (the row stays, so a later announcement cannot queue it again).
+ *
+ * Claims are leases: a row left in 'sending' past `claimed_until` belonged to a worker that
+ * died mid-send, and is claimed again with `uncertain` set, so it is reconciled (was the DM
+ * posted after all?) before anything is resent.
+ *
+ * Also here: notify_seen_events, the ids of service events already taken in (replays).
+ */
+import { randomBytes } from 'node:crypto';
+import type Database from 'better-sqlite3';
+
+export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'skipped';
+
+/** The reason stored on rows whose assignee has no Slack match. */
+export const NO_SLACK_ACCOUNT = 'no Slack account linked';
+/** The reason stored on the creator's own row. */
+export const CREATOR_SKIPPED = 'created the task';
+
+export interface OutboxRow {
+  id: number;
+  teamId: string;
+  taskId: string;
+  serviceUserId: string;
+  serviceUserEmail?: string;
+  serviceUserName?: string;
+  source: 'slack' | 'event';
+  actorSlackUserId?: string;
+  actorServiceUserId?: string;
+  /** '<@U…>' (created in Slack) or the creator's name. */
+  creatorLabel?: string;
+  taskName: string;
+  projectId?: string;
+  projectName?: string;
+  dueDate?: string;
+  priority?: string;
+  /** The recipient, once matched. */
+  slackUserId?: string;
+  status: OutboxStatus;
+  attempts: number;
+  /** Epoch ms. */
+  nextAttemptAt: number;
+  claimedUntil?: number;
+  /** A previous send may have reached Slack: look for `marker` before sending again. */
+  uncertain: boolean;
+  marker: string;
+  lastError?: string;
+  dmChannel?: string;
+  messageTs?: string;
+  createdAt: string;
+  sentAt?: string;
+  updatedAt: string;
+}
+
+/** A row to queue. `status` defaults to 'pending'. */
+export interface NewOutboxRow {
+  teamId: string;
+  taskId: string;
+  serviceUserId: string;
+  serviceUserEmail?: string;
+  serviceUserName?: string;
+  source: 'slack' | 'event';
+  actorSlackUserId?: string;
+  actorServiceUserId?: string;
+  creatorLabel?: string;
+  taskName: string;
+  projectId?: string;
+  projectName?: string;
+  dueDate?: string;
+  priority?: string;
+  slackUserId?: string;
+  status?: 'pending' | 'skipped' | 'failed';
+  lastError?: string;
+  /** Epoch ms before which the worker leaves the row alone (default: now). */
+  notBefore?: number;
+}
+
+export interface OutboxSummary {
+  pending: number;
+  sending: number;
+  sent: number;
+  failed: number;
+  skipped: number;
+  /** The latest failures, newest first. */
+  recentFailures: OutboxRow[];
+}
+
+export interface OutboxStore {
+  /**
+   * Queues rows in ONE transaction and returns the rows as they now stand (new or existing).
+   * 'ignore' keeps any existing row as it is (service events). 'slack' also takes over a row
+   * that a service event queued and nobody has started sending: the Slack path knows who
+   * really created the task (the event only knows the API key's owner).
+   */
+  enqueue(rows: NewOutboxRow[], mode: 'ignore' | 'slack', now?: number): OutboxRow[];
+  get(id: number): OutboxRow | undefined;
+  forTask(teamId: string, taskId: string): OutboxRow[];
+  /** Ids (and teams) of rows due at `now`, oldest first, leaving out `excludeTeams`. */
+  due(
+    now: number,
+    limit: number,
+    excludeTeams?: readonly string[],
+  ): { id: number; teamId: string }[];
+  /**
+   * Takes a due row for `leaseMs` (attempts + 1). A row found in 'sending' (its worker died)
+   * comes back with `uncertain` set. Undefined when someone else took it or it is not due.
+   */
+  claim(id: number, now: number, leaseMs: number): OutboxRow | undefined;
+  /** When the next row (not in `excludeTeams`) becomes due; undefined when none will. */
+  nextDueAt(excludeTeams?: readonly string[]): number | undefined;
+  /** Fills in what matching found (recipient, DM details) on a row. */
+  update(
+    id: number,
+    fields: Partial<
+      Pick<
+        OutboxRow,
+        | 'slackUserId'
+        | 'serviceUserEmail'
+        | 'serviceUserName'
+        | 'creatorLabel'
+        | 'projectName'
+        | 'dmChannel'
+      >
+    >,
+  ): void;
+  /** Makes a held pending row due now (after the announcer finished matching it). */
+  release(id: number, now?: number): void;
+  markSent(id: number, result: { ts?: string; channel?: string }, now?: number): void;
+  markFailed(id: number, reason: string, now?: number): void;
+  markSkipped(id: number, reason: string, now?: number): void;
+  /**
+   * Back to pending, due at `at`; `uncertain` sticks once set until the row is sent.
+   * `refund` takes back the attempt the claim counted (a 429: Slack did not take the call).
+   */
+  reschedule(
+    id: number,
+    at: number,
+    error: string,
+    uncertain: boolean,
+    now?: number,
+    refund?: boolean,
+  ): void;
+  summary(teamId: string, recent?: number): OutboxSummary;
+  /** Counts by status over all teams (benchmarks, tests). */
+  counts(): Record<OutboxStatus, number>;
+}
+
+interface Row {
+  id: number;
+  team_id: string;
+  task_id: string;
+  service_user_id: string;
+  service_user_email: string | null;
+  service_user_name: string | null;
+  source: 'slack' | 'event';
+  actor_slack_user_id: string | null;
+  actor_service_user_id: string | null;
+  creator_label: string | null;
+  task_name: string;
+  project_id: string | null;
+  project_name: string | null;
+  due_date: string | null;
+  priority: string | null;
+  slack_user_id: string | null;
+  status: OutboxStatus;
+  attempts: number;
+  next_attempt_at: number;
+  claimed_until: number | null;
+  uncertain: number;
+  marker: string;
+  last_error: string | null;
+  dm_channel: string | null;
+  message_ts: string | null;
+  created_at: string;
+  sent_at: string | null;
+  updated_at: string;
+}
+
+const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
+
+function fromRow(r: Row): OutboxRow {
+  return {
+    id: r.id,
+    teamId: r.team_id,
+    taskId: r.task_id,
+    serviceUserId: r.service_user_id,
+    serviceUserEmail: opt(r.service_user_email),
+    serviceUserName: opt(r.service_user_name),
+    source: r.source,
+    actorSlackUserId: opt(r.actor_slack_user_id),
+    actorServiceUserId: opt(r.actor_service_user_id),
+    creatorLabel: opt(r.creator_label),
+    taskName: r.task_name,
+    projectId: opt(r.project_id),
+    projectName: opt(r.project_name),
+    dueDate: opt(r.due_date),
+    priority: opt(r.priority),
+    slackUserId: opt(r.slack_user_id),
+    status: r.status,
+    attempts: r.attempts,
+    nextAttemptAt: r.next_attempt_at,
+    claimedUntil: opt(r.claimed_until),
+    uncertain: r.uncertain === 1,
+    marker: r.marker,
+    lastError: opt(r.last_error),
+    dmChannel: opt(r.dm_channel),
+    messageTs: opt(r.message_ts),
+    createdAt: r.created_at,
+    sentAt: opt(r.sent_at),
+    updatedAt: r.updated_at,
+  };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+/** Errors are stored for people to read; keep them short. */
+const clip = (s: string) => (s.length > 300 ? `${s.slice(0, 297)}...` : s);
+
+export function outboxStore(db: Database.Database): OutboxStore {
+  const columns = `team_id, task_id, service_user_id, service_user_email, service_user_name,
+    source, actor_slack_user_id, actor_service_user_id, creator_label, task_name, project_id,
+    project_name, due_date, priority, slack_user_id, status, next_attempt_at, marker, last_error,
+    created_at, updated_at`;
+  const values = `@team_id, @task_id, @service_user_id, @service_user_email, @service_user_name,
+    @source, @actor_slack_user_id, @actor_service_user_id, @creator_label, @task_name,
+    @project_id, @project_name, @due_date, @priority, @slack_user_id, @status,
+    @next_attempt_at, @marker, @last_error, @created_at, @updated_at`;
+  const insertIgnore = db.prepare(
+    `INSERT INTO notify_outbox (${columns}) VALUES (${values})
+     ON CONFLICT (team_id, task_id, service_user_id) DO NOTHING`,
+  );
+  // The Slack path takes over an event's row only while nobody has started sending it.
+  const insertSlack = db.prepare(
+    `INSERT INTO notify_outbox (${columns}) VALUES (${values})
+     ON CONFLICT (team_id, task_id, service_user_id) DO UPDATE SET
+       source = 'slack',
+       actor_slack_user_id = excluded.actor_slack_user_id,
+       actor_service_user_id = excluded.actor_service_user_id,
+       creator_label = COALESCE(excluded.creator_label, creator_label),
+       service_user_email = COALESCE(excluded.service_user_email, service_user_email),
+       service_user_name = COALESCE(excluded.service_user_name, service_user_name),
+       project_name = COALESCE(excluded.project_name, project_name),
+       slack_user_id = excluded.slack_user_id,
+       status = excluded.status,
+       last_error = excluded.last_error,
+       next_attempt_at = excluded.next_attempt_at,
+       updated_at = excluded.updated_at
+     WHERE notify_outbox.source = 'event' AND notify_outbox.status IN ('pending', 'skipped')`,
+  );
+  const byKey = db.prepare<[string, string, string], Row>(
+    'SELECT * FROM notify_outbox WHERE team_id = ? AND task_id = ? AND service_user_id = ?',
+  );
+  const byId = db.prepare<[number], Row>('SELECT * FROM notify_outbox WHERE id = ?');
+  const byTask = db.prepare<[string, string], Row>(
+    'SELECT * FROM notify_outbox WHERE team_id = ? AND task_id = ? ORDER BY id',
+  );
+  // Two queries, each walking its index in order (one OR query would sort every due row).
+  const duePending = db.prepare<
+    [{ now: number; exclude: string; limit: number }],
+    { id: number; teamId: string; at: number }
+  >(
+    `SELECT id, team_id AS teamId, next_attempt_at AS at FROM notify_outbox
+      WHERE status = 'pending' AND next_attempt_at <= @now
+        AND team_id NOT IN (SELECT value FROM json_each(@exclude))
+      ORDER BY next_attempt_at, id LIMIT @limit`,
+  );
+  const dueAbandoned = db.prepare<
+    [{ now: number; exclude: string; limit: number }],
+    { id: number; teamId: string; at: number }
+  >(
+    `SELECT id, team_id AS teamId, next_attempt_at AS at FROM notify_outbox
+      WHERE status = 'sending' AND claimed_until <= @now
+        AND team_id NOT IN (SELECT value FROM json_each(@exclude))
+      ORDER BY claimed_until, id LIMIT @limit`,
+  );
+  const claimRow = db.prepare<[{ id: number; now: number; until: number; at: string }], Row>(
+    `UPDATE notify_outbox SET
+       uncertain = CASE WHEN status = 'sending' THEN 1 ELSE uncertain END,
+       status = 'sending', claimed_until = @until, attempts = attempts + 1, updated_at = @at
+     WHERE id = @id AND ((status = 'pending' AND next_attempt_at <= @now)
+                      OR (status = 'sending' AND claimed_until <= @now))
+     RETURNING *`,
+  );
+  const nextPending = db.prepare<[string], { at: number | null }>(
+    `SELECT MIN(next_attempt_at) AS at FROM notify_outbox
+      WHERE status = 'pending' AND team_id NOT IN (SELECT value FROM json_each(?))`,
+  );
+  const nextAbandoned = db.prepare<[string], { at: number | null }>(
+    `SELECT MIN(claimed_until) AS at FROM notify_outbox
+      WHERE status = 'sending' AND team_id NOT IN (SELECT value FROM json_each(?))`,
+  );
+  const release = db.prepare(
+    `UPDATE notify_outbox SET next_attempt_at = ?, updated_at = ?
+      WHERE id = ? AND status = 'pending'`,
+  );
+  const sent = db.prepare(
+    `UPDATE notify_outbox SET status = 'sent', message_ts = ?, dm_channel = COALESCE(?, dm_channel),
+       sent_at = ?, updated_at = ?, claimed_until = NULL, last_error = NULL, uncertain = 0
+     WHERE id = ?`,
+  );
+  const ended = db.prepare(
+    `UPDATE notify_outbox SET status = ?, last_error = ?, updated_at = ?, claimed_until = NULL
+      WHERE id = ?`,
+  );
+  const reschedule = db.prepare(
+    `UPDATE notify_outbox SET status = 'pending', next_attempt_at = ?, last_error = ?,
+       uncertain = MAX(uncertain, ?), claimed_until = NULL, updated_at = ?,
+       attempts = MAX(attempts - ?, 0)
+     WHERE id = ?`,
+  );
+  const byStatus = db.prepare<[string], { status: OutboxStatus; n: number }>(
+    'SELECT status, COUNT(*) AS n FROM notify_outbox WHERE team_id = ? GROUP BY status',
+  );
+  const allByStatus = db.prepare<[], { status: OutboxStatus; n: number }>(
+    'SELECT status, COUNT(*) AS n FROM notify_outbox GROUP BY status',
+  );
+  const failures = db.prepare<[string, number], Row>(
+    `SELECT * FROM notify_outbox WHERE team_id = ? AND status = 'failed'
+      ORDER BY updated_at DESC, id DESC LIMIT ?`,
+  );
+
+  const toParams = (r: NewOutboxRow, now: number) => ({
+    team_id: r.teamId,
+    task_id: r.taskId,
+    service_user_id: r.serviceUserId,
+    service_user_email: r.serviceUserEmail?.toLowerCase() ?? null,
+    service_user_name: r.serviceUserName ?? null,
+    source: r.source,
+    actor_slack_user_id: r.actorSlackUserId ?? null,
+    actor_service_user_id: r.actorServiceUserId ?? null,
+    creator_label: r.creatorLabel ?? null,
+    task_name: r.taskName,
+    project_id: r.projectId ?? null,
+    project_name: r.projectName ?? null,
+    due_date: r.dueDate ?? null,
+    priority: r.priority ?? null,
+    slack_user_id: r.slackUserId ?? null,
+    status: r.status ?? 'pending',
+    next_attempt_at: r.notBefore ?? now,
+    marker: randomBytes(12).toString('hex'),
+    last_error: r.lastError ?? null,
+    created_at: iso(now),
+    updated_at: iso(now),
+  });
+
+  const enqueue = db.transaction((rows: NewOutboxRow[], mode: 'ignore' | 'slack', now: number) => {
+    const stmt = mode === 'slack' ? insertSlack : insertIgnore;
+    return rows.map((r) => {
+      stmt.run(toParams(r, now));
+      return fromRow(byKey.get(r.teamId, r.taskId, r.serviceUserId)!);
+    });
+  });
+
+  const counts = (rows: { status: OutboxStatus; n: number }[]) => {
+    const out: Record<OutboxStatus, number> = {
+      pending: 0,
+      sending: 0,
+      sent: 0,
+      failed: 0,
+      skipped: 0,
+    };
+    for (const r of rows) out[r.status] = r.n;
+    return out;
+  };
+
+  const fieldColumns: Record<string, string> = {
+    slackUserId: 'slack_user_id',
+    serviceUserEmail: 'service_user_email',
+    serviceUserName: 'service_user_name',
+    creatorLabel: 'creator_label',
+    projectName: 'project_name',
+    dmChannel: 'dm_channel',
+  };
+
+  return {
+    enqueue: (rows, mode, now = Date.now()) => enqueue(rows, mode, now),
+    get: (id) => {
+      const r = byId.get(id);
+      return r ? fromRow(r) : undefined;
+    },
+    forTask: (teamId, taskId) => byTask.all(teamId, taskId).map(fromRow),
+    due(now, limit, excludeTeams = []) {
+      const args = { now, exclude: JSON.stringify(excludeTeams), limit };
+      const abandoned = dueAbandoned.all(args);
+      const pending = duePending.all(args);
+      const rows = abandoned.length
+        ? [...abandoned, ...pending].sort((a, b) => a.at - b.at || a.id - b.id).slice(0, limit)
+        : pending;
+      return rows.map(({ id, teamId }) => ({ id, teamId }));
+    },
+    claim(id, now, leaseMs) {
+      const r = claimRow.get({ id, now, until: now + leaseMs, at: iso(now) });
+      return r ? fromRow(r) : undefined;
+    },
+    nextDueAt(excludeTeams = []) {
+      const ex = JSON.stringify(excludeTeams);
+      const times = [nextPending.get(ex)?.at, nextAbandoned.get(ex)?.at].filter(
+        (t): t is number => typeof t === 'number',
+      );
+      return times.length ? Math.min(...times) : undefined;
+    },
+    update(id, fields) {
+      const sets: string[] = [];
+      const params: (string | null)[] = [];
+      for (const [key, value] of Object.entries(fields)) {
+        const column = fieldColumns[key];
+        if (!column || value === undefined) continue;
+        sets.push(`${column} = ?`);
+        params.push(key === 'serviceUserEmail' ? String(value).toLowerCase() : String(value));
+      }
+      if (!sets.length) return;
+      db.prepare(`UPDATE notify_outbox SET ${sets.join(', ')}, updated_at = ? WHERE id = ?`).run(
+        ...params,
+        iso(Date.now()),
+        id,
+      );
+    },
+    release: (id, now = Date.now()) => void release.run(now, iso(now), id),
+    markSent: (id, result, now = Date.now()) =>
+      void sent.run(result.ts ?? null, result.channel ?? null, iso(now), iso(now), id),
+    markFailed: (id, reason, now = Date.now()) =>
+      void ended.run('failed', clip(reason), iso(now), id),
+    markSkipped: (id, reason, now = Date.now()) =>
+      void ended.run('skipped', clip(reason), iso(now), id),
+    reschedule: (id, at, error, uncertain, now = Date.now(), refund = false) =>
+      void reschedule.run(at, clip(error), uncertain ? 1 : 0, iso(now), refund ? 1 : 0, id),
+    summary(teamId, recent = 5) {
+      return {
+        ...counts(byStatus.all(teamId)),
+        recentFailures: failures.all(teamId, recent).map(fromRow),
+      };
+    },
+    counts: () => counts(allByStatus.all()),
+  };
+}
+
+// ── Service events already taken in ─────────────────────────────────────────
+
+export interface SeenEventsStore {
+  /** True the first time an event id is offered; false for a replay. */
+  markSeen(eventId: string, now?: number): boolean;
+  /** Forgets ids older than `olderThanMs`; returns how many. */
+  prune(olderThanMs: number, now?: number): number;
+}
+
+export function seenEventsStore(db: Database.Database): SeenEventsStore {
+  const insert = db.prepare(
+    'INSERT INTO notify_seen_events (event_id, seen_at) VALUES (?, ?) ON CONFLICT DO NOTHING',
+  );
+  const prune = db.prepare('DELETE FROM notify_seen_events WHERE seen_at < ?');
+  return {
+    markSeen: (eventId, now = Date.now()) => insert.run(eventId, now).changes === 1,
+    prune: (olderThanMs, now = Date.now()) => prune.run(now - olderThanMs).changes,
+  };
+}

@@ -1,0 +1,275 @@
+/**
+ * The outbox worker against the fake Slack Web API, scripted to fail the ways Slack does:
+ * 429 + Retry-After (that team waits, others go on), 500, answers slower than the timeout,
+ * permanent errors, and rows left 'sending' by a dead worker (reconciled, not resent).
+ */
+import { WebClient } from '@slack/web-api';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { notifyStore } from '../../../src/slack/notify/stores.js';
+import type { NotifyWorker } from '../../../src/slack/notify/worker.js';
+import type { OutboxStore } from '../../../src/store/outbox.js';
+import { type FakeSlack, startFakeSlack } from '../../support/fakeSlack.js';
+import { waitFor } from '../../support/harness.js';
+import { matchedRow, type TempStore, tempStore, testWorker } from '../../support/notifyRows.js';
+import {
+  dmAttempts,
+  dmCalls,
+  dmCountsByOutboxId,
+  imOf,
+  scriptDmHistory,
+} from '../../support/notifySlack.js';
+
+let fake: FakeSlack;
+let tmp: TempStore;
+let outbox: OutboxStore;
+let worker: NotifyWorker | undefined;
+
+beforeAll(async () => {
+  fake = await startFakeSlack({ teamId: 'T_A' });
+});
+afterAll(() => fake?.close());
+beforeEach(() => {
+  tmp = tempStore();
+  outbox = notifyStore(tmp.store.db).outbox;
+  fake.reset();
+  scriptDmHistory(fake);
+});
+afterEach(async () => {
+  await worker?.stop();
+  worker = undefined;
+  for (const m of ['chat.postMessage', 'conversations.history', 'conversations.open']) {
+    fake.script(m, undefined);
+  }
+  tmp.remove();
+});
+
+const allDone = () => {
+  const c = outbox.counts();
+  return c.pending === 0 && c.sending === 0;
+};
+
+describe('delivery', () => {
+  it('DMs each row once, to the Slack user, with the buttons and the marker', async () => {
+    const rows = outbox.enqueue(
+      [matchedRow('T_A', 'U_BOB'), matchedRow('T_A', 'U_CAROL'), matchedRow('T_A', 'U_DAN')],
+      'slack',
+    );
+    worker = testWorker(tmp.store, fake.apiUrl);
+    worker.start();
+    await waitFor(() => outbox.counts().sent === 3);
+    const calls = dmCalls(fake);
+    expect(calls.map((c) => c.body.channel).sort()).toEqual(['U_BOB', 'U_CAROL', 'U_DAN']);
+    const bob = calls.find((c) => c.body.channel === 'U_BOB')!;
+    expect(bob.token).toBe('xoxb-T_A');
+    expect(bob.body.text).toContain('Alice Adams assigned you *Task');
+    expect(bob.body.text).toContain('in *Website*');
+    expect(bob.body.metadata).toMatchObject({
+      event_type: 'worklink_task_assigned',
+      event_payload: { outbox_id: rows[0].id, marker: rows[0].marker },
+    });
+    const sent = outbox.get(rows[0].id)!;
+    expect(sent.status).toBe('sent');
+    expect(sent.messageTs).toBeTruthy();
+    expect(sent.attempts).toBe(1);
+    expect([...dmCountsByOutboxId(fake).values()]).toEqual([1, 1, 1]);
+  });
+
+  it('waits out a 429 for Retry-After, then delivers', async () => {
+    fake.script('chat.postMessage', (_b, n) =>
+      n === 1 ? { status: 429, headers: { 'retry-after': '1' } } : undefined,
+    );
+    const [row] = outbox.enqueue([matchedRow('T_A', 'U_BOB')], 'slack');
+    worker = testWorker(tmp.store, fake.apiUrl);
+    worker.start();
+    await waitFor(() => outbox.get(row.id)?.status === 'sent', { timeoutMs: 10_000 });
+    const [first, second] = dmAttempts(fake);
+    // The second try came no sooner than Slack asked.
+    expect(second.at - first.at).toBeGreaterThanOrEqual(1_000);
+    expect(dmCalls(fake)).toHaveLength(1);
+    expect(worker.stats.rateLimited).toBe(1);
+    // A 429 is not held against the row.
+    expect(outbox.get(row.id)?.attempts).toBe(1);
+  });
+
+  it('pauses only the team that got the 429; other teams go on', async () => {
+    // Team A's first DM is refused with a long Retry-After; team B is not limited.
+    fake.script('chat.postMessage', (body) =>
+      String(body.channel).startsWith('U_A') && dmAttempts(fake).length <= 1
+        ? { status: 429, headers: { 'retry-after': '3' } }
+        : undefined,
+    );
+    const a = outbox.enqueue([matchedRow('T_A', 'U_A1')], 'slack');
+    worker = testWorker(tmp.store, fake.apiUrl);
+    worker.start();
+    await waitFor(() => worker?.teamPausedUntil('T_A'));
+    // Queued while A is paused: A's second row waits, B's rows are delivered.
+    const more = outbox.enqueue(
+      [matchedRow('T_A', 'U_A2'), matchedRow('T_B', 'U_B1'), matchedRow('T_B', 'U_B2')],
+      'slack',
+    );
+    worker.wake();
+    await waitFor(() => more.slice(1).every((r) => outbox.get(r.id)?.status === 'sent'));
+    expect(worker.teamPausedUntil('T_A')).toBeDefined();
+    expect(dmAttempts(fake).filter((c) => String(c.body.channel).startsWith('U_A'))).toHaveLength(
+      1,
+    );
+    expect(outbox.get(a[0].id)?.status).toBe('pending');
+    // After the pause, A's rows go too.
+    await waitFor(() => allDone(), { timeoutMs: 10_000 });
+    expect(outbox.counts().sent).toBe(4);
+    expect([...dmCountsByOutboxId(fake).values()].every((n) => n === 1)).toBe(true);
+  });
+
+  it('retries a 500 with backoff; the retry checks the DM first and sends once', async () => {
+    fake.script('chat.postMessage', (_b, n) =>
+      n <= 2 ? { status: 500, body: { ok: false, error: 'internal' } } : undefined,
+    );
+    const [row] = outbox.enqueue([matchedRow('T_A', 'U_BOB')], 'slack');
+    worker = testWorker(tmp.store, fake.apiUrl);
+    worker.start();
+    await waitFor(() => outbox.get(row.id)?.status === 'sent');
+    expect(dmAttempts(fake)).toHaveLength(3);
+    expect(dmCalls(fake)).toHaveLength(1);
+    expect(outbox.get(row.id)?.attempts).toBe(3);
+    expect(worker.stats.retried).toBe(2);
+    // A 5xx leaves the outcome unknown, so the retries looked in the DM first.
+    expect(fake.callsOf('conversations.history').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('does not resend a DM whose answer came too late (timeout): it is found and kept', async () => {
+    // Slack posts the message but answers after the client gave up.
+    fake.script('chat.postMessage', (_b, n) => (n === 1 ? { delayMs: 1_500 } : undefined));
+    const [row] = outbox.enqueue([matchedRow('T_A', 'U_CAROL')], 'slack');
+    worker = testWorker(tmp.store, fake.apiUrl, { timeoutMs: 300 });
+    worker.start();
+    await waitFor(() => outbox.get(row.id)?.status === 'sent', { timeoutMs: 10_000 });
+    expect(dmAttempts(fake)).toHaveLength(1);
+    expect(worker.stats.reconciled).toBe(1);
+    const history = await fake.waitForCall('conversations.history');
+    expect(history.body.channel).toBe(imOf('U_CAROL'));
+    expect(String(history.body.include_all_metadata)).toBe('true');
+  });
+
+  it('sends again after a timeout when the DM is not in the channel', async () => {
+    // The first call hangs past the client's timeout and is then refused: nothing posted.
+    fake.script('chat.postMessage', (_b, n) =>
+      // biome-ignore lint/suspicious/noThenProperty: the fake's ScriptReply names it `then`.
+      n === 1 ? { delayMs: 400, then: { status: 503 } } : undefined,
+    );
+    const [row] = outbox.enqueue([matchedRow('T_A', 'U_DAN')], 'slack');
+    // The retry (≥ 500 ms later) comes after Slack's late refusal.
+    worker = testWorker(tmp.store, fake.apiUrl, { timeoutMs: 300, retryBaseMs: 1_000 });
+    worker.start();
+    await waitFor(() => outbox.get(row.id)?.status === 'sent', { timeoutMs: 10_000 });
+    expect(dmAttempts(fake)).toHaveLength(2);
+    expect(dmCalls(fake)).toHaveLength(1);
+    expect(fake.callsOf('conversations.history')).toHaveLength(1);
+  });
+
+  it.each([
+    'user_not_found',
+    'account_inactive',
+    'token_revoked',
+    'invalid_auth',
+    'channel_not_found',
+    'is_bot',
+  ])('records %s as a permanent failure with its reason', async (error) => {
+    fake.script('chat.postMessage', () => ({ ok: false, error }));
+    const [row] = outbox.enqueue([matchedRow('T_A', 'U_GONE')], 'slack');
+    worker = testWorker(tmp.store, fake.apiUrl);
+    worker.start();
+    await waitFor(() => outbox.get(row.id)?.status === 'failed');
+    expect(outbox.get(row.id)?.lastError).toBe(error);
+    expect(dmAttempts(fake)).toHaveLength(1);
+    expect(outbox.summary('T_A').recentFailures.map((r) => r.lastError)).toEqual([error]);
+  });
+
+  it('gives up on a row after maxAttempts transient failures, saying why', async () => {
+    fake.script('chat.postMessage', () => ({ status: 502 }));
+    const [row] = outbox.enqueue([matchedRow('T_A', 'U_BOB')], 'slack');
+    worker = testWorker(tmp.store, fake.apiUrl, { maxAttempts: 3 });
+    worker.start();
+    await waitFor(() => outbox.get(row.id)?.status === 'failed');
+    expect(outbox.get(row.id)?.lastError).toBe('gave up after 3 attempts: HTTP 502');
+    expect(dmAttempts(fake)).toHaveLength(3);
+  });
+
+  it('skips the creator when the recipient is the Slack user who created the task', async () => {
+    const [row] = outbox.enqueue(
+      [matchedRow('T_A', 'U_BOB', { actorSlackUserId: 'U_BOB' })],
+      'slack',
+    );
+    worker = testWorker(tmp.store, fake.apiUrl);
+    worker.start();
+    await waitFor(() => outbox.get(row.id)?.status === 'skipped');
+    expect(dmAttempts(fake)).toHaveLength(0);
+  });
+
+  it('fails rows of a team that has no bot token', async () => {
+    const [row] = outbox.enqueue([matchedRow('T_GONE', 'U_BOB')], 'slack');
+    worker = testWorker(tmp.store, fake.apiUrl, {
+      slackFor: () => undefined,
+    });
+    worker.start();
+    await waitFor(() => outbox.get(row.id)?.status === 'failed');
+    expect(outbox.get(row.id)?.lastError).toMatch(/not installed/);
+  });
+});
+
+describe('restart', () => {
+  it('reconciles a row a dead worker left in sending: already posted → not sent again', async () => {
+    const [row] = outbox.enqueue([matchedRow('T_A', 'U_BOB')], 'slack');
+    // A worker that died (its claim has run out): Slack got the DM, the row was never marked.
+    outbox.claim(row.id, Date.now(), -1);
+    await new WebClient('xoxb-T_A', { slackApiUrl: fake.apiUrl }).chat.postMessage({
+      channel: 'U_BOB',
+      text: 'earlier',
+      metadata: {
+        event_type: 'worklink_task_assigned',
+        event_payload: { outbox_id: row.id, marker: row.marker },
+      },
+    });
+    worker = testWorker(tmp.store, fake.apiUrl);
+    worker.start();
+    await waitFor(() => outbox.get(row.id)?.status === 'sent');
+    expect(dmCalls(fake)).toHaveLength(1);
+    expect(worker.stats.reconciled).toBe(1);
+    expect(fake.callsOf('conversations.open')).toHaveLength(1);
+  });
+
+  it('reconciles a row a dead worker left in sending: not posted → sent once', async () => {
+    const [row] = outbox.enqueue([matchedRow('T_A', 'U_CAROL')], 'slack');
+    outbox.claim(row.id, Date.now(), -1);
+    worker = testWorker(tmp.store, fake.apiUrl);
+    worker.start();
+    await waitFor(() => outbox.get(row.id)?.status === 'sent');
+    expect(dmCalls(fake)).toHaveLength(1);
+    expect(fake.callsOf('conversations.history')).toHaveLength(1);
+  });
+
+  it('leaves a row alone while another worker’s claim is still valid', async () => {
+    const [row] = outbox.enqueue([matchedRow('T_A', 'U_DAN')], 'slack');
+    outbox.claim(row.id, Date.now(), 60_000);
+    worker = testWorker(tmp.store, fake.apiUrl);
+    worker.start();
+    const other = outbox.enqueue([matchedRow('T_A', 'U_ERIN')], 'slack');
+    worker.wake();
+    await waitFor(() => outbox.get(other[0].id)?.status === 'sent');
+    expect(outbox.get(row.id)?.status).toBe('sending');
+    expect(dmsToIm('U_DAN')).toHaveLength(0);
+  });
+
+  it('resends when DM history cannot be read (no im:history scope), rather than lose the DM', async () => {
+    fake.script('conversations.history', () => ({ ok: false, error: 'missing_scope' }));
+    const [row] = outbox.enqueue([matchedRow('T_A', 'U_BOB')], 'slack');
+    outbox.claim(row.id, Date.now(), -1);
+    worker = testWorker(tmp.store, fake.apiUrl);
+    worker.start();
+    await waitFor(() => outbox.get(row.id)?.status === 'sent');
+    expect(dmCalls(fake)).toHaveLength(1);
+  });
+});
+
+function dmsToIm(user: string) {
+  return dmCalls(fake).filter((c) => imOf(String(c.body.channel)) === imOf(user));
+}
