@@ -19,6 +19,8 @@ export const BOT_SCOPES = [
   'users:read',
   'users:read.email',
   'im:write',
+  // Reads the bot's own DMs to tell whether an interrupted send already arrived.
+  'im:history',
   'files:read',
 ] as const;
 

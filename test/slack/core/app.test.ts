@@ -25,7 +25,7 @@ describe('extra routes', () => {
   it('serves routes added after start, beside /slack/events', async () => {
     h.worklink.deps.routes.add({
       method: 'POST',
-      path: '/work/events',
+      path: '/test/extra',
       handler: (req, res) => {
         let body = '';
         req.on('data', (c) => {
@@ -37,7 +37,7 @@ describe('extra routes', () => {
         });
       },
     });
-    const res = await fetch(`${h.worklink.url}/work/events`, { method: 'POST', body: 'hello' });
+    const res = await fetch(`${h.worklink.url}/test/extra`, { method: 'POST', body: 'hello' });
     expect(res.status).toBe(202);
     expect(await res.text()).toBe('got hello');
   });
@@ -45,7 +45,7 @@ describe('extra routes', () => {
   it('answers /healthz, 404 for unknown paths and 500 for a failing handler', async () => {
     expect(await (await fetch(`${h.worklink.url}/healthz`)).text()).toBe('ok');
     expect((await fetch(`${h.worklink.url}/nope`)).status).toBe(404);
-    expect((await fetch(`${h.worklink.url}/work/events`)).status).toBe(404); // GET not added
+    expect((await fetch(`${h.worklink.url}/test/extra`)).status).toBe(404); // GET not added
     h.worklink.deps.routes.add({
       method: 'GET',
       path: '/broken',

@@ -65,6 +65,7 @@ describe('manifest.yml', () => {
       'users:read',
       'users:read.email',
       'im:write',
+      'im:history',
       'files:read',
     ]);
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([...BOT_SCOPES].sort());

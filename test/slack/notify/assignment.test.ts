@@ -37,7 +37,9 @@ describe('assignmentMessage', () => {
   it('shows the due date by its calendar date, in any time zone', () => {
     const m = assignmentMessage({ ...base, dueDate: '2026-03-01T00:00:00.000Z' });
     expect(m.text).toContain('due Sun, Mar 1, 2026');
-    expect(assignmentMessage({ ...base, dueDate: null }).text).toContain('due no due date');
+    const undated = assignmentMessage({ ...base, dueDate: null }).text;
+    expect(undated).toContain('— no due date');
+    expect(undated).not.toContain('due no due date');
   });
 
   it('has Comment, Mark complete and Open buttons carrying the task id', () => {
@@ -65,7 +67,7 @@ describe('assignmentMessage', () => {
 
   it('copes with missing details', () => {
     const m = assignmentMessage({ taskId: 'x', taskName: ' ' });
-    expect(m.text).toBe('Someone assigned you *Untitled task* — due no due date');
+    expect(m.text).toBe('Someone assigned you *Untitled task* — no due date');
   });
 });
 

@@ -6,7 +6,7 @@
  */
 import type { KnownBlock } from '@slack/types';
 import { PRIORITY_NAMES, priorityNumber } from '../../../workapi/contract.js';
-import { formatDueDate } from '../../format/dates.js';
+import { calendarDate, formatDueDate } from '../../format/dates.js';
 import { ACTION } from '../ids.js';
 
 export interface AssignmentInput {
@@ -87,6 +87,7 @@ export function assignmentMessage(input: AssignmentInput): AssignmentMessage {
     },
   ];
   // The notification text (shown in the OS notification) says the same in plain words.
-  const text = `${sentence} — due ${due}${priority ? `, priority ${priority}` : ''}`;
+  const when = calendarDate(input.dueDate) ? `due ${due}` : due;
+  const text = `${sentence} — ${when}${priority ? `, priority ${priority}` : ''}`;
   return { text, blocks };
 }
