@@ -1,82 +1,28 @@
 /**
- * Who is who across Slack and the service: the service's workspace users (listUsers, cached
- * for a minute per team), Slack users by e-mail (users.lookupByEmail, cached), and the rules
- * that turn `/work add … @bob` into service user ids.
+ * Who is who across Slack and the service, for the task features: the service's workspace
+ * users and their Slack accounts. Both come from the notifications' directory and matcher,
+ * so a card's mentions, a DM's recipient and `/work link` always agree, with one cache each.
  */
 import type { WorkspaceUser } from '../../workapi/contract.js';
-import type { WorkContext, WorklinkDeps } from '../context.js';
+import type { WorkContext } from '../context.js';
+import { directoryFor } from '../notify/directory.js';
+import { matchSlackUser } from '../notify/match.js';
+import { notifyStore } from '../notify/stores.js';
 
-const USERS_TTL_MS = 60_000;
-const EMAIL_TTL_MS = 10 * 60_000;
-const MISS_TTL_MS = 60_000;
-
-interface Cached<T> {
-  at: number;
-  ttl: number;
-  value: Promise<T>;
+/** The service's workspace users (cached briefly per team). */
+export async function workspaceUsers(ctx: WorkContext): Promise<WorkspaceUser[]> {
+  return [...(await directoryFor(ctx.store.db).usersOf(ctx.teamId, ctx.work)).values()];
 }
 
-/** Caches live beside the app's deps, so two apps in one process never share them. */
-const caches = new WeakMap<WorklinkDeps, Map<string, Cached<unknown>>>();
-
-function cached<T>(deps: WorklinkDeps, key: string, ttl: number, load: () => Promise<T>) {
-  let map = caches.get(deps);
-  if (!map) {
-    map = new Map();
-    caches.set(deps, map);
-  }
-  const hit = map.get(key) as Cached<T> | undefined;
-  if (hit && Date.now() - hit.at < hit.ttl) return hit.value;
-  const value = load();
-  const entry: Cached<T> = { at: Date.now(), ttl, value };
-  map.set(key, entry);
-  // A failed load is not remembered: the next ask tries again.
-  value.catch(() => {
-    if (map.get(key) === entry) map.delete(key);
-  });
-  return value;
-}
-
-/** The service's workspace users (cached for a minute per team and workspace). */
-export function workspaceUsers(ctx: WorkContext): Promise<WorkspaceUser[]> {
-  const workspace = ctx.connection?.workspaceId ?? '';
-  return cached(ctx.deps, `users:${ctx.teamId}:${workspace}`, USERS_TTL_MS, () =>
-    ctx.work.listUsers(),
-  );
-}
-
-/** Forgets the cached users (after a change is suspected, and in tests). */
-export function forgetWorkspaceUsers(ctx: WorkContext): void {
-  caches.get(ctx.deps)?.delete(`users:${ctx.teamId}:${ctx.connection?.workspaceId ?? ''}`);
-}
-
-/** The Slack user with this e-mail in this team, or undefined (cached, misses briefly). */
+/** The Slack user for a service e-mail: an explicit link, else the same e-mail in Slack. */
 export async function slackUserIdForEmail(
   ctx: WorkContext,
   email: string | undefined,
 ): Promise<string | undefined> {
-  const address = email?.trim().toLowerCase();
-  if (!address) return undefined;
-  const key = `email:${ctx.teamId}:${address}`;
+  const { links, lookups } = notifyStore(ctx.store.db);
   try {
-    return await cached(ctx.deps, key, EMAIL_TTL_MS, async () => {
-      try {
-        const res = await ctx.slack.users.lookupByEmail({ email: address });
-        return res.user?.id;
-      } catch (e) {
-        if ((e as { data?: { error?: string } }).data?.error === 'users_not_found') {
-          return undefined;
-        }
-        throw e;
-      }
-    }).then((id) => {
-      // Remember a miss for a shorter time: the person may join Slack soon.
-      if (id === undefined) {
-        const entry = caches.get(ctx.deps)?.get(key);
-        if (entry) entry.ttl = MISS_TTL_MS;
-      }
-      return id;
-    });
+    const match = await matchSlackUser({ links, lookups, slack: ctx.slack }, ctx.teamId, email);
+    return match.kind === 'matched' ? match.slackUserId : undefined;
   } catch {
     // A mention is a nicety: a failed lookup shows the service name instead.
     return undefined;

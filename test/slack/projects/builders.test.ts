@@ -3,6 +3,7 @@
  * mapping, and the builders' Block Kit limits with large or partial data.
  */
 import { describe, expect, it } from 'vitest';
+import { projectIdProblem } from '../../../src/slack/parse/ids.js';
 import {
   errorsFor,
   hashText,
@@ -12,7 +13,6 @@ import {
   readEditMeta,
   type StateValues,
 } from '../../../src/slack/projects/form.js';
-import { projectIdProblem } from '../../../src/slack/projects/ids.js';
 import { homeView } from '../../../src/slack/ui/home/homeView.js';
 import { customersMessage, packed } from '../../../src/slack/ui/messages/directory.js';
 import { projectCard } from '../../../src/slack/ui/messages/projectCard.js';
@@ -35,7 +35,7 @@ describe('projectIdProblem', () => {
   it('accepts id-like strings and explains the rest', () => {
     expect(projectIdProblem('65a1f0c2e4b0a1b2c3d4e5f6')).toBeUndefined();
     expect(projectIdProblem(' proj_0123456789 ')).toBeUndefined();
-    expect(projectIdProblem('')).toMatch(/^Name a project/);
+    expect(projectIdProblem('')).toMatch(/^Name the project by its id/);
     expect(projectIdProblem('123')).toMatch(/too short/);
     expect(projectIdProblem('<id>')).toMatch(/^Replace/);
     expect(projectIdProblem('65a1f0c2e4b0a1b2c3d4e5f6;drop')).toMatch(/is not a project id/);

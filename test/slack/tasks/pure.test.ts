@@ -9,9 +9,9 @@ import {
   descriptionFromMessage,
   nameFromMessage,
 } from '../../../src/slack/listeners/shortcuts/tasks.js';
+import { taskIdProblem } from '../../../src/slack/parse/ids.js';
 import { mapLimit, withinBudget } from '../../../src/slack/tasks/concurrency.js';
 import { formatFileSize, toTaskFile } from '../../../src/slack/tasks/files.js';
-import { taskIdProblem } from '../../../src/slack/tasks/ids.js';
 import { parseListArgs } from '../../../src/slack/tasks/list.js';
 import { usersForHandle } from '../../../src/slack/tasks/people.js';
 import { firstDoneStatus, type ProjectInfo } from '../../../src/slack/tasks/projectInfo.js';

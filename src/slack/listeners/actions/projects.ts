@@ -12,8 +12,8 @@ import {
   type WorklinkDeps,
   workContext,
 } from '../../context.js';
+import { projectIdProblem } from '../../parse/ids.js';
 import { replyWithProjectCard } from '../../projects/card.js';
-import { projectIdProblem } from '../../projects/ids.js';
 import { linkProject } from '../../projects/link.js';
 import { openProjectCreateModal, openProjectEditModal } from '../../projects/modals.js';
 import { openTaskForm } from '../../tasks/form.js';

@@ -14,11 +14,11 @@ import {
   type WorklinkDeps,
   workContext,
 } from '../../context.js';
+import { taskIdProblem } from '../../parse/ids.js';
 import { taskCardData } from '../../tasks/card.js';
 import { completeTask, completionSentence, NoDoneStatusError } from '../../tasks/complete.js';
 import { factsFromTask } from '../../tasks/facts.js';
 import { openTaskForm, slackErrorCode } from '../../tasks/form.js';
-import { taskIdProblem } from '../../tasks/ids.js';
 import { loadListPage } from '../../tasks/list.js';
 import { ACTION } from '../../ui/ids.js';
 import { taskCard, taskCardText } from '../../ui/messages/taskCard.js';

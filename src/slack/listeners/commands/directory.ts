@@ -4,8 +4,8 @@
  */
 import type { App } from '@slack/bolt';
 import { runSafely, type WorklinkDeps } from '../../context.js';
+import { projectIdProblem } from '../../parse/ids.js';
 import { channelProjectId, forgetIfGone, rememberProject } from '../../projects/channel.js';
-import { projectIdProblem } from '../../projects/ids.js';
 import { customersMessage, groupsMessage, usersMessage } from '../../ui/messages/directory.js';
 import { registerSubcommand } from './work.js';
 

@@ -6,9 +6,9 @@
 import type { App } from '@slack/bolt';
 import type { WorkContext, WorklinkDeps } from '../../context.js';
 import { runSafely } from '../../context.js';
+import { projectIdProblem } from '../../parse/ids.js';
 import { replyWithProjectCard } from '../../projects/card.js';
 import { channelProjectId, knownName } from '../../projects/channel.js';
-import { projectIdProblem } from '../../projects/ids.js';
 import { linkProject } from '../../projects/link.js';
 import { openProjectCreateModal, openProjectEditModal } from '../../projects/modals.js';
 import { esc } from '../../projects/names.js';

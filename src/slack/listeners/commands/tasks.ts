@@ -12,6 +12,7 @@ import {
   type WorklinkDeps,
 } from '../../context.js';
 import { parseDueDate } from '../../parse/dates.js';
+import { taskIdProblem } from '../../parse/ids.js';
 import { parseQuickAdd } from '../../parse/quickAdd.js';
 import { resolveAssignees } from '../../tasks/assignees.js';
 import { taskCardData } from '../../tasks/card.js';
@@ -20,7 +21,6 @@ import { completeTask, completionSentence, NoDoneStatusError } from '../../tasks
 import { createTaskFromSlack } from '../../tasks/create.js';
 import { factsFromTask } from '../../tasks/facts.js';
 import { openTaskForm } from '../../tasks/form.js';
-import { taskIdProblem } from '../../tasks/ids.js';
 import { loadListPage, parseListArgs } from '../../tasks/list.js';
 import { loadProjectInfo } from '../../tasks/projectInfo.js';
 import { esc } from '../../tasks/text.js';

@@ -13,9 +13,9 @@ import {
   type WorklinkDeps,
   workContext,
 } from '../../context.js';
+import { taskIdProblem } from '../../parse/ids.js';
 import { authoredContent } from '../../tasks/comment.js';
 import { withinBudget } from '../../tasks/concurrency.js';
-import { taskIdProblem } from '../../tasks/ids.js';
 import { esc } from '../../tasks/text.js';
 import { VIEW } from '../../ui/ids.js';
 import { NOT_CONNECTED } from '../../ui/messages/errors.js';

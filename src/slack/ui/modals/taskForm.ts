@@ -22,6 +22,7 @@ import {
   type TaskFileInput,
   type WorkspaceUser,
 } from '../../../workapi/contract.js';
+import { projectIdProblem } from '../../parse/ids.js';
 import { defaultStatus, type ProjectInfo } from '../../tasks/projectInfo.js';
 import { cut, esc, listing } from '../../tasks/text.js';
 import { ACTION, VIEW } from '../ids.js';
@@ -689,17 +690,6 @@ const SERVICE_FIELD: Record<string, TaskField> = {
 export function blockForServiceError(message: string, meta: TaskFormMeta): string {
   const head = /^([A-Za-z]+)[\w.[\]]*\s*:/.exec(message.trim())?.[1] ?? '';
   return errorBlock(SERVICE_FIELD[head] ?? 'name', meta);
-}
-
-function projectIdProblem(id: string): string | undefined {
-  if (!/^[A-Za-z0-9_-]+$/.test(id)) {
-    return 'That is not a project id: ids are letters and digits, like the 24-character ids shown on project cards.';
-  }
-  if (id.length < 10) {
-    return 'That is too short to be a project id: ids are 24 characters, as shown on project cards.';
-  }
-  if (id.length > 100) return 'That is too long to be a project id.';
-  return undefined;
 }
 
 function wholeNumber(
