@@ -13,13 +13,14 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../../src/config.js';
 import { launchSandbox, type SandboxStack } from '../../src/sandbox/start.js';
 import { taskComments } from '../../src/service/activity.js';
 import { createLogger } from '../../src/slack/worklink.js';
 import { WorkClient } from '../../src/workapi/client.js';
+import { launchChromium } from '../support/browser.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SHOTS = join(ROOT, 'test-results');
@@ -42,16 +43,7 @@ beforeAll(async () => {
     port: 0,
     logger: createLogger('info', (line) => logs.push(line)),
   });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-    ],
-  });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1200, height: 780 } });
   // A step waits for what a person would wait for; none of them takes long.
   page.setDefaultTimeout(15_000);

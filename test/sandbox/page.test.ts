@@ -5,8 +5,9 @@
 import { mkdir } from 'node:fs/promises';
 import type { BlockAction, ViewSubmitAction } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser.js';
 import { BOT_TOKEN, startTestSandbox, startTinyApp, type TinyApp, waitFor } from './helpers.js';
 
 const option = (text: string, value: string) => ({
@@ -202,16 +203,7 @@ beforeAll(async () => {
       });
     });
   });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-    ],
-  });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await mkdir('test-results', { recursive: true });
 });

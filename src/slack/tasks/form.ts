@@ -9,7 +9,6 @@ import { errMessage, errorText, type WorkContext } from '../context.js';
 import { calendarDate } from '../format/dates.js';
 import {
   createDefaults,
-  editFingerprints,
   type TaskFormData,
   type TaskFormMeta,
   type TaskFormValues,
@@ -17,6 +16,7 @@ import {
   taskLoadingModal,
   taskNoticeModal,
 } from '../ui/modals/taskForm.js';
+import { editFingerprints } from '../ui/modals/taskFormSubmission.js';
 import { factsFromTask } from './facts.js';
 import { workspaceUsers } from './people.js';
 import { loadProjectInfo, type ProjectInfo, statusFromDoneFlag } from './projectInfo.js';

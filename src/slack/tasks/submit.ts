@@ -6,12 +6,12 @@
 import { isWorkApiError } from '../../workapi/client.js';
 import type { CreateTaskBody } from '../../workapi/contract.js';
 import { errorText, type WorkContext } from '../context.js';
+import type { TaskFormMeta } from '../ui/modals/taskForm.js';
 import {
   blockForServiceError,
   errorBlock,
   type TaskFormCheck,
-  type TaskFormMeta,
-} from '../ui/modals/taskForm.js';
+} from '../ui/modals/taskFormSubmission.js';
 import { createTaskFromSlack } from './create.js';
 import { factsFromTask, factsFromUpdated, type TaskFacts } from './facts.js';
 import { FileReadError, readSlackFiles } from './files.js';

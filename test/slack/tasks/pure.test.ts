@@ -20,9 +20,6 @@ import { ACTION } from '../../../src/slack/ui/ids.js';
 import { type TaskCardData, taskCard } from '../../../src/slack/ui/messages/taskCard.js';
 import { taskListMessage } from '../../../src/slack/ui/messages/taskList.js';
 import {
-  blockForServiceError,
-  checkTaskForm,
-  editFingerprints,
   encodeTaskFormMeta,
   readTaskFormMeta,
   type TaskFormMeta,
@@ -30,6 +27,11 @@ import {
   taskBlockId,
   taskFormModal,
 } from '../../../src/slack/ui/modals/taskForm.js';
+import {
+  blockForServiceError,
+  checkTaskForm,
+  editFingerprints,
+} from '../../../src/slack/ui/modals/taskFormSubmission.js';
 import { fileSize } from '../../../src/workapi/contract.js';
 
 const PID = '0123456789abcdef01234567';

@@ -6,12 +6,8 @@ import type { App, BlockAction } from '@slack/bolt';
 import { errMessage, type WorklinkDeps, workContext } from '../../context.js';
 import { createFormData } from '../../tasks/form.js';
 import { ACTION } from '../../ui/ids.js';
-import {
-  readTaskFormMeta,
-  readTaskFormValues,
-  type StateValues,
-  taskFormModal,
-} from '../../ui/modals/taskForm.js';
+import { readTaskFormMeta, taskFormModal } from '../../ui/modals/taskForm.js';
+import { readTaskFormValues, type StateValues } from '../../ui/modals/taskFormSubmission.js';
 
 export function register(app: App, deps: WorklinkDeps): void {
   app.action(ACTION.taskFormProject, async (args) => {

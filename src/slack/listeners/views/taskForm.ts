@@ -16,16 +16,18 @@ import { VIEW } from '../../ui/ids.js';
 import { NOT_CONNECTED } from '../../ui/messages/errors.js';
 import { taskCard } from '../../ui/messages/taskCard.js';
 import {
-  checkTaskForm,
-  describeEnteredValues,
-  errorBlock,
   readTaskFormMeta,
-  readTaskFormValues,
-  type StateValues,
   type TaskFormMode,
   type TaskFormValues,
   taskNoticeModal,
 } from '../../ui/modals/taskForm.js';
+import {
+  checkTaskForm,
+  describeEnteredValues,
+  errorBlock,
+  readTaskFormValues,
+  type StateValues,
+} from '../../ui/modals/taskFormSubmission.js';
 
 /** Time allowed for files.info, the save and the announcement before the modal is answered. */
 export const TASK_SUBMIT_BUDGET_MS = 2_200;
