@@ -5,7 +5,7 @@
  * `@bob` and `@bob@example.com` typed plainly are kept as handles for the service's users.
  */
 import { PRIORITY_NAMES, priorityNumber } from '../../workapi/contract.js';
-import { decodeSlackEntities } from './slackText.js';
+import { decodeSlackEntities } from '../format/text.js';
 
 export type Assignee = { slackUserId: string } | { handle: string };
 

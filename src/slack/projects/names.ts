@@ -11,16 +11,6 @@ import {
   type WorkspaceUser,
 } from '../../workapi/contract.js';
 
-/** Escapes the three characters Slack's mrkdwn treats as control characters. */
-export function esc(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-/** Cuts `text` to `max` characters, ending in "…" when cut (Block Kit has hard limits). */
-export function cut(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, Math.max(0, max - 1))}…` : text;
-}
-
 /** A customer's company, else its contact person, else its id. */
 export function customerName(c: Customer): string {
   const person = [c.firstName, c.lastName].filter(Boolean).join(' ').trim();

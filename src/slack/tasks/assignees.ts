@@ -6,9 +6,9 @@
  */
 
 import type { WorkContext } from '../context.js';
+import { esc } from '../format/text.js';
 import type { Assignee } from '../parse/quickAdd.js';
 import { userByEmail, userName, usersForHandle, workspaceUsers } from './people.js';
-import { esc } from './text.js';
 
 export type AssigneeResolution = { ok: true; ids: string[] } | { ok: false; error: string };
 

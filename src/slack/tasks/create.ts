@@ -4,8 +4,8 @@
  */
 import type { CreateTaskBody, Task } from '../../workapi/contract.js';
 import { errMessage, type WorkContext } from '../context.js';
+import { esc } from '../format/text.js';
 import { announceNewTask, describeAssignmentReport } from '../notify/announce.js';
-import { esc } from './text.js';
 
 export interface Created {
   task: Task;

@@ -5,7 +5,7 @@
  */
 import type { TaskFileInput } from '../../workapi/contract.js';
 import type { WorkContext } from '../context.js';
-import { cut } from './text.js';
+import { cut } from '../format/text.js';
 
 /** The parts of a Slack file object that matter here. */
 export interface SlackFileLike {

@@ -6,6 +6,7 @@
 import { isWorkApiError } from '../../workapi/client.js';
 import type { CreateTaskBody } from '../../workapi/contract.js';
 import { errorText, type WorkContext } from '../context.js';
+import { esc, listing } from '../format/text.js';
 import type { TaskFormMeta } from '../ui/modals/taskForm.js';
 import {
   blockForServiceError,
@@ -15,7 +16,6 @@ import {
 import { createTaskFromSlack } from './create.js';
 import { factsFromTask, factsFromUpdated, type TaskFacts } from './facts.js';
 import { FileReadError, readSlackFiles } from './files.js';
-import { esc, listing } from './text.js';
 
 export type SaveOutcome =
   | { kind: 'saved'; facts: TaskFacts; sentence: string; created: boolean }

@@ -298,6 +298,13 @@ describe('/work comment', () => {
     ]);
   });
 
+  it('stores what was typed, not Slack’s escaping or markup', async () => {
+    const { taskId } = await h.work.createTask({ projectId: website, name: 'Escapes' });
+    // Slack escapes a typed "R&D <beta>" and sends a mention as <@U…|name>.
+    await replyText(`comment ${taskId} R&amp;D &lt;beta&gt; for <@U0BOB|bob>`);
+    expect(await comments(taskId)).toEqual(['R&D <beta> for @bob']);
+  });
+
   it.each([
     ['comment', 'Name the task by its id'],
     ['comment short text', '`short` is too short to be a task id'],

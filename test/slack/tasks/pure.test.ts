@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { plainText } from '../../../src/slack/format/text.js';
 import {
   descriptionFromMessage,
   nameFromMessage,
@@ -15,7 +16,6 @@ import { formatFileSize, toTaskFile } from '../../../src/slack/tasks/files.js';
 import { parseListArgs } from '../../../src/slack/tasks/list.js';
 import { usersForHandle } from '../../../src/slack/tasks/people.js';
 import { firstDoneStatus, type ProjectInfo } from '../../../src/slack/tasks/projectInfo.js';
-import { plainText } from '../../../src/slack/tasks/text.js';
 import { ACTION } from '../../../src/slack/ui/ids.js';
 import { type TaskCardData, taskCard } from '../../../src/slack/ui/messages/taskCard.js';
 import { taskListMessage } from '../../../src/slack/ui/messages/taskList.js';

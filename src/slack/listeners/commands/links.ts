@@ -8,10 +8,10 @@
  */
 import type { App } from '@slack/bolt';
 import { errMessage, type WorkContext, type WorklinkDeps } from '../../context.js';
+import { esc } from '../../format/text.js';
 import { directoryFor } from '../../notify/directory.js';
 import { setUpNotifications } from '../../notify/index.js';
 import { notifyStore } from '../../notify/stores.js';
-import { escapeMrkdwn } from '../../ui/messages/assignment.js';
 import { outboxStatusText } from '../../ui/messages/outbox.js';
 import { registerStatusSection } from './connection.js';
 import { registerSubcommand } from './work.js';
@@ -70,7 +70,7 @@ registerSubcommand({
     const workspace = ctx.connection?.workspaceName ?? 'the work-management workspace';
     if (!serviceUser) {
       await ctx.reply(
-        `No user in *${escapeMrkdwn(workspace)}* has the e-mail ${email}. Nothing was linked.`,
+        `No user in *${esc(workspace)}* has the e-mail ${email}. Nothing was linked.`,
       );
       return;
     }
@@ -80,11 +80,11 @@ registerSubcommand({
       slackUserId,
       linkedBy: ctx.userId,
     });
-    const name = serviceUser.name ? `*${escapeMrkdwn(serviceUser.name)}* (${email})` : email;
+    const name = serviceUser.name ? `*${esc(serviceUser.name)}* (${email})` : email;
     const replaced = previous && previous !== slackUserId ? ` (instead of <@${previous}>)` : '';
     ctx.logger.info(`Team ${ctx.teamId}: ${ctx.userId} linked a service user to ${slackUserId}.`);
     await ctx.reply(
-      `Linked ${name} to <@${slackUserId}>${replaced}: tasks assigned to ${name} in *${escapeMrkdwn(workspace)}* are now announced to <@${slackUserId}> by DM.`,
+      `Linked ${name} to <@${slackUserId}>${replaced}: tasks assigned to ${name} in *${esc(workspace)}* are now announced to <@${slackUserId}> by DM.`,
     );
   },
 });
@@ -123,13 +123,13 @@ registerSubcommand({
   example: 'me',
   summary: 'show which service user you get task DMs for',
   async run(ctx) {
-    const workspace = escapeMrkdwn(ctx.connection?.workspaceName ?? 'the service');
+    const workspace = esc(ctx.connection?.workspaceName ?? 'the service');
     const users = await directoryFor(ctx.store.db).usersOf(ctx.teamId, ctx.work);
     const byEmail = (email: string) =>
       [...users.values()].find((u) => u.email?.toLowerCase() === email.toLowerCase());
     const describe = (email: string) => {
       const u = byEmail(email);
-      return u?.name ? `*${escapeMrkdwn(u.name)}* (${email})` : email;
+      return u?.name ? `*${esc(u.name)}* (${email})` : email;
     };
     const links = notifyStore(ctx.store.db).links.bySlackUser(ctx.teamId, ctx.userId);
     const tail =

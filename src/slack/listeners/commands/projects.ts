@@ -6,12 +6,12 @@
 import type { App } from '@slack/bolt';
 import type { WorkContext, WorklinkDeps } from '../../context.js';
 import { runSafely } from '../../context.js';
+import { esc } from '../../format/text.js';
 import { projectIdProblem } from '../../parse/ids.js';
 import { replyWithProjectCard } from '../../projects/card.js';
 import { channelProjectId, knownName } from '../../projects/channel.js';
 import { linkProject } from '../../projects/link.js';
 import { openProjectCreateModal, openProjectEditModal } from '../../projects/modals.js';
-import { esc } from '../../projects/names.js';
 import { registerSubcommand, type SubcommandArgs } from './work.js';
 
 const EXAMPLE_ID = '65a1f0c2e4b0a1b2c3d4e5f6';

@@ -11,6 +11,7 @@ import {
   type WorkContext,
   type WorklinkDeps,
 } from '../../context.js';
+import { esc, plainText } from '../../format/text.js';
 import { parseDueDate } from '../../parse/dates.js';
 import { taskIdProblem } from '../../parse/ids.js';
 import { parseQuickAdd } from '../../parse/quickAdd.js';
@@ -23,7 +24,6 @@ import { factsFromTask } from '../../tasks/facts.js';
 import { openTaskForm } from '../../tasks/form.js';
 import { loadListPage, parseListArgs } from '../../tasks/list.js';
 import { loadProjectInfo } from '../../tasks/projectInfo.js';
-import { esc } from '../../tasks/text.js';
 import { taskCard, taskCardText } from '../../ui/messages/taskCard.js';
 import { taskListMessage } from '../../ui/messages/taskList.js';
 import { registerSubcommand } from './work.js';
@@ -243,8 +243,8 @@ registerSubcommand({
       return;
     }
     const taskId = id ?? '';
-    // The rest of the text as typed (line breaks kept).
-    const text = args.text.slice(args.text.indexOf(taskId) + taskId.length).trim();
+    // The rest of the text as typed (line breaks kept), Slack's markup made plain.
+    const text = plainText(args.text.slice(args.text.indexOf(taskId) + taskId.length)).trim();
     if (!text) {
       await ctx.reply(
         `Write the comment after the task id, like \`/work comment ${taskId} Looks good to me\`. Nothing was posted.`,

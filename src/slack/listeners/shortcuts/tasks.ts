@@ -5,9 +5,9 @@
  */
 import type { App, MessageShortcut } from '@slack/bolt';
 import { errMessage, requireConnection, type WorklinkDeps, workContext } from '../../context.js';
+import { cut, plainText } from '../../format/text.js';
 import { messageFiles, type SlackFileLike } from '../../tasks/files.js';
 import { openTaskForm, slackErrorCode } from '../../tasks/form.js';
-import { cut, plainText } from '../../tasks/text.js';
 import { SHORTCUT } from '../../ui/ids.js';
 import { COMMENT_MAX, commentFromMessageModal } from '../../ui/modals/commentModal.js';
 

@@ -15,6 +15,7 @@ import {
   type WorklinkDeps,
   workContext,
 } from '../../context.js';
+import { esc } from '../../format/text.js';
 import { PROJECT_SUBMIT_BUDGET_MS, type Settled, settle, within } from '../../projects/budget.js';
 import { replyWithProjectCard } from '../../projects/card.js';
 import { knownName, linkChannel, rememberProject } from '../../projects/channel.js';
@@ -27,7 +28,6 @@ import {
   readFormMeta,
   type StateValues,
 } from '../../projects/form.js';
-import { esc } from '../../projects/names.js';
 import { VIEW } from '../../ui/ids.js';
 import { KEY_UNREADABLE, NOT_CONNECTED } from '../../ui/messages/errors.js';
 import { projectNoticeModal } from '../../ui/modals/projectFields.js';

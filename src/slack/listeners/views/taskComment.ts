@@ -13,10 +13,10 @@ import {
   type WorklinkDeps,
   workContext,
 } from '../../context.js';
+import { esc } from '../../format/text.js';
 import { taskIdProblem } from '../../parse/ids.js';
 import { authoredContent } from '../../tasks/comment.js';
 import { withinBudget } from '../../tasks/concurrency.js';
-import { esc } from '../../tasks/text.js';
 import { VIEW } from '../../ui/ids.js';
 import { NOT_CONNECTED } from '../../ui/messages/errors.js';
 import {

@@ -5,7 +5,7 @@
  * A pure function of its input.
  */
 import type { Button, HomeView, KnownBlock } from '@slack/types';
-import { cut, esc } from '../../projects/names.js';
+import { cut, esc } from '../../format/text.js';
 import { ACTION } from '../ids.js';
 
 export interface HomeInput {

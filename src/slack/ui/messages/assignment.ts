@@ -7,6 +7,7 @@
 import type { KnownBlock } from '@slack/types';
 import { PRIORITY_NAMES, priorityNumber } from '../../../workapi/contract.js';
 import { calendarDate, formatDueDate } from '../../format/dates.js';
+import { esc } from '../../format/text.js';
 import { ACTION } from '../ids.js';
 
 export interface AssignmentInput {
@@ -27,22 +28,17 @@ export interface AssignmentMessage {
   blocks: KnownBlock[];
 }
 
-/** mrkdwn control characters, so a task called "<!channel>" stays text. */
-export function escapeMrkdwn(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
 const MENTION = /^<@[UW][A-Z0-9_]+>$/;
 
 /** Why: a name with * or _ must not turn the sentence bold or italic half-way. */
 function bold(s: string): string {
-  const clean = escapeMrkdwn(s.replace(/\s+/g, ' ').trim()).replace(/\*/g, '∗');
+  const clean = esc(s.replace(/\s+/g, ' ').trim()).replace(/\*/g, '∗');
   return `*${clean || 'Untitled task'}*`;
 }
 
 export function creatorText(creator: string | undefined): string {
   if (!creator?.trim()) return 'Someone';
-  return MENTION.test(creator) ? creator : escapeMrkdwn(creator.trim());
+  return MENTION.test(creator) ? creator : esc(creator.trim());
 }
 
 export function priorityName(priority: string | null | undefined): string | undefined {

@@ -5,7 +5,8 @@
  */
 import type { KnownBlock } from '@slack/types';
 import type { Customer, Group, WorkspaceUser } from '../../../workapi/contract.js';
-import { customerName, cut, esc, userName } from '../../projects/names.js';
+import { cut, esc } from '../../format/text.js';
+import { customerName, userName } from '../../projects/names.js';
 
 export interface ListMessage {
   text: string;

@@ -4,7 +4,7 @@
  */
 import type { OutboxRow, OutboxSummary } from '../../../store/outbox.js';
 import { formatMoment } from '../../format/dates.js';
-import { escapeMrkdwn } from './assignment.js';
+import { esc } from '../../format/text.js';
 
 export function outboxStatusText(summary: OutboxSummary, timeZone: string): string {
   const waiting = summary.pending + summary.sending;
@@ -27,5 +27,5 @@ function failureLine(row: OutboxRow, timeZone: string): string {
       : (row.serviceUserEmail ?? row.serviceUserName ?? row.serviceUserId);
   const task = row.taskName.trim() || row.taskId;
   const when = formatMoment(row.updatedAt, timeZone);
-  return `• ${escapeMrkdwn(who)} — _${escapeMrkdwn(task)}_: ${escapeMrkdwn(row.lastError ?? 'failed')} (${when})`;
+  return `• ${esc(who)} — _${esc(task)}_: ${esc(row.lastError ?? 'failed')} (${when})`;
 }

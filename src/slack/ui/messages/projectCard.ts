@@ -13,10 +13,9 @@ import type {
   WorkspaceUser,
 } from '../../../workapi/contract.js';
 import { calendarDate, formatDueDate } from '../../format/dates.js';
+import { cut, esc } from '../../format/text.js';
 import {
   customerName,
-  cut,
-  esc,
   nameLookup,
   priorityName,
   statusTypeName,

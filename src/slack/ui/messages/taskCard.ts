@@ -5,7 +5,7 @@
  */
 import type { Button, KnownBlock, SectionBlock } from '@slack/types';
 import { formatDueDate } from '../../format/dates.js';
-import { cut, esc } from '../../tasks/text.js';
+import { cut, esc } from '../../format/text.js';
 import { ACTION } from '../ids.js';
 
 export interface TaskCardData {

@@ -5,7 +5,7 @@
  */
 import type { Button, KnownBlock } from '@slack/types';
 import { formatDueDate } from '../../format/dates.js';
-import { cut, esc } from '../../tasks/text.js';
+import { cut, esc } from '../../format/text.js';
 import { ACTION } from '../ids.js';
 import { assigneeText, statusText, type TaskCardData, taskTitle } from './taskCard.js';
 

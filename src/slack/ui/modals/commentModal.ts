@@ -4,7 +4,7 @@
  * prefilled and its link is added when posting).
  */
 import type { ModalView } from '@slack/types';
-import { cut } from '../../tasks/text.js';
+import { cut } from '../../format/text.js';
 import { VIEW } from '../ids.js';
 
 export const COMMENT_BLOCK = { text: 'comment_text', taskId: 'comment_task' } as const;

@@ -4,8 +4,8 @@
  */
 import type { KnownBlock, ModalView } from '@slack/types';
 import type { Customer } from '../../../workapi/contract.js';
+import { cut } from '../../format/text.js';
 import type { ProjectFormMeta } from '../../projects/form.js';
-import { cut } from '../../projects/names.js';
 import { VIEW } from '../ids.js';
 import {
   customerInput,

@@ -4,8 +4,8 @@
  */
 import type { KnownBlock, ModalView, Option } from '@slack/types';
 import { type Customer, PRIORITY_NAMES } from '../../../workapi/contract.js';
+import { cut } from '../../format/text.js';
 import { type EditMeta, SLACK_TEXT_LIMIT } from '../../projects/form.js';
-import { cut } from '../../projects/names.js';
 import { VIEW } from '../ids.js';
 import {
   customerInput,

@@ -5,7 +5,8 @@
  */
 import type { InputBlock, ModalView, PlainTextOption } from '@slack/types';
 import type { Customer } from '../../../workapi/contract.js';
-import { customerName, cut } from '../../projects/names.js';
+import { cut } from '../../format/text.js';
+import { customerName } from '../../projects/names.js';
 import { VIEW } from '../ids.js';
 
 /** block_ids of the form's inputs; `response_action: 'errors'` is keyed by these. */

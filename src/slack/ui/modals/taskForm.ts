@@ -21,8 +21,8 @@ import {
   type TaskFileInput,
   type WorkspaceUser,
 } from '../../../workapi/contract.js';
+import { cut, esc, listing } from '../../format/text.js';
 import { defaultStatus, type ProjectInfo } from '../../tasks/projectInfo.js';
-import { cut, esc, listing } from '../../tasks/text.js';
 import { ACTION, VIEW } from '../ids.js';
 
 // ── Ids ──────────────────────────────────────────────────────────────────────

@@ -10,9 +10,9 @@ import {
   PRIORITY_NAMES,
   type WorkspaceUser,
 } from '../../../workapi/contract.js';
+import { cut, esc } from '../../format/text.js';
 import { projectIdProblem } from '../../parse/ids.js';
 import type { ProjectInfo } from '../../tasks/projectInfo.js';
-import { cut, esc } from '../../tasks/text.js';
 import {
   EDITABLE,
   type EditableField,

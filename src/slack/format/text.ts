@@ -1,6 +1,7 @@
 /**
- * Small text helpers for task messages: mrkdwn escaping (a task named "R&D <beta>" must show
- * as written), Block Kit length limits, plurals, and Slack message text made plain.
+ * Text helpers for everything Worklink writes to or reads from Slack: mrkdwn escaping (a task
+ * named "R&D <beta>" must show as written), Block Kit length limits, plurals, and text typed
+ * in Slack made plain.
  */
 
 /** Escapes the three characters Slack's mrkdwn treats as control characters. */
@@ -29,7 +30,7 @@ export function listing(items: readonly string[]): string {
  * entities decoded. Used for task names and descriptions made from messages.
  */
 export function plainText(mrkdwn: string): string {
-  return mrkdwn
+  const plain = mrkdwn
     .replace(/<(?:https?|mailto):[^|>]*\|([^>]*)>/g, '$1')
     .replace(/<((?:https?|mailto):[^>]*)>/g, '$1')
     .replace(/<@([UW][A-Z0-9]+)(?:\|([^>]*))?>/g, (_m, id: string, name?: string) =>
@@ -38,8 +39,14 @@ export function plainText(mrkdwn: string): string {
     .replace(/<#([CG][A-Z0-9]+)(?:\|([^>]*))?>/g, (_m, id: string, name?: string) =>
       name ? `#${name}` : `#${id}`,
     )
-    .replace(/<!(here|channel|everyone)(?:\|[^>]*)?>/g, '@$1')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
+    .replace(/<!(here|channel|everyone)(?:\|[^>]*)?>/g, '@$1');
+  return decodeSlackEntities(plain);
+}
+
+/**
+ * Slack sends `&`, `<` and `>` typed by a person as `&amp;`, `&lt;` and `&gt;` (its own
+ * markup, such as `<@U123>`, stays literal). Decode typed text before it reaches the service.
+ */
+export function decodeSlackEntities(text: string): string {
+  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
