@@ -41,8 +41,6 @@ async function main() {
   try {
     // The harness logs at debug level into memory; a benchmark wants production's level.
     h.logger.setLevel('info' as never);
-    // The harness logs at debug level into memory; a benchmark wants production's level.
-    h.logger.setLevel('info' as never);
     const notifications = notificationsOf(h.worklink.deps)!;
     // These tasks are created outside Slack; no Slack announcement will come to take over.
     notifications.tuning.eventGraceMs = 0;

@@ -155,19 +155,14 @@ function port(value: string | undefined): number {
   return n;
 }
 
-function workApi(
-  baseUrl: string | undefined,
-  altUrl: string | undefined,
-): AppConfig['workApi'] | undefined {
+function workApi(baseUrl: string | undefined, altUrl: string | undefined): AppConfig['workApi'] {
   if (!baseUrl && !altUrl) return undefined;
-  if (!baseUrl) {
+  if (!baseUrl || !altUrl) {
+    const [given, missing] = baseUrl
+      ? ['WORK_API_URL', 'WORK_ALT_API_URL']
+      : ['WORK_ALT_API_URL', 'WORK_API_URL'];
     throw new ConfigError(
-      'WORK_ALT_API_URL is set but WORK_API_URL is missing: set both (e.g. https://work.example.com/v1.0 and https://work.example.com/api/v1) or neither to use the embedded service.',
-    );
-  }
-  if (!altUrl) {
-    throw new ConfigError(
-      'WORK_API_URL is set but WORK_ALT_API_URL is missing: set both (e.g. https://work.example.com/v1.0 and https://work.example.com/api/v1) or neither to use the embedded service.',
+      `${given} is set but ${missing} is missing: set both (e.g. https://work.example.com/v1.0 and https://work.example.com/api/v1) or neither to use the embedded service.`,
     );
   }
   for (const [name, url] of [

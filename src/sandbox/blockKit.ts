@@ -193,3 +193,15 @@ export function isCalendarDate(value: unknown): boolean {
   const d = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
 }
+
+/**
+ * Any JSON value as text for a message. String() throws on objects such as {"toString": 1},
+ * which an app (or a page request) can send; this never does.
+ */
+export function shown(v: unknown): string {
+  try {
+    return String(v);
+  } catch {
+    return JSON.stringify(v);
+  }
+}

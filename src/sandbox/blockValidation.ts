@@ -7,6 +7,7 @@ import {
   isCalendarDate,
   STATEFUL_TYPES,
   type Surface,
+  shown,
 } from './blockKit.js';
 
 function isObj(v: unknown): v is Record<string, unknown> {
@@ -32,7 +33,7 @@ function checkText(
     return;
   }
   const allowed = opts.plainOnly ? ['plain_text'] : ['plain_text', 'mrkdwn'];
-  if (!allowed.includes(String(v.type))) {
+  if (!allowed.includes(shown(v.type))) {
     out.push(err(`must be one of: ${allowed.join(', ')}`, `${pointer}/type`));
   }
   if (typeof v.text !== 'string' || v.text.length === 0) {
@@ -67,7 +68,7 @@ function checkElement(v: unknown, pointer: string, out: string[], context: 'inpu
     out.push(err('must be an element object', pointer));
     return;
   }
-  const type = String(v.type);
+  const type = shown(v.type);
   if (!INTERACTIVE_TYPES.has(type) && type !== 'image') {
     out.push(err(`unsupported type \`${type}\``, `${pointer}/type`));
     return;
@@ -125,7 +126,7 @@ export function validateBlocks(blocks: unknown, surface: Surface, pointer = '/bl
       out.push(err('must be a block object', at));
       return;
     }
-    const type = String(b.type);
+    const type = shown(b.type);
     if (!BLOCK_TYPES.has(type)) {
       out.push(err(`unsupported type \`${type}\``, `${at}/type`));
       return;

@@ -3,7 +3,7 @@
 // what Slack does with the app's HTTP answer (command responses, `response_action`s). Also the
 // response_url endpoint's logic. The page's buttons and the tests both come through here.
 
-import { findElement, STATEFUL_TYPES } from './blockKit.js';
+import { findElement, STATEFUL_TYPES, shown } from './blockKit.js';
 import { validateBlocks, validateView } from './blockValidation.js';
 import { nextTs, slackId } from './ids.js';
 import type { AppSurface } from './manifest.js';
@@ -499,7 +499,7 @@ export class Interactions {
               `response_action "errors" names block_id "${blockId}", which is not an input block of the view.`,
             );
           }
-          out[blockId] = String(message);
+          out[blockId] = shown(message);
         }
         return { ok: false, status, errors: out };
       }
@@ -519,7 +519,7 @@ export class Interactions {
         return { ok: true, status };
       }
       default:
-        return bad(`unknown response_action "${String(action)}".`);
+        return bad(`unknown response_action "${shown(action)}".`);
     }
   }
 

@@ -8,6 +8,7 @@ import {
   type ElementObj,
   isCalendarDate,
   type OptionObj,
+  shown,
   statefulElements,
 } from './blockKit.js';
 
@@ -72,7 +73,7 @@ export function initialRaw(element: ElementObj): RawValue {
     case 'file_input':
       return [];
     default:
-      return element.initial_value === undefined ? null : String(element.initial_value);
+      return element.initial_value === undefined ? null : shown(element.initial_value);
   }
 }
 

@@ -1,6 +1,8 @@
 // The sandbox's Slack workspace: who is in it and which channels exist. The people are the
 // demo workspace's users (same e-mails), so users.lookupByEmail links them to service users.
 
+import { DEMO_USERS } from '../service/seed.js';
+
 export interface SandboxUserSpec {
   id: string;
   /** Slack handle, e.g. "alice". */
@@ -25,50 +27,45 @@ export const DEFAULT_TEAM = {
   domain: 'worklink-sandbox',
 };
 
-export const DEFAULT_USERS: readonly SandboxUserSpec[] = [
-  {
-    id: 'U0SBALICE',
-    name: 'alice',
-    realName: 'Alice Adams',
-    email: 'alice@example.com',
-    tz: 'America/New_York',
-    isAdmin: true,
-    isOwner: true,
-    title: 'Head of Delivery',
-  },
-  {
-    id: 'U0SBBOB',
-    name: 'bob',
-    realName: 'Bob Brown',
-    email: 'bob@example.com',
-    tz: 'Europe/Berlin',
-    title: 'Web Developer',
-  },
-  {
-    id: 'U0SBCAROL',
-    name: 'carol',
-    realName: 'Carol Chen',
-    email: 'carol@example.com',
-    tz: 'America/Los_Angeles',
-    title: 'Designer',
-  },
-  {
-    id: 'U0SBDAN',
-    name: 'dan',
-    realName: 'Dan Diaz',
-    email: 'dan@example.com',
-    tz: 'Asia/Tokyo',
-    title: 'Account Manager',
-  },
-  {
-    id: 'U0SBERIN',
-    name: 'erin',
-    realName: 'Erin Evans',
-    email: 'erin@example.com',
-    tz: 'Australia/Sydney',
-    title: 'Support Lead',
-  },
-];
+type FirstWord<S extends string> = S extends `${infer F} ${string}` ? F : S;
+
+/** A demo user's Slack handle: the first name, lower case ("alice"). */
+export type DemoHandle = Lowercase<FirstWord<(typeof DEMO_USERS)[number]['name']>>;
+
+/** Where a demo user sits in one Slack workspace: the parts that differ between workspaces. */
+export interface DemoPlacement {
+  id: string;
+  tz: string;
+  title?: string;
+}
+
+/**
+ * The service's demo users as Slack users: names, e-mails and roles from the seed (so
+ * users.lookupByEmail always links them), ids and time zones from `placed`. In seed order.
+ */
+export function demoSlackUsers(
+  placed: Record<DemoHandle, DemoPlacement>,
+): Record<DemoHandle, SandboxUserSpec> {
+  const entries = DEMO_USERS.map((u): [DemoHandle, SandboxUserSpec] => {
+    const handle = u.name.split(' ')[0].toLowerCase() as DemoHandle;
+    const roles = 'isOwner' in u ? { isAdmin: u.isAdmin, isOwner: u.isOwner } : {};
+    return [
+      handle,
+      { name: handle, realName: u.name, email: u.email, ...roles, ...placed[handle] },
+    ];
+  });
+  return Object.fromEntries(entries) as Record<DemoHandle, SandboxUserSpec>;
+}
+
+export const DEFAULT_USERS: readonly SandboxUserSpec[] = Object.values(
+  demoSlackUsers({
+    alice: { id: 'U0SBALICE', tz: 'America/New_York', title: 'Head of Delivery' },
+    bob: { id: 'U0SBBOB', tz: 'Europe/Berlin', title: 'Web Developer' },
+    carol: { id: 'U0SBCAROL', tz: 'America/Los_Angeles', title: 'Designer' },
+    dan: { id: 'U0SBDAN', tz: 'Asia/Tokyo', title: 'Account Manager' },
+    erin: { id: 'U0SBERIN', tz: 'Australia/Sydney', title: 'Support Lead' },
+  }),
+);
 
 export const DEFAULT_CHANNELS: readonly SandboxChannelSpec[] = [
   { id: 'C0SBGENERAL', name: 'general', topic: 'Company-wide announcements' },

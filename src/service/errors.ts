@@ -4,7 +4,7 @@
  */
 export class ServiceError extends Error {
   constructor(
-    readonly status: 400 | 401 | 404 | 413,
+    readonly status: 400 | 404,
     message: string,
   ) {
     super(message);

@@ -9,18 +9,15 @@ interface GroupRow {
 
 /** Adds groups after the project's existing ones; returns their ids in order. */
 export function insertGroups(db: Db, projectId: string, names: readonly string[]): string[] {
-  const last = sql<{ n: number | null }>(
-    db,
-    'SELECT MAX(position) AS n FROM task_groups WHERE project_id = ?',
-  ).get(projectId);
-  const start = (last?.n ?? -1) + 1;
   const insert = sql(
     db,
-    'INSERT INTO task_groups (id, project_id, name, position) VALUES (?, ?, ?, ?)',
+    `INSERT INTO task_groups (id, project_id, name, position)
+     VALUES (?, ?, ?, (SELECT COALESCE(MAX(position), -1) + 1 FROM task_groups
+                        WHERE project_id = ?))`,
   );
-  return names.map((name, i) => {
+  return names.map((name) => {
     const id = newId();
-    insert.run(id, projectId, name, start + i);
+    insert.run(id, projectId, name, projectId);
     return id;
   });
 }

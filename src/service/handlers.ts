@@ -5,6 +5,7 @@ import type {
   OperationName,
   PostCommentBody,
   UpdateProjectBody,
+  UpdateTaskBody,
 } from '../workapi/contract.js';
 import { listCustomers } from './customers.js';
 import type { Db } from './db.js';
@@ -53,7 +54,7 @@ export const handlers: Record<OperationName, Handler> = {
     new JsonText(listTasksJson(db, caller, query as ListTasksQuery)),
   getTask: ({ db, caller }, { params }) => new JsonText(getTaskJson(db, caller, params.taskId)),
   updateTask: ({ db, caller }, { params, body }) =>
-    updateTask(db, caller, params.taskId, body as CreateTaskBody),
+    updateTask(db, caller, params.taskId, body as UpdateTaskBody),
   postComment: ({ db, caller }, { params, body }) =>
     postComment(db, caller, params.taskId, (body as PostCommentBody).content),
   createProject: ({ db, caller }, { body }) => createProject(db, caller, body as CreateProjectBody),

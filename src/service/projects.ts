@@ -36,7 +36,7 @@ export interface Features {
  * Flags of a project created without a template: everything on, default priority
  * "No Priority". A new project accepts every task field until someone turns a feature off.
  */
-export const DEFAULT_FEATURES: Features = {
+const DEFAULT_FEATURES: Features = {
   priority: true,
   defaultPriority: 0,
   estimate: true,
@@ -268,7 +268,7 @@ export function favoriteUsers(db: Db, projectId: string): string[] {
     .map((r) => r.user_id);
 }
 
-export function projectResponse(db: Db, row: ProjectRow): Project {
+function projectResponse(db: Db, row: ProjectRow): Project {
   return {
     projectId: row.id,
     projectName: row.name,

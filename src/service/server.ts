@@ -21,7 +21,7 @@ import { handlers, type Input } from './handlers.js';
 import { JsonText } from './json-text.js';
 import { type Caller, findCaller } from './workspaces.js';
 
-export const BODY_LIMIT = 1024 * 1024;
+const BODY_LIMIT = 1024 * 1024;
 
 export interface ServerOptions {
   db: Db;

@@ -6,8 +6,10 @@ import { type Db, sql } from './db.js';
  *
  * Correctness rests on two invalidations:
  * - this connection's own writes: every code path that changes what a task's JSON shows must
- *   call `forgetTask` (today only `updateTask`; creating a task adds a new id, and no
- *   operation renames groups or deletes tasks);
+ *   call `forgetTask` (today only `updateTask`; creating a task adds a new id, no operation
+ *   renames groups, changes a status's Type or deletes tasks, and a project's settings such
+ *   as feature flags or default priority are not part of a Task). The test
+ *   test/service/task-cache.test.ts compares the answer after every write with a fresh read;
  * - other connections (another process such as `seed`, or a second connection in this one):
  *   SQLite's `PRAGMA data_version` changes when they commit, and then everything is dropped.
  */

@@ -55,7 +55,7 @@ const TASK_SELECT = `
     LEFT JOIN task_groups g ON g.id = t.group_id`;
 
 /** The task if its project belongs to the workspace. */
-export function findTask(db: Db, workspaceId: string, taskId: string): TaskRow | undefined {
+function findTask(db: Db, workspaceId: string, taskId: string): TaskRow | undefined {
   return sql<TaskRow>(db, `${TASK_SELECT} WHERE t.id = ? AND p.workspace_id = ?`).get(
     taskId,
     workspaceId,
@@ -117,7 +117,7 @@ export function getTask(db: Db, caller: Caller, taskId: string): Task {
 }
 
 /** A task named in the path: unknown or foreign → 404. */
-export function loadTask(db: Db, workspaceId: string, taskId: string): TaskRow {
+function loadTask(db: Db, workspaceId: string, taskId: string): TaskRow {
   const row = findTask(db, workspaceId, taskId);
   if (!row) throw notFound('task', taskId);
   return row;
@@ -133,13 +133,7 @@ const FEATURE_OF_FIELD = {
 
 /** Refuses a task field whose feature is off for the project. */
 function checkFeatures(project: ProjectRow, body: CreateTaskBody): void {
-  const f = featuresOf(project);
-  const enabled = {
-    priority: f.priority,
-    estimate: f.estimate,
-    milestone: f.milestone,
-    groups: f.groups,
-  };
+  const enabled = featuresOf(project);
   for (const [field, feature] of Object.entries(FEATURE_OF_FIELD)) {
     if (body[field as keyof typeof FEATURE_OF_FIELD] !== undefined && !enabled[feature]) {
       throw badRequest(field, `the ${feature} feature is off for this project`);
@@ -369,21 +363,16 @@ export function postComment(
 
 // ── Parts ────────────────────────────────────────────────────────────────────
 
+/** Appends assignees after the task's existing ones (as `subscribe` does subscribers). */
 function addAssignees(db: Db, taskId: string, by: string, userIds: string[], now: string): void {
-  const next = sql<{ n: number | null }>(
-    db,
-    'SELECT MAX(position) AS n FROM task_assignees WHERE task_id = ?',
-  ).get(taskId);
-  const start = (next?.n ?? -1) + 1;
   const insert = sql(
     db,
     `INSERT INTO task_assignees (task_id, user_id, position, created_by, updated_by, created_at,
        updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (?, ?, (SELECT COALESCE(MAX(position), -1) + 1 FROM task_assignees WHERE task_id = ?),
+             ?, ?, ?, ?)`,
   );
-  userIds.forEach((userId, i) => {
-    insert.run(taskId, userId, start + i, by, by, now, now);
-  });
+  for (const userId of userIds) insert.run(taskId, userId, taskId, by, by, now, now);
 }
 
 function subscribe(db: Db, taskId: string, userIds: string[]): void {
@@ -425,7 +414,7 @@ interface AssigneeRow {
 }
 
 /** The Updated task shape (operation 5). Task files are links: uploadFileType 1. */
-export function updatedTaskResponse(db: Db, row: TaskRow): UpdatedTask {
+function updatedTaskResponse(db: Db, row: TaskRow): UpdatedTask {
   const taskUsers = sql<AssigneeRow>(
     db,
     `SELECT user_id AS _id, created_by AS CreatedBy, updated_by AS UpdatedBy,

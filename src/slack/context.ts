@@ -1,10 +1,10 @@
 /**
  * What every feature handler gets, built AFTER `ack()`:
  *
- *   const ctx = workContext(deps, args);      // args = the Bolt listener's arguments
- *   if (!requireConnection(ctx)) return;      // answers the "not connected" sentence itself
- *   const task = await ctx.work.getTask(id);  // WorkClient for the team's connection
- *   await ctx.reply({ text: 'Done.' });       // ephemeral via response_url, else DM
+ *   const ctx = workContext(deps, args);         // args = the Bolt listener's arguments
+ *   if (!(await requireConnection(ctx))) return; // answers "not connected" itself
+ *   const task = await ctx.work.getTask(id);     // WorkClient for the team's connection
+ *   await ctx.reply({ text: 'Done.' });          // ephemeral via response_url, else DM
  *
  * `deps` (WorklinkDeps) is the per-app bag of long-lived parts — store, config, logger,
  * caches — handed to every listener's `register(app, deps)`.
@@ -155,8 +155,8 @@ export interface ReplyMessage {
   replace_original?: boolean;
 }
 
-export interface WorkContext {
-  deps: WorklinkDeps;
+/** The plain ids a context is built from (for code outside Bolt listeners: workers, tests). */
+export interface ContextInput {
   teamId: string;
   enterpriseId?: string;
   userId: string;
@@ -165,6 +165,12 @@ export interface WorkContext {
   responseUrl?: string;
   /** Web API client with this team's bot token. */
   slack: WebClient;
+  /** Bolt's respond (response_url), when the payload carried one. */
+  respond?: (message: ReplyMessage) => Promise<unknown>;
+}
+
+export interface WorkContext extends ContextInput {
+  deps: WorklinkDeps;
   store: Store;
   logger: Logger;
   /** The team's connection, or undefined (see `requireConnection`). */
@@ -173,8 +179,6 @@ export interface WorkContext {
   connectionUnreadable: boolean;
   /** WorkClient for the connection; throws NotConnectedError when there is none. */
   readonly work: WorkClient;
-  /** Bolt's respond (response_url), when the payload carried one. */
-  respond?: (message: ReplyMessage) => Promise<unknown>;
   /** Always works: response_url if any, else an ephemeral in the channel, else a DM. */
   reply(message: ReplyMessage | string): Promise<void>;
   /** The acting user's IANA time zone from users.info (cached); 'UTC' when unknown. */
@@ -255,18 +259,7 @@ export function workContext(
   });
 }
 
-export interface ContextInput {
-  teamId: string;
-  enterpriseId?: string;
-  userId: string;
-  channelId?: string;
-  triggerId?: string;
-  responseUrl?: string;
-  slack: WebClient;
-  respond?: WorkContext['respond'];
-}
-
-/** The context from plain ids (for code outside Bolt listeners: workers, tests). */
+/** The context from plain ids (see ContextInput). */
 export function buildWorkContext(deps: WorklinkDeps, input: ContextInput): WorkContext {
   let connection: Connection | undefined;
   let connectionUnreadable = false;

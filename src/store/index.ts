@@ -1,7 +1,7 @@
 /**
  * The app's own database (DATA_DIR/worklink.db): one better-sqlite3 connection in WAL mode,
- * migrated on open, with one small module per table. Other modules that need a table of
- * their own (the notifications outbox) append a migration and build on `store.db`.
+ * migrated on open, with one small module per table. The notification tables (outbox.ts,
+ * userLinks.ts, lookupCache.ts) are reached through src/slack/notify/stores.ts on `store.db`.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +11,10 @@ import { type ConnectionsStore, connectionsStore } from './connections.js';
 import { createSecretBox, loadSecretsKey, type SecretBox } from './crypto.js';
 import { type InstallationsStore, installationsStore } from './installations.js';
 import { type KnownProjectsStore, knownProjectsStore } from './knownProjects.js';
+import { lookupCacheStore } from './lookupCache.js';
 import { migrate } from './migrations.js';
+import { outboxStore } from './outbox.js';
+import { userLinksStore } from './userLinks.js';
 
 export type { ChannelProject, ChannelProjectsStore } from './channelProjects.js';
 export type { Connection, ConnectionInfo, ConnectionsStore } from './connections.js';
@@ -35,6 +38,23 @@ export interface Store {
    * channel links and known projects, in one transaction. Returns what was removed.
    */
   forgetTeam(teamId: string): { connection: boolean; links: number; projects: number };
+  /**
+   * Forgets a team that removed Worklink (app uninstalled, bot token revoked): what forgetTeam
+   * forgets, and its user links and e-mail lookups too. Its pending DMs can no longer be sent
+   * (no token) and fail with `reason`; the rows stay, so one DM per assignee still holds
+   * should the team install Worklink again. One transaction.
+   */
+  forgetUninstalledTeam(
+    teamId: string,
+    reason: string,
+    now?: number,
+  ): {
+    connection: boolean;
+    links: number;
+    projects: number;
+    userLinks: number;
+    droppedDms: number;
+  };
   close(): void;
 }
 
@@ -66,6 +86,17 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     links: channelProjects.deleteTeam(teamId),
     projects: knownProjects.deleteTeam(teamId),
   }));
+  const userLinks = userLinksStore(db);
+  const lookups = lookupCacheStore(db);
+  const outbox = outboxStore(db);
+  const forgetUninstalledTeam = db.transaction((teamId: string, reason: string, now: number) => {
+    lookups.clear(teamId);
+    return {
+      ...forgetTeam(teamId),
+      userLinks: userLinks.deleteTeam(teamId),
+      droppedDms: outbox.failPending(teamId, reason, now),
+    };
+  });
   return {
     db,
     dataDir,
@@ -75,6 +106,8 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     channelProjects,
     knownProjects,
     forgetTeam: (teamId) => forgetTeam(teamId),
+    forgetUninstalledTeam: (teamId, reason, now = Date.now()) =>
+      forgetUninstalledTeam(teamId, reason, now),
     close: () => {
       if (db.open) db.close();
     },

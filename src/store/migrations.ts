@@ -3,8 +3,8 @@
  * from user_version i to i + 1; each runs in its own transaction with the version bump.
  *
  * APPEND ONLY: never edit or reorder an entry that has shipped — add a new one at the end
- * (the notifications outbox, for example, is appended by src/slack/notify). An entry is SQL
- * text or a function for changes SQL alone cannot express.
+ * (as the notification tables were, in entry 2). An entry is SQL text or a function for
+ * changes SQL alone cannot express.
  */
 import type Database from 'better-sqlite3';
 

@@ -22,8 +22,8 @@ export const NO_SLACK_ACCOUNT = 'no Slack account linked';
 /** The reason stored on the creator's own row. */
 export const CREATOR_SKIPPED = 'created the task';
 
-export interface OutboxRow {
-  id: number;
+/** What a queued DM is about: the task, its assignee (the recipient) and who created it. */
+interface OutboxTask {
   teamId: string;
   taskId: string;
   serviceUserId: string;
@@ -41,6 +41,10 @@ export interface OutboxRow {
   priority?: string;
   /** The recipient, once matched. */
   slackUserId?: string;
+}
+
+export interface OutboxRow extends OutboxTask {
+  id: number;
   status: OutboxStatus;
   attempts: number;
   /** Epoch ms. */
@@ -58,22 +62,7 @@ export interface OutboxRow {
 }
 
 /** A row to queue. `status` defaults to 'pending'. */
-export interface NewOutboxRow {
-  teamId: string;
-  taskId: string;
-  serviceUserId: string;
-  serviceUserEmail?: string;
-  serviceUserName?: string;
-  source: 'slack' | 'event';
-  actorSlackUserId?: string;
-  actorServiceUserId?: string;
-  creatorLabel?: string;
-  taskName: string;
-  projectId?: string;
-  projectName?: string;
-  dueDate?: string;
-  priority?: string;
-  slackUserId?: string;
+export interface NewOutboxRow extends OutboxTask {
   status?: 'pending' | 'skipped' | 'failed';
   lastError?: string;
   /** Epoch ms before which the worker leaves the row alone (default: now). */
@@ -134,6 +123,11 @@ export interface OutboxStore {
   markFailed(id: number, reason: string, now?: number): void;
   markSkipped(id: number, reason: string, now?: number): void;
   /**
+   * Fails every pending row of a team with `reason` (the team removed Worklink: no token can
+   * send them). Rows being sent end on their own. Returns how many.
+   */
+  failPending(teamId: string, reason: string, now?: number): number;
+  /**
    * Back to pending, due at `at`; `uncertain` sticks once set until the row is sent.
    * `refund` takes back the attempt the claim counted (a 429: Slack did not take the call).
    */
@@ -180,6 +174,9 @@ interface Row {
   sent_at: string | null;
   updated_at: string;
 }
+
+type DueParams = [{ now: number; exclude: string; limit: number }];
+type DueRow = { id: number; teamId: string; at: number };
 
 const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
 
@@ -259,19 +256,13 @@ export function outboxStore(db: Database.Database): OutboxStore {
     'SELECT * FROM notify_outbox WHERE team_id = ? AND task_id = ? ORDER BY id',
   );
   // Two queries, each walking its index in order (one OR query would sort every due row).
-  const duePending = db.prepare<
-    [{ now: number; exclude: string; limit: number }],
-    { id: number; teamId: string; at: number }
-  >(
+  const duePending = db.prepare<DueParams, DueRow>(
     `SELECT id, team_id AS teamId, next_attempt_at AS at FROM notify_outbox
       WHERE status = 'pending' AND next_attempt_at <= @now
         AND team_id NOT IN (SELECT value FROM json_each(@exclude))
       ORDER BY next_attempt_at, id LIMIT @limit`,
   );
-  const dueAbandoned = db.prepare<
-    [{ now: number; exclude: string; limit: number }],
-    { id: number; teamId: string; at: number }
-  >(
+  const dueAbandoned = db.prepare<DueParams, DueRow>(
     `SELECT id, team_id AS teamId, next_attempt_at AS at FROM notify_outbox
       WHERE status = 'sending' AND claimed_until <= @now
         AND team_id NOT IN (SELECT value FROM json_each(@exclude))
@@ -305,6 +296,10 @@ export function outboxStore(db: Database.Database): OutboxStore {
   const ended = db.prepare(
     `UPDATE notify_outbox SET status = ?, last_error = ?, updated_at = ?, claimed_until = NULL
       WHERE id = ?`,
+  );
+  const failTeam = db.prepare(
+    `UPDATE notify_outbox SET status = 'failed', last_error = ?, updated_at = ?
+      WHERE team_id = ? AND status = 'pending'`,
   );
   const reschedule = db.prepare(
     `UPDATE notify_outbox SET status = 'pending', next_attempt_at = ?, last_error = ?,
@@ -367,6 +362,8 @@ export function outboxStore(db: Database.Database): OutboxStore {
     return out;
   };
 
+  // One statement per set of columns updated together (a handful), prepared once.
+  const updates = new Map<string, Database.Statement>();
   const fieldColumns: Record<string, string> = {
     slackUserId: 'slack_user_id',
     serviceUserEmail: 'service_user_email',
@@ -413,11 +410,13 @@ export function outboxStore(db: Database.Database): OutboxStore {
         params.push(key === 'serviceUserEmail' ? String(value).toLowerCase() : String(value));
       }
       if (!sets.length) return;
-      db.prepare(`UPDATE notify_outbox SET ${sets.join(', ')}, updated_at = ? WHERE id = ?`).run(
-        ...params,
-        iso(Date.now()),
-        id,
-      );
+      const assignments = sets.join(', ');
+      let stmt = updates.get(assignments);
+      if (!stmt) {
+        stmt = db.prepare(`UPDATE notify_outbox SET ${assignments}, updated_at = ? WHERE id = ?`);
+        updates.set(assignments, stmt);
+      }
+      stmt.run(...params, iso(Date.now()), id);
     },
     release: (id, now = Date.now()) => void release.run(now, iso(now), id),
     markSent: (id, result, now = Date.now()) =>
@@ -426,6 +425,8 @@ export function outboxStore(db: Database.Database): OutboxStore {
       void ended.run('failed', clip(reason), iso(now), id),
     markSkipped: (id, reason, now = Date.now()) =>
       void ended.run('skipped', clip(reason), iso(now), id),
+    failPending: (teamId, reason, now = Date.now()) =>
+      failTeam.run(clip(reason), iso(now), teamId).changes,
     reschedule: (id, at, error, uncertain, now = Date.now(), refund = false) =>
       void reschedule.run(at, clip(error), uncertain ? 1 : 0, iso(now), refund ? 1 : 0, id),
     summary(teamId, recent = 5) {

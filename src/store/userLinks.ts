@@ -20,6 +20,8 @@ export interface UserLinksStore {
   unlinkSlackUser(teamId: string, slackUserId: string): string[];
   byEmail(teamId: string, email: string): UserLink | undefined;
   bySlackUser(teamId: string, slackUserId: string): UserLink[];
+  /** Removes all of a team's links (it uninstalled Worklink); returns how many. */
+  deleteTeam(teamId: string): number;
 }
 
 interface Row {
@@ -54,6 +56,7 @@ export function userLinksStore(db: Database.Database): UserLinksStore {
   const removeSlack = db.prepare(
     'DELETE FROM notify_user_links WHERE team_id = ? AND slack_user_id = ?',
   );
+  const removeTeam = db.prepare('DELETE FROM notify_user_links WHERE team_id = ?');
   const link = db.transaction((l: Omit<UserLink, 'linkedAt'> & { linkedAt?: string }) => {
     const email = l.serviceEmail.trim().toLowerCase();
     const previous = byEmail.get(l.teamId, email)?.slack_user_id;
@@ -73,5 +76,6 @@ export function userLinksStore(db: Database.Database): UserLinksStore {
       return r ? fromRow(r) : undefined;
     },
     bySlackUser: (teamId, slackUserId) => bySlack.all(teamId, slackUserId).map(fromRow),
+    deleteTeam: (teamId) => removeTeam.run(teamId).changes,
   };
 }

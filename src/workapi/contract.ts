@@ -69,7 +69,10 @@ export const fileSize = z
 
 export const TaskFileInput = z.strictObject({
   fileType: text(100),
-  href: z.url('must be a URL').max(2000, 'is too long'),
+  // A task file is a link to open: web addresses only (no javascript:, data: or file:).
+  href: z
+    .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
+    .max(2000, 'is too long'),
   name: text(500),
   size: fileSize,
 });

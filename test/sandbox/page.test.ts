@@ -365,4 +365,33 @@ describe('the sandbox page', () => {
     await dialog.getByLabel('Title').press('Escape');
     await dialog.waitFor({ state: 'detached' });
   });
+
+  it('wraps long words in Block Kit messages instead of pushing buttons off the page', async () => {
+    const client = new WebClient(BOT_TOKEN, { slackApiUrl: sandbox.apiUrl });
+    const long = 'x'.repeat(400);
+    await client.chat.postMessage({
+      channel: 'C0SBGENERAL',
+      text: 'Long words',
+      blocks: [
+        {
+          type: 'section',
+          text: { type: 'mrkdwn', text: `*${long}*` },
+          accessory: {
+            type: 'button',
+            text: { type: 'plain_text', text: 'Far right' },
+            action_id: 'far',
+          },
+        },
+        { type: 'section', fields: [{ type: 'mrkdwn', text: long }] },
+        { type: 'context', elements: [{ type: 'mrkdwn', text: `\`${long}\`` }] },
+      ],
+    });
+    await page.getByRole('button', { name: '# general' }).click();
+    const button = page.getByRole('button', { name: 'Far right' });
+    await button.waitFor();
+    const box = await button.boundingBox();
+    const width = page.viewportSize()?.width ?? 0;
+    expect(box && box.x + box.width).toBeLessThanOrEqual(width);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(width);
+  });
 });

@@ -147,6 +147,9 @@ function setup(app: App): void {
           blocks: [form('notes', 'Notes', { type: 'plain_text_input', action_id: 'value' })],
         },
       });
+    } else if (title === 'odd') {
+      // An answer String() cannot print: {"toString": 1} as the response_action.
+      await ack({ response_action: { toString: 1 } } as never);
     } else if (title === 'update') {
       await ack({
         response_action: 'update',
@@ -484,6 +487,18 @@ describe('modals', () => {
     const top = sandbox.state.topModal(BOB)?.view;
     expect(top?.id).toBe(view.id);
     expect((top?.title as { text: string } | undefined)?.text).toBe('Updated');
+  });
+
+  it('answers an unprintable response_action with a problem, not a failure', async () => {
+    const view = await openTaskModal('U0SBERIN');
+    const result = await sandbox.interactions.submitView({
+      userId: 'U0SBERIN',
+      viewId: view.id,
+      values: { title: { value: 'odd' } },
+    });
+    expect(result).toMatchObject({ ok: false, problem: expect.any(String) });
+    expect(sandbox.state.topModal('U0SBERIN')?.view.id).toBe(view.id);
+    expect(sandbox.logs.some((l) => l.text.includes('unknown response_action'))).toBe(true);
   });
 
   it('honours response_action push, then clear closes the whole stack', async () => {

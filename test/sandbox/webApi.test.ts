@@ -542,6 +542,27 @@ describe('honesty', () => {
     );
   });
 
+  it('refuses blocks and views whose type is an object String() cannot print', () => {
+    // {"toString": 1} makes String() throw; that used to end as internal_error.
+    const odd = { toString: 1 };
+    const post = sandbox.webApi.call(
+      'chat.postMessage',
+      { channel: GENERAL, text: 'x', blocks: [{ type: odd }] },
+      BOT_TOKEN,
+    );
+    expect(post.body).toMatchObject({ ok: false, error: 'invalid_blocks' });
+    const element = { type: 'actions', elements: [{ type: odd, action_id: 'a' }] };
+    const actions = sandbox.webApi.call(
+      'chat.postMessage',
+      { channel: GENERAL, text: 'x', blocks: [element] },
+      BOT_TOKEN,
+    );
+    expect(actions.body).toMatchObject({ ok: false, error: 'invalid_blocks' });
+    const view = { type: 'home', blocks: [{ type: 'section', text: { type: odd, text: 'x' } }] };
+    const publish = sandbox.webApi.call('views.publish', { user_id: ALICE, view }, BOT_TOKEN);
+    expect(publish.body).toMatchObject({ ok: false, error: 'invalid_arguments' });
+  });
+
   it('records the calls made, without the token', async () => {
     await client.users.info({ user: ALICE });
     const last = sandbox.webApi.calls.at(-1);

@@ -59,6 +59,17 @@ const ownStderr = (s: string) =>
     .filter((l) => l.trim() !== '' && !l.startsWith('npm warn'))
     .join('\n');
 
+/** Each argument list must fail with exit code 2 and one sentence on stderr, no stack. */
+async function expectUsageErrors(cases: string[][]): Promise<void> {
+  const outs = await Promise.all(cases.map((a) => run(process.execPath, [tsxCli, ...entry, ...a])));
+  for (const [i, out] of outs.entries()) {
+    expect(out.code, cases[i].join(' ')).toBe(2);
+    const err = ownStderr(out.stderr);
+    expect(err.split('\n'), err).toHaveLength(1);
+    expect(err).not.toMatch(/\n\s+at /);
+  }
+}
+
 function lastLine(text: string): string {
   const lines = text.trim().split('\n');
   return lines[lines.length - 1];
@@ -104,16 +115,11 @@ describe('seed', () => {
   });
 
   it('answers bad arguments with one sentence and exit code 2', async () => {
-    const cases = [['seed'], ['seed', '--db'], ['seed', '--db', 'x.db', '--colour', 'red']];
-    const outs = await Promise.all(
-      cases.map((a) => run(process.execPath, [tsxCli, ...entry, ...a])),
-    );
-    for (const [i, out] of outs.entries()) {
-      expect(out.code, cases[i].join(' ')).toBe(2);
-      const err = ownStderr(out.stderr);
-      expect(err.split('\n'), err).toHaveLength(1);
-      expect(err).not.toMatch(/\n\s+at /);
-    }
+    await expectUsageErrors([
+      ['seed'],
+      ['seed', '--db'],
+      ['seed', '--db', 'x.db', '--colour', 'red'],
+    ]);
   });
 });
 
@@ -155,18 +161,10 @@ describe('service', () => {
   });
 
   it('refuses bad arguments with one sentence and exit code 2', async () => {
-    const cases = [
+    await expectUsageErrors([
       ['service'],
       ['service', '--db', 'x.db', '--port', 'eighty'],
       ['service', '--db', 'x.db', '--events-url', 'http://127.0.0.1:1/e'],
-    ];
-    const outs = await Promise.all(
-      cases.map((a) => run(process.execPath, [tsxCli, ...entry, ...a])),
-    );
-    for (const [i, out] of outs.entries()) {
-      expect(out.code, cases[i].join(' ')).toBe(2);
-      const err = ownStderr(out.stderr);
-      expect(err.split('\n'), err).toHaveLength(1);
-    }
+    ]);
   });
 });

@@ -15,6 +15,7 @@ import {
   seedDemoWorkspace,
   startService,
 } from '../../src/service/index.js';
+import { isWorkApiError, type WorkApiError } from '../../src/workapi/client.js';
 
 export function makeTempDir(prefix = 'worklink-service-'): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -108,6 +109,17 @@ export function databaseFingerprint(db: Db): { counts: Record<string, number>; s
     hash.update(JSON.stringify(rows));
   }
   return { counts, sha256: hash.digest('hex') };
+}
+
+/** The WorkApiError a call fails with (anything else, or success, fails the test). */
+export async function failure(call: Promise<unknown>): Promise<WorkApiError> {
+  try {
+    await call;
+  } catch (e) {
+    if (isWorkApiError(e)) return e;
+    throw e;
+  }
+  throw new Error('expected the call to fail with a WorkApiError');
 }
 
 /** Polls `check` until it returns a truthy value (or throws on timeout). */

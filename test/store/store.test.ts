@@ -8,7 +8,11 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DecryptError } from '../../src/store/crypto.js';
 import { openStore, type Store } from '../../src/store/index.js';
+import { lookupCacheStore } from '../../src/store/lookupCache.js';
 import { migrate, migrations } from '../../src/store/migrations.js';
+import { outboxStore } from '../../src/store/outbox.js';
+import { userLinksStore } from '../../src/store/userLinks.js';
+import { matchedRow } from '../support/notifyRows.js';
 
 let dir: string;
 let store: Store | undefined;
@@ -248,5 +252,44 @@ describe('channel links and known projects', () => {
     expect(store.connections.info('T1')).toBeUndefined();
     expect(store.connections.info('T2')).toBeDefined();
     expect(store.channelProjects.get('T2', 'C1')).toBeDefined();
+  });
+
+  it('forgetUninstalledTeam also drops user links, lookups and pending DMs of that team only', () => {
+    store = openStore(dir);
+    store.connections.save(connection('T1'));
+    store.channelProjects.link('T1', 'C1', 'p1', 'U1');
+    const links = userLinksStore(store.db);
+    const lookups = lookupCacheStore(store.db);
+    const outbox = outboxStore(store.db);
+    for (const team of ['T1', 'T2']) {
+      links.link({ teamId: team, serviceEmail: 'bob@x.com', slackUserId: 'U2', linkedBy: 'U1' });
+      lookups.put(team, 'carol@x.com', 'U3', 60_000);
+    }
+    const [pending, sent] = outbox.enqueue(
+      [matchedRow('T1', 'U_BOB'), matchedRow('T1', 'U_CAROL')],
+      'slack',
+    );
+    outbox.markSent(sent.id, { ts: '1.1', channel: 'D1' });
+    const [other] = outbox.enqueue([matchedRow('T2', 'U_BOB')], 'slack');
+
+    expect(store.forgetUninstalledTeam('T1', 'Worklink was removed')).toEqual({
+      connection: true,
+      links: 1,
+      projects: 0,
+      userLinks: 1,
+      droppedDms: 1,
+    });
+    expect(outbox.get(pending.id)).toMatchObject({
+      status: 'failed',
+      lastError: 'Worklink was removed',
+    });
+    // A sent row stays as it was: the DM was delivered, and the key keeps it to one.
+    expect(outbox.get(sent.id)).toMatchObject({ status: 'sent', messageTs: '1.1' });
+    expect(links.byEmail('T1', 'bob@x.com')).toBeUndefined();
+    expect(lookups.get('T1', 'carol@x.com')).toBeUndefined();
+    // Another team keeps everything.
+    expect(outbox.get(other.id)?.status).toBe('pending');
+    expect(links.byEmail('T2', 'bob@x.com')?.slackUserId).toBe('U2');
+    expect(lookups.get('T2', 'carol@x.com')?.slackUserId).toBe('U3');
   });
 });

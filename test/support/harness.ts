@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '@slack/bolt';
 import type { AppConfig } from '../../src/config.js';
+import { demoSlackUsers } from '../../src/sandbox/workspace.js';
 import {
   type SeedResult,
   type ServiceHandle,
@@ -26,54 +27,23 @@ import {
   startService,
 } from '../../src/service/index.js';
 import { createLogger, startWorklink, type WorklinkHandle } from '../../src/slack/worklink.js';
+import type { Store } from '../../src/store/index.js';
 import { WorkClient } from '../../src/workapi/client.js';
-import { type FakeSlack, type FakeSlackUser, startFakeSlack } from './fakeSlack.js';
+import { type FakeSlack, startFakeSlack } from './fakeSlack.js';
 import { SlackRequests, type SlackResponse } from './slackRequests.js';
 
 export const TEAM_ID = 'T_TEST';
 export const SIGNING_SECRET = 'test-signing-secret-0123456789abcdef';
 export const BOT_TOKEN = 'xoxb-test-token';
 
-/** Slack users matching the seed's demo users by e-mail. Alice is admin + owner. */
-export const SLACK_USERS = {
-  alice: {
-    id: 'U_ALICE',
-    name: 'alice',
-    realName: 'Alice Adams',
-    email: 'alice@example.com',
-    tz: 'America/New_York',
-    isAdmin: true,
-    isOwner: true,
-  },
-  bob: {
-    id: 'U_BOB',
-    name: 'bob',
-    realName: 'Bob Brown',
-    email: 'bob@example.com',
-    tz: 'Europe/Berlin',
-  },
-  carol: {
-    id: 'U_CAROL',
-    name: 'carol',
-    realName: 'Carol Chen',
-    email: 'carol@example.com',
-    tz: 'Asia/Tokyo',
-  },
-  dan: {
-    id: 'U_DAN',
-    name: 'dan',
-    realName: 'Dan Diaz',
-    email: 'dan@example.com',
-    tz: 'America/Los_Angeles',
-  },
-  erin: {
-    id: 'U_ERIN',
-    name: 'erin',
-    realName: 'Erin Evans',
-    email: 'erin@example.com',
-    tz: 'UTC',
-  },
-} satisfies Record<string, FakeSlackUser>;
+/** Slack users matching the seed's demo users by e-mail (the sandbox's list, with test ids). */
+export const SLACK_USERS = demoSlackUsers({
+  alice: { id: 'U_ALICE', tz: 'America/New_York' },
+  bob: { id: 'U_BOB', tz: 'Europe/Berlin' },
+  carol: { id: 'U_CAROL', tz: 'Asia/Tokyo' },
+  dan: { id: 'U_DAN', tz: 'America/Los_Angeles' },
+  erin: { id: 'U_ERIN', tz: 'UTC' },
+});
 
 export interface HarnessOptions {
   /** Connect the team with the seed's key before returning (default false). */
@@ -174,16 +144,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       logger,
       work,
       async connect() {
-        const v = await work.verify();
-        app.store.connections.save({
-          teamId: TEAM_ID,
-          workspaceId: v.workspaceId,
-          workspaceName: v.workspaceName ?? seed.workspaceName,
-          keyOwnerId: v.createdBy,
-          apiKey: seed.apiKey,
-          connectedBy: SLACK_USERS.alice.id,
-          connectedAt: new Date().toISOString(),
-        });
+        await saveVerifiedConnection(app.store, seed, SLACK_USERS.alice.id, work);
       },
       async replyTo(res, timeoutMs = 10_000) {
         const id = idOf(res);
@@ -211,6 +172,29 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     if (ownDir) rmSync(dataDir, { recursive: true, force: true });
     throw e;
   }
+}
+
+/**
+ * What a successful `/work connect` stores, without Slack: verifies the seed's key on the
+ * service and saves it as the connection of `teamId` (default TEAM_ID).
+ */
+export async function saveVerifiedConnection(
+  store: Store,
+  seed: Pick<SeedResult, 'apiKey' | 'workspaceName'>,
+  connectedBy: string,
+  work: WorkClient,
+  teamId = TEAM_ID,
+): Promise<void> {
+  const v = await work.verify();
+  store.connections.save({
+    teamId,
+    workspaceId: v.workspaceId,
+    workspaceName: v.workspaceName ?? seed.workspaceName,
+    keyOwnerId: v.createdBy,
+    apiKey: seed.apiKey,
+    connectedBy,
+    connectedAt: new Date().toISOString(),
+  });
 }
 
 /**

@@ -36,6 +36,15 @@ export interface Who {
   channelId?: string;
 }
 
+/** A modal as submitted: `values` is Slack's view.state.values (see textValues()). */
+export interface SubmittedView {
+  callbackId: string;
+  values: Record<string, Record<string, unknown>>;
+  privateMetadata?: string;
+  id?: string;
+  blocks?: unknown[];
+}
+
 export interface SlackRequestsOptions {
   /** The app's /slack/events URL. */
   url: string;
@@ -181,16 +190,7 @@ export class SlackRequests {
   }
 
   /** Submitting a modal. `values` is Slack's view.state.values (see textValues()). */
-  async viewSubmission(
-    view: {
-      callbackId: string;
-      values: Record<string, Record<string, unknown>>;
-      privateMetadata?: string;
-      id?: string;
-      blocks?: unknown[];
-    },
-    opts: Who & SignOptions = {},
-  ): Promise<SlackResponse> {
+  async viewSubmission(view: SubmittedView, opts: Who & SignOptions = {}): Promise<SlackResponse> {
     const w = this.who(opts);
     const triggerId = `trig.${randomUUID()}`;
     return {
@@ -349,16 +349,7 @@ export class SlackRequests {
     return { status: res.status, text, json };
   }
 
-  private viewJson(
-    teamId: string,
-    view: {
-      callbackId: string;
-      values: Record<string, Record<string, unknown>>;
-      privateMetadata?: string;
-      id?: string;
-      blocks?: unknown[];
-    },
-  ) {
+  private viewJson(teamId: string, view: SubmittedView) {
     return {
       id: view.id ?? 'V_TEST',
       team_id: teamId,

@@ -6,7 +6,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { isWorkApiError, type WorkApiError, WorkClient } from '../../src/workapi/client.js';
+import { WorkClient } from '../../src/workapi/client.js';
+import { failure } from '../service/support.js';
 
 interface Seen {
   method: string;
@@ -49,16 +50,6 @@ const client = (extra: Partial<ConstructorParameters<typeof WorkClient>[0]> = {}
     retry: { attempts: 3, baseDelayMs: 5 },
     ...extra,
   });
-
-async function failure(p: Promise<unknown>): Promise<WorkApiError> {
-  try {
-    await p;
-  } catch (e) {
-    if (isWorkApiError(e)) return e;
-    throw e;
-  }
-  throw new Error('expected a WorkApiError');
-}
 
 describe('WorkClient transport', () => {
   it('sends the apiKey header, JSON content type on bodies, and the spec paths', async () => {

@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import { insertProject } from '../../src/service/projects.js';
 import type { SeedResult } from '../../src/service/seed.js';
 import { seedDemoWorkspace } from '../../src/service/seed.js';
-import { isWorkApiError, type WorkApiError, WorkClient } from '../../src/workapi/client.js';
+import { WorkClient } from '../../src/workapi/client.js';
 import {
   ACTIVITY_TYPE,
   describeIssue,
@@ -17,7 +17,13 @@ import {
   operations,
   strictResponses,
 } from '../../src/workapi/contract.js';
-import { RecordingAgent, raw, startTestService, type TestService } from '../service/support.js';
+import {
+  failure,
+  RecordingAgent,
+  raw,
+  startTestService,
+  type TestService,
+} from '../service/support.js';
 
 type StrictOf<N extends OperationName> = z.infer<
   (typeof strictResponses)[(typeof operations)[N]['response']]
@@ -65,16 +71,6 @@ async function strict<N extends OperationName>(name: N, call: Promise<unknown>) 
   }
   covered.add(name);
   return parsed.data as StrictOf<N>;
-}
-
-async function failure(call: Promise<unknown>): Promise<WorkApiError> {
-  try {
-    await call;
-  } catch (e) {
-    if (isWorkApiError(e)) return e;
-    throw e;
-  }
-  throw new Error('expected the call to fail');
 }
 
 const user = (name: string) => {
@@ -484,6 +480,18 @@ describe('bad input answers 400 {error: "field: problem"}', () => {
       const e = await failure(client.createTask({ projectId, ...fields }));
       expect(e.status).toBe(400);
       expect(e.message).toMatch(pattern);
+    }
+  });
+
+  it('refuses task file links that are not web addresses', async () => {
+    const k = { apiKey: seed.apiKey };
+    const projectId = website().projectId;
+    const file = { fileType: 'pdf', name: 'a.pdf', size: '1 KB' };
+    for (const href of ['javascript:alert(1)', 'data:text/html,hi', 'file:///etc/passwd']) {
+      await expect400(
+        raw(base('/task'), { ...k, body: { projectId, files: [{ ...file, href }] } }),
+        /^files\.0\.href: must be an http or https URL$/,
+      );
     }
   });
 

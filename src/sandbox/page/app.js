@@ -2,7 +2,14 @@
 // /sandbox/state, redraws when /sandbox/stream says something changed, and turns clicks and
 // typing into /sandbox/* calls, which the server turns into signed requests to the app.
 
-import { applyValues, collectValues, renderAttachments, renderBlocks, textHtml } from './blocks.js';
+import {
+  applyValues,
+  collectValues,
+  el,
+  renderAttachments,
+  renderBlocks,
+  textHtml,
+} from './blocks.js';
 import { mrkdwnToHtml } from './mrkdwn.js';
 
 const $ = (id) => document.getElementById(id);
@@ -21,20 +28,6 @@ const ui = {
 };
 
 // ---------- helpers ----------
-
-function el(tag, attrs = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === 'class') node.className = v;
-    else if (k === 'html') node.innerHTML = v;
-    else if (k === 'text') node.textContent = v;
-    else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? '' : String(v));
-  }
-  for (const c of [].concat(children)) if (c) node.append(c);
-  return node;
-}
 
 let toastTimer;
 function toast(text) {
@@ -374,6 +367,18 @@ function drawConversation() {
   else if (switched || nearBottom) box.scrollTop = box.scrollHeight;
 }
 
+/** A block action inside a view (Home tab or modal), sent with the view's current values. */
+function viewAction(viewId, valuesRoot) {
+  return (block, element, value) =>
+    post('/sandbox/action', {
+      container: { type: 'view', viewId },
+      blockId: block.block_id,
+      actionId: element.action_id,
+      value,
+      viewValues: collectValues(valuesRoot()),
+    });
+}
+
 function drawHome() {
   const view = ui.snap.home;
   const key = JSON.stringify([ui.me, view?.id, view?.hash]);
@@ -386,14 +391,7 @@ function drawHome() {
     );
     return;
   }
-  const onAction = (block, element, value) =>
-    post('/sandbox/action', {
-      container: { type: 'view', viewId: view.id },
-      blockId: block.block_id,
-      actionId: element.action_id,
-      value,
-      viewValues: collectValues(box),
-    });
+  const onAction = viewAction(view.id, () => box);
   box.replaceChildren(renderBlocks(view.blocks, blockCtx('home', onAction)));
 }
 
@@ -428,14 +426,7 @@ function drawModal() {
   m.hash = view.hash;
   m.redraw = false;
 
-  const onAction = (block, element, value) =>
-    post('/sandbox/action', {
-      container: { type: 'view', viewId: view.id },
-      blockId: block.block_id,
-      actionId: element.action_id,
-      value,
-      viewValues: collectValues(root.querySelector('.modal-body')),
-    });
+  const onAction = viewAction(view.id, () => root.querySelector('.modal-body'));
   const markDirty = (blockId, actionId) => m.dirty.add(`${blockId}/${actionId}`);
   const content = el('div', { class: 'modal-body' }, [
     renderBlocks(view.blocks, blockCtx('modal', onAction, { errors: m.errors, markDirty })),

@@ -7,7 +7,8 @@ import { escapeHtml, mrkdwnToHtml, plainToHtml } from './mrkdwn.js';
 let uid = 0;
 const nextId = (prefix) => `${prefix}-${++uid}`;
 
-function el(tag, attrs = {}, children = []) {
+/** A DOM element: attributes (class, html, text, on<event> handlers) and children. */
+export function el(tag, attrs = {}, children = []) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === null || v === false) continue;

@@ -5,10 +5,10 @@
  * - It also teaches the team's pace: the sends Slack accepted since the team's sends last
  *   started flowing (at least one Retry-After window) are what the limit allows, so until
  *   the next pause the team's sends are spaced to a bit under that rate instead of bursting
- *   into the limit again. Bursting loses, on every
- *   window, the time the burst itself took (Retry-After counts from the refusal); pacing
- *   keeps the team just under its limit with few 429s. The learned pace is forgotten after
- *   two quiet minutes, so a team whose limit was shared with a busy moment speeds up again.
+ *   into the limit again. Bursting loses, on every window, the time the burst itself took
+ *   (Retry-After counts from the refusal); pacing keeps the team just under its limit with
+ *   few 429s. The learned pace is forgotten after two quiet minutes, so a team whose limit
+ *   was shared with a busy moment speeds up again.
  */
 export interface PacerOptions {
   /** Fraction of the learned rate to use (default 0.95). */

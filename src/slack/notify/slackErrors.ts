@@ -13,32 +13,6 @@ export type SlackFailure =
   | { kind: 'permanent'; reason: string }
   | { kind: 'transient'; reason: string; ambiguous: boolean };
 
-/** Error codes that mean "this DM will never go through as things stand". */
-export const PERMANENT_ERRORS = new Set([
-  'user_not_found',
-  'users_not_found',
-  'account_inactive',
-  'user_disabled',
-  'token_revoked',
-  'token_expired',
-  'invalid_auth',
-  'not_authed',
-  'channel_not_found',
-  'is_bot',
-  'cannot_dm_bot',
-  'team_access_not_granted',
-  'missing_scope',
-  'not_allowed_token_type',
-  'no_permission',
-  'restricted_action',
-  'ekm_access_denied',
-  'invalid_blocks',
-  'invalid_metadata_format',
-  'msg_too_long',
-  'no_text',
-  'invalid_arguments',
-]);
-
 /** Platform errors that Slack documents as temporary. */
 const TRANSIENT_ERRORS = new Set([
   'internal_error',
@@ -110,9 +84,4 @@ export function classifySlackError(err: unknown): SlackFailure {
 /** Retry-After is whole seconds; 0 still gets a short pause so we do not spin. */
 function retryMs(seconds: number): number {
   return Math.max(100, Math.min(seconds, 3_600) * 1000);
-}
-
-/** The Slack error code or message of any failure, for logs and stored reasons. */
-export function slackReason(err: unknown): string {
-  return classifySlackError(err).reason;
 }

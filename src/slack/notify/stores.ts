@@ -1,7 +1,7 @@
 /**
- * The notification tables of the app store, built once per database connection. The core
- * Store knows nothing of them (they are appended migrations), so everything here reaches
- * them through `notifyStore(store.db)`.
+ * The notification tables of the app store (src/store/outbox.ts, userLinks.ts,
+ * lookupCache.ts), built once per database connection: the Store interface does not carry
+ * them, so notifications reach them through `notifyStore(store.db)`.
  */
 import type Database from 'better-sqlite3';
 import { type LookupCacheStore, lookupCacheStore } from '../../store/lookupCache.js';

@@ -3,6 +3,7 @@
  * deployment may use other ids (the spec only says "at least 10 characters"), so only what
  * can never be an id is refused here; the service answers the rest (404 → "no such task").
  */
+import { decodeSlackEntities, esc } from '../format/text.js';
 
 const EXAMPLE = '65a1f0c2e4b0a1b2c3d4e5f6';
 
@@ -17,7 +18,8 @@ export function idProblem(
   raw: string | undefined,
   usage = `${kind} <${kind}Id>`,
 ): string | undefined {
-  const id = (raw ?? '').trim();
+  // Slack sends a typed `<taskId>` as `&lt;taskId&gt;`: judge what the person typed.
+  const id = decodeSlackEntities(raw ?? '').trim();
   const cards = `${kind} cards`;
   if (!id) {
     const example = `\`/work ${usage.replace(`<${kind}Id>`, EXAMPLE)}\``;
@@ -41,8 +43,8 @@ export const taskIdProblem = (raw: string | undefined, usage?: string) =>
 export const projectIdProblem = (raw: string | undefined, usage?: string) =>
   idProblem('project', raw, usage);
 
-/** At most 40 characters of what was typed, without breaking the backticks. */
+/** At most 40 characters of what was typed, escaped, without breaking the backticks. */
 function clip(text: string): string {
   const plain = text.replace(/`/g, '');
-  return plain.length > 40 ? `${plain.slice(0, 40)}…` : plain;
+  return esc(plain.length > 40 ? `${plain.slice(0, 40)}…` : plain);
 }

@@ -4,6 +4,7 @@
  * in the submission's response; past the budget the modal closes and the result is reported
  * afterwards. The same approach as the connect modal (views/connect.ts).
  */
+import { withinBudget } from '../tasks/concurrency.js';
 
 /** Time allowed for the service before a project form must be answered. */
 export const PROJECT_SUBMIT_BUDGET_MS = 2_000;
@@ -20,14 +21,6 @@ export function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
 
 /** The settled outcome, or undefined when it takes longer than `ms`. */
 export async function within<T>(settled: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), Math.max(0, ms));
-    timer.unref();
-  });
-  try {
-    return await Promise.race([settled, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const answer = await withinBudget(settled, ms);
+  return answer.inTime ? answer.value : undefined;
 }

@@ -10,13 +10,7 @@ export async function replyWithProjectCard(
   projectId: string,
   intro?: string,
 ): Promise<void> {
-  let overview: Awaited<ReturnType<typeof loadProjectOverview>>;
-  try {
-    overview = await loadProjectOverview(ctx.work, projectId);
-  } catch (e) {
-    forgetIfGone(ctx, projectId, e);
-    throw e;
-  }
+  const overview = await forgetIfGone(ctx, projectId, loadProjectOverview(ctx.work, projectId));
   rememberProject(ctx, overview.project.projectId, overview.project.projectName);
   const card = projectCard(overview, {
     intro,

@@ -49,9 +49,21 @@ export function linkChannel(
   };
 }
 
-/** After a 404 for `projectId`, stops offering it (it was deleted or never existed here). */
-export function forgetIfGone(ctx: WorkContext, projectId: string, err: unknown): void {
-  if (isWorkApiError(err) && err.kind === 'not_found') {
-    ctx.store.knownProjects.forget(ctx.teamId, projectId);
+/**
+ * What `loading` gives; when it fails with a 404 for `projectId`, that project is no longer
+ * offered (it was deleted or never existed here) and the failure is passed on.
+ */
+export async function forgetIfGone<T>(
+  ctx: WorkContext,
+  projectId: string,
+  loading: Promise<T>,
+): Promise<T> {
+  try {
+    return await loading;
+  } catch (err) {
+    if (isWorkApiError(err) && err.kind === 'not_found') {
+      ctx.store.knownProjects.forget(ctx.teamId, projectId);
+    }
+    throw err;
   }
 }

@@ -15,6 +15,7 @@ import {
   UpdateProjectBody,
 } from '../../workapi/contract.js';
 import { calendarDate } from '../format/dates.js';
+import { parseObject, str } from '../ui/metadata.js';
 import {
   FEATURE,
   LINK_CHANNEL_VALUE,
@@ -89,10 +90,7 @@ export function snapshotOf(project: Project, details: ProjectDetails): ProjectSn
 
 export function readFormMeta(privateMetadata: string | undefined): ProjectFormMeta {
   const v = parseObject(privateMetadata);
-  return {
-    channelId: typeof v.channelId === 'string' ? v.channelId : undefined,
-    responseUrl: typeof v.responseUrl === 'string' ? v.responseUrl : undefined,
-  };
+  return { channelId: str(v.channelId), responseUrl: str(v.responseUrl) };
 }
 
 /** The edit form's metadata, or undefined when it is not one (junk, a stale shape). */
@@ -106,15 +104,6 @@ export function readEditMeta(privateMetadata: string | undefined): EditMeta | un
     return undefined;
   }
   return { ...readFormMeta(privateMetadata), projectId: v.projectId, original };
-}
-
-function parseObject(text: string | undefined): Record<string, unknown> {
-  try {
-    const v = JSON.parse(text ?? '') as unknown;
-    return v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }
 
 // ── Reading values ────────────────────────────────────────────────────────────

@@ -5,10 +5,10 @@
  */
 import type { ModalView } from '@slack/types';
 import { errMessage, errorText, type WorkContext } from '../context.js';
-import { slackError } from '../listeners/commands/connection.js';
+import { slackErrorCode } from '../ui/messages/errors.js';
+import { loadingModal, noticeModal } from '../ui/modals/notice.js';
 import { projectCreateModal } from '../ui/modals/projectCreate.js';
 import { projectEditModal } from '../ui/modals/projectEdit.js';
-import { projectLoadingModal, projectNoticeModal } from '../ui/modals/projectFields.js';
 import { channelProjectId, forgetIfGone, knownName, rememberProject } from './channel.js';
 import { type EditMeta, type ProjectFormMeta, snapshotOf } from './form.js';
 
@@ -53,12 +53,12 @@ export async function openProjectEditModal(ctx: WorkContext, projectId: string):
           problem: errorText(ctx, e, { action: 'load the customers' }),
         }),
       );
-      const [project, details] = await Promise.all([
-        ctx.work.getProject(projectId),
-        ctx.work.getProjectDetails(projectId),
-      ]).catch(async (e) => {
-        await customers;
-        forgetIfGone(ctx, projectId, e);
+      const [project, details] = await forgetIfGone(
+        ctx,
+        projectId,
+        Promise.all([ctx.work.getProject(projectId), ctx.work.getProjectDetails(projectId)]),
+      ).catch(async (e: unknown) => {
+        await customers; // finished before the failure is shown: nothing left running
         throw e;
       });
       rememberProject(ctx, project.projectId, project.projectName);
@@ -95,18 +95,18 @@ async function openWithLoading(
   try {
     const opened = await ctx.slack.views.open({
       trigger_id: ctx.triggerId,
-      view: projectLoadingModal(title),
+      view: loadingModal(title),
     });
     viewId = opened.view?.id;
   } catch (e) {
-    await ctx.reply(`Could not open ${what} (${slackError(e)}). Please try again.`);
+    await ctx.reply(`Could not open ${what} (${slackErrorCode(e)}). Please try again.`);
     return;
   }
   let view: ModalView;
   try {
     view = await build();
   } catch (e) {
-    view = projectNoticeModal(title, errorText(ctx, e, wording));
+    view = noticeModal(title, errorText(ctx, e, wording));
   }
   if (!viewId) return;
   try {

@@ -3,7 +3,7 @@
  * Type-3 status by Index, set with update task. An already done task is left alone.
  */
 import type { StatusEntry } from '../../workapi/contract.js';
-import type { WorkContext } from '../context.js';
+import { replyError, type WorkContext } from '../context.js';
 import { esc } from '../format/text.js';
 import { factsFromTask, factsFromUpdated, mergeFacts, type TaskFacts } from './facts.js';
 import { firstDoneStatus, loadProjectInfo, type ProjectInfo } from './projectInfo.js';
@@ -46,4 +46,21 @@ export function completionSentence(c: Completion): string {
   const name = `*${esc(c.facts.name || c.facts.taskId)}*`;
   if (c.already) return `${name} is already done; nothing was changed.`;
   return `Marked ${name} complete (status *${esc(c.status?.Name ?? 'Done')}*).`;
+}
+
+/** Answers a failed `completeTask`: the no-done-status sentence, else the service's problem. */
+export async function replyCompletionError(
+  ctx: WorkContext,
+  err: unknown,
+  taskId: string,
+): Promise<void> {
+  if (err instanceof NoDoneStatusError) {
+    await ctx.reply(err.message);
+    return;
+  }
+  await replyError(ctx, err, {
+    action: 'mark the task complete',
+    id: taskId,
+    checkWith: `\`/work task ${taskId}\``,
+  });
 }

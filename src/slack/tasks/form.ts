@@ -7,14 +7,14 @@ import { isWorkApiError } from '../../workapi/client.js';
 import type { TaskFileInput } from '../../workapi/contract.js';
 import { errMessage, errorText, type WorkContext } from '../context.js';
 import { calendarDate } from '../format/dates.js';
+import { slackErrorCode } from '../ui/messages/errors.js';
+import { loadingModal, noticeModal } from '../ui/modals/notice.js';
 import {
   createDefaults,
   type TaskFormData,
   type TaskFormMeta,
   type TaskFormValues,
   taskFormModal,
-  taskLoadingModal,
-  taskNoticeModal,
 } from '../ui/modals/taskForm.js';
 import { editFingerprints } from '../ui/modals/taskFormSubmission.js';
 import { factsFromTask } from './facts.js';
@@ -42,7 +42,7 @@ export async function openTaskForm(ctx: WorkContext, req: OpenFormRequest): Prom
   try {
     const opened = await ctx.slack.views.open({
       trigger_id: ctx.triggerId,
-      view: taskLoadingModal(title),
+      view: loadingModal(title),
     });
     viewId = opened.view?.id;
   } catch (e) {
@@ -80,7 +80,7 @@ export async function openTaskForm(ctx: WorkContext, req: OpenFormRequest): Prom
       id,
     });
     try {
-      await ctx.slack.views.update({ view_id: viewId, view: taskNoticeModal(title, text) });
+      await ctx.slack.views.update({ view_id: viewId, view: noticeModal(title, text) });
     } catch (updateErr) {
       ctx.logger.warn(
         `Could not show the task form problem in the modal: ${errMessage(updateErr)}`,
@@ -194,9 +194,4 @@ export async function editFormData(
 
 function dropUndefined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-/** Slack Web API error code (`expired_trigger_id`), else the message. */
-export function slackErrorCode(e: unknown): string {
-  return (e as { data?: { error?: string } }).data?.error ?? errMessage(e);
 }

@@ -7,6 +7,7 @@
 import type { Group, ProjectDetails, StatusEntry } from '../../workapi/contract.js';
 import { STATUS_TYPE } from '../../workapi/contract.js';
 import type { WorkContext } from '../context.js';
+import { rememberProject } from '../projects/channel.js';
 
 export interface ProjectInfo {
   id: string;
@@ -35,7 +36,7 @@ export async function loadProjectInfo(
     : Promise.resolve([] as Group[]);
   const details = await ctx.work.getProjectDetails(projectId);
   const info = projectInfo(details, await groups);
-  ctx.store.knownProjects.remember(ctx.teamId, info.id, info.name);
+  rememberProject(ctx, info.id, info.name);
   return info;
 }
 

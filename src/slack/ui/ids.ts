@@ -24,7 +24,6 @@ export const ACTION = {
 } as const;
 
 export const VIEW = {
-  connect: 'connect_modal',
   taskCreate: 'task_create_modal',
   taskEdit: 'task_edit_modal',
   taskComment: 'task_comment_modal',

@@ -4,6 +4,7 @@
  * slow), the one-step path, status, disconnect, and the admin-only rule.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { notifyStore } from '../../../src/slack/notify/stores.js';
 import { NOT_CONNECTED } from '../../../src/slack/ui/messages/errors.js';
 import {
   API_KEY_ACTION,
@@ -11,6 +12,7 @@ import {
   CONNECT_CALLBACK_ID,
 } from '../../../src/slack/ui/modals/connect.js';
 import { type Harness, startHarness } from '../../support/harness.js';
+import { matchedRow } from '../../support/notifyRows.js';
 import { textValues } from '../../support/slackRequests.js';
 
 let h: Harness;
@@ -210,6 +212,20 @@ describe('status and disconnect', () => {
     expect(text).toContain(`This channel’s default project: *${link.projectName}*`);
   });
 
+  it('status and disconnect show a workspace name with & and < as text, not markup', async () => {
+    await h.connect();
+    const info = h.worklink.store.connections.info(h.teamId)!;
+    h.worklink.store.connections.save({
+      ...info,
+      apiKey: h.seed.apiKey,
+      workspaceName: 'R&D <core>',
+    });
+    const status = await h.replyTo(await h.slack.slashCommand('status'));
+    expect(status.text).toContain('*Connected to R&amp;D &lt;core&gt;*');
+    const gone = await h.replyTo(await h.slack.slashCommand('disconnect'));
+    expect(gone.text).toMatch(/^Disconnected Worklink from \*R&amp;D &lt;core&gt;\*:/);
+  });
+
   it('disconnect is refused to a non-admin', async () => {
     await h.connect();
     const res = await h.slack.slashCommand('disconnect', { userId: h.users.dan.id });
@@ -230,5 +246,26 @@ describe('status and disconnect', () => {
     expect((await h.replyTo(again)).text).toBe(
       'Worklink is not connected, so there is nothing to disconnect.',
     );
+  });
+
+  it('disconnect keeps user links and queued DMs: the app is still installed', async () => {
+    await h.connect();
+    const { outbox, links } = notifyStore(h.worklink.store.db);
+    // Held back an hour, so the running worker leaves it pending.
+    const [row] = outbox.enqueue(
+      [matchedRow(h.teamId, 'U_BOB', { notBefore: Date.now() + 3_600_000 })],
+      'slack',
+    );
+    links.link({
+      teamId: h.teamId,
+      serviceEmail: 'bob@x.com',
+      slackUserId: 'U_BOB',
+      linkedBy: 'U1',
+    });
+    await h.replyTo(await h.slack.slashCommand('disconnect'));
+    expect(h.worklink.store.connections.info(h.teamId)).toBeUndefined();
+    expect(outbox.get(row.id)?.status).toBe('pending');
+    expect(links.byEmail(h.teamId, 'bob@x.com')?.slackUserId).toBe('U_BOB');
+    links.unlinkSlackUser(h.teamId, 'U_BOB');
   });
 });

@@ -13,7 +13,14 @@ import { notificationsOf } from '../../../src/slack/notify/index.js';
 import { createLogger, startWorklink, type WorklinkHandle } from '../../../src/slack/worklink.js';
 import { WorkClient } from '../../../src/workapi/client.js';
 import { type FakeSlack, startFakeSlack } from '../../support/fakeSlack.js';
-import { BOT_TOKEN, SIGNING_SECRET, SLACK_USERS, TEAM_ID, waitFor } from '../../support/harness.js';
+import {
+  BOT_TOKEN,
+  SIGNING_SECRET,
+  SLACK_USERS,
+  saveVerifiedConnection,
+  TEAM_ID,
+  waitFor,
+} from '../../support/harness.js';
 import { dmCalls } from '../../support/notifySlack.js';
 
 let fake: FakeSlack;
@@ -50,16 +57,7 @@ it('subscribes itself to the embedded service and DMs assignees of tasks made th
 
   const seed = seedDemoWorkspace(handle.service!.db);
   const work = new WorkClient({ ...handle.workUrls, apiKey: seed.apiKey });
-  const v = await work.verify();
-  handle.store.connections.save({
-    teamId: TEAM_ID,
-    workspaceId: v.workspaceId,
-    workspaceName: v.workspaceName ?? seed.workspaceName,
-    keyOwnerId: v.createdBy,
-    apiKey: seed.apiKey,
-    connectedBy: 'U_ALICE',
-    connectedAt: new Date().toISOString(),
-  });
+  await saveVerifiedConnection(handle.store, seed, 'U_ALICE', work);
   const bob = seed.users.find((u) => u.email === 'bob@example.com')!;
   await work.createTask({
     projectId: seed.projects[0].projectId,

@@ -13,8 +13,9 @@ import {
   readEditMeta,
   type StateValues,
 } from '../../../src/slack/projects/form.js';
+import { packed } from '../../../src/slack/ui/blocks.js';
 import { homeView } from '../../../src/slack/ui/home/homeView.js';
-import { customersMessage, packed } from '../../../src/slack/ui/messages/directory.js';
+import { customersMessage } from '../../../src/slack/ui/messages/directory.js';
 import { projectCard } from '../../../src/slack/ui/messages/projectCard.js';
 import { PROJECT_BLOCK, PROJECT_INPUT } from '../../../src/slack/ui/modals/projectFields.js';
 
@@ -169,7 +170,6 @@ describe('builders within Block Kit limits', () => {
         summary: 'does things',
         group: `G${i % 5}`,
       })),
-      canCreateTask: true,
     });
     expect(view.blocks.length).toBeLessThanOrEqual(100);
     const shown = JSON.stringify(view.blocks);

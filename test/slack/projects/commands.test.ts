@@ -88,7 +88,7 @@ describe('/work project <id>', () => {
       '`abc` is too short to be a project id: ids are 24 characters, as shown on project cards.',
     );
     expect((await run('project <projectId>')).text).toBe(
-      'Replace `<projectId>` with a project’s id (the 24-character id shown on project cards).',
+      'Replace `&lt;projectId&gt;` with a project’s id (the 24-character id shown on project cards).',
     );
     expect((await run('project 65a1f0c2e4b0a1b2c3d4e5f6!')).text).toMatch(
       /^`65a1f0c2e4b0a1b2c3d4e5f6!` is not a project id/,

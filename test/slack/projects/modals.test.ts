@@ -112,6 +112,11 @@ describe('create', () => {
     expect(element(view, PROJECT_BLOCK.name)?.initial_value).toBe('Spring <campaign>');
   });
 
+  it('prefills the name as typed, not as Slack escaped it', async () => {
+    const { view } = await openCommand('project new R&amp;D &lt;labs&gt;');
+    expect(element(view, PROJECT_BLOCK.name)?.initial_value).toBe('R&D <labs>');
+  });
+
   it('answers a missing name and a due date before the start under their fields', async () => {
     const opened = await openCommand('project new');
     const noName = await submit(VIEW.projectCreate, opened, text('name', '   '));

@@ -11,6 +11,7 @@ import { type Harness, startHarness } from '../../support/harness.js';
 import { textValues } from '../../support/slackRequests.js';
 import {
   answeredView,
+  errorsOf,
   findTask,
   inputWith,
   linkChannel,
@@ -20,10 +21,6 @@ import {
   type ViewJson,
   viewOf,
 } from '../tasks/helpers.js';
-
-/** The errors of a `response_action: 'errors'` answer (empty when there are none). */
-const errorsOf = (res: { json?: Record<string, unknown> }) =>
-  (res.json?.errors ?? {}) as Record<string, string>;
 
 let h: Harness;
 let website: string;

@@ -238,7 +238,7 @@ describe('/work task', () => {
   it.each([
     ['task', 'Name the task by its id'],
     ['task abc', '`abc` is too short to be a task id'],
-    ['task <taskId>', 'Replace `<taskId>` with a task’s id'],
+    ['task &lt;taskId&gt;', 'Replace `&lt;taskId&gt;` with a task’s id'],
     ['task ffffffffffffffffffffffff', 'there is no task `ffffffffffffffffffffffff`'],
   ])('`/work %s` answers one helpful sentence', async (command, expected) => {
     expect(await replyText(command)).toContain(expected);
@@ -336,6 +336,16 @@ describe('/work new', () => {
     expect(inputWith(form, 'task_form_project')?.element?.initial_option?.value).toBe(website);
     expect(h.fake.timeline.indexOf('done views.open')).toBeLessThan(
       h.fake.timeline.indexOf('call views.update'),
+    );
+  });
+
+  it('prefills the title as typed, not as Slack escaped it', async () => {
+    const res = await h.slack.slashCommand('new Plan the Q&amp;A &lt;draft&gt; with <@U0BOB1|bob>');
+    const open = await h.fake.waitForCall('views.open', (c) => c.body.trigger_id === res.triggerId);
+    const openedId = (await answeredView(h, open)).id;
+    const update = await h.fake.waitForCall('views.update', (c) => c.body.view_id === openedId);
+    expect(inputWith(viewOf(update), 'task_name_input')?.element?.initial_value).toBe(
+      'Plan the Q&A <draft> with @bob',
     );
   });
 

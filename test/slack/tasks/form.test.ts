@@ -11,6 +11,7 @@ import { type Harness, startHarness } from '../../support/harness.js';
 import type { SlackResponse } from '../../support/slackRequests.js';
 import {
   answeredView,
+  errorsOf,
   type FieldValue,
   findTask,
   inputWith,
@@ -22,10 +23,6 @@ import {
   type ViewJson,
   viewOf,
 } from './helpers.js';
-
-/** The errors of a `response_action: 'errors'` answer (empty when there are none). */
-const errorsOf = (res: { json?: Record<string, unknown> }) =>
-  (res.json?.errors ?? {}) as Record<string, string>;
 
 let h: Harness;
 let website: string;

@@ -42,6 +42,11 @@ export interface ElementJson {
 }
 
 /** Links `channel` to the seed's project `index` (0 Website relaunch, 1 Customer onboarding). */
+/** The errors of a `response_action: 'errors'` answer (empty when there are none). */
+export function errorsOf(res: { json?: Record<string, unknown> }): Record<string, string> {
+  return (res.json?.errors ?? {}) as Record<string, string>;
+}
+
 export function linkChannel(h: Harness, index = 0, channel = 'C_GENERAL'): string {
   const project = h.seed.projects[index]!;
   h.worklink.store.channelProjects.link(h.teamId, channel, project.projectId, h.users.alice.id);

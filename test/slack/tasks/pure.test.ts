@@ -282,6 +282,11 @@ describe('helpers', () => {
     expect(taskIdProblem('')).toMatch(/^Name the task by its id/);
     expect(taskIdProblem('abc')).toMatch(/too short/);
     expect(taskIdProblem('a b c d e f g')).toMatch(/is not a task id/);
+    // As Slack sends a typed placeholder, and an id with markup in it.
+    expect(taskIdProblem('&lt;taskId&gt;')).toMatch(/^Replace `&lt;taskId&gt;` with a task’s id/);
+    expect(taskIdProblem('abc&lt;!channel&gt;')).toBe(
+      '`abc&lt;!channel&gt;` is not a task id: ids are letters and digits, like the 24-character ids shown on task cards.',
+    );
     expect(taskIdProblem('0123456789')).toBeUndefined();
   });
 

@@ -17,11 +17,11 @@ export function register(app: App, deps: WorklinkDeps): void {
     if (!view) return;
     const meta = readTaskFormMeta(view.private_metadata, 'create');
     if (meta.mode !== 'create') return;
-    const ctx = workContext(deps, args, {
-      channelId: meta.channelId,
-      responseUrl: meta.responseUrl,
-    });
     try {
+      const ctx = workContext(deps, args, {
+        channelId: meta.channelId,
+        responseUrl: meta.responseUrl,
+      });
       const values = readTaskFormValues(view.state.values as unknown as StateValues);
       const action = args.action as { selected_option?: { value?: string }; value?: string };
       const projectId = (action.selected_option?.value ?? action.value ?? '').trim();

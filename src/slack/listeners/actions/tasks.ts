@@ -5,63 +5,35 @@
  */
 import type { App } from '@slack/bolt';
 import type { KnownBlock } from '@slack/types';
-import {
-  errMessage,
-  replyError,
-  requireConnection,
-  runSafely,
-  type WorkContext,
-  type WorklinkDeps,
-  workContext,
-} from '../../context.js';
+import { runSafely, type WorkContext, type WorklinkDeps } from '../../context.js';
 import { taskIdProblem } from '../../parse/ids.js';
 import { taskCardData } from '../../tasks/card.js';
-import { completeTask, completionSentence, NoDoneStatusError } from '../../tasks/complete.js';
+import { completeTask, completionSentence, replyCompletionError } from '../../tasks/complete.js';
 import { factsFromTask } from '../../tasks/facts.js';
-import { openTaskForm, slackErrorCode } from '../../tasks/form.js';
+import { openTaskForm } from '../../tasks/form.js';
 import { loadListPage } from '../../tasks/list.js';
 import { ACTION } from '../../ui/ids.js';
+import { slackErrorCode } from '../../ui/messages/errors.js';
 import { taskCard, taskCardText } from '../../ui/messages/taskCard.js';
 import { readListPageValue, taskListMessage } from '../../ui/messages/taskList.js';
 import { taskCommentModal } from '../../ui/modals/commentModal.js';
+import { type ActionArgs, onAction, pressedValue } from './onAction.js';
 import * as taskForm from './taskForm.js';
 
-type ActionArgs = Parameters<Parameters<App['action']>[1]>[0];
-
-/** The pressed element's value (buttons carry the task id). */
-function pressedValue(args: ActionArgs): string {
-  return String((args.action as { value?: unknown }).value ?? '').trim();
-}
-
-/**
- * Acks, builds the context, checks the connection, then runs `fn`; any failure becomes one
- * sentence to the person who pressed.
- */
-function onAction(
-  app: App,
-  deps: WorklinkDeps,
-  actionId: string | RegExp,
-  fn: (ctx: WorkContext, args: ActionArgs) => Promise<void>,
-): void {
-  app.action(actionId, async (args) => {
-    await args.ack();
-    let ctx: WorkContext | undefined;
-    try {
-      ctx = workContext(deps, args);
-      if (!(await requireConnection(ctx))) return;
-      await fn(ctx, args);
-    } catch (e) {
-      if (ctx) await replyError(ctx, e, { action: 'handle that button' });
-      else deps.logger.error(`A task button failed before it could reply: ${errMessage(e)}`);
-    }
-  });
-}
-
 export function register(app: App, deps: WorklinkDeps): void {
-  onAction(app, deps, ACTION.taskComplete, async (ctx, args) => {
-    const taskId = pressedValue(args);
-    const problem = taskIdProblem(taskId);
-    if (problem) return void (await ctx.reply(problem));
+  /** A button whose value is a task id: an unusable one is answered, `fn` gets a usable one. */
+  const onTaskButton = (
+    actionId: string,
+    fn: (ctx: WorkContext, taskId: string, args: ActionArgs) => Promise<void>,
+  ) =>
+    onAction(app, deps, actionId, async (ctx, args) => {
+      const taskId = pressedValue(args);
+      const problem = taskIdProblem(taskId);
+      if (problem) return void (await ctx.reply(problem));
+      await fn(ctx, taskId, args);
+    });
+
+  onTaskButton(ACTION.taskComplete, async (ctx, taskId, args) => {
     try {
       const done = await completeTask(ctx, taskId);
       const data = await taskCardData(ctx, done.facts, done.project);
@@ -77,26 +49,15 @@ export function register(app: App, deps: WorklinkDeps): void {
         await ctx.reply({ text: completionSentence(done), blocks });
       }
     } catch (e) {
-      if (e instanceof NoDoneStatusError) return void (await ctx.reply(e.message));
-      await replyError(ctx, e, {
-        action: 'mark the task complete',
-        id: taskId,
-        checkWith: `\`/work task ${taskId}\``,
-      });
+      await replyCompletionError(ctx, e, taskId);
     }
   });
 
-  onAction(app, deps, ACTION.taskEdit, async (ctx, args) => {
-    const taskId = pressedValue(args);
-    const problem = taskIdProblem(taskId);
-    if (problem) return void (await ctx.reply(problem));
+  onTaskButton(ACTION.taskEdit, async (ctx, taskId) => {
     await openTaskForm(ctx, { mode: 'edit', taskId });
   });
 
-  onAction(app, deps, ACTION.taskComment, async (ctx, args) => {
-    const taskId = pressedValue(args);
-    const problem = taskIdProblem(taskId);
-    if (problem) return void (await ctx.reply(problem));
+  onTaskButton(ACTION.taskComment, async (ctx, taskId) => {
     if (!ctx.triggerId) return;
     try {
       await ctx.slack.views.open({
@@ -114,10 +75,7 @@ export function register(app: App, deps: WorklinkDeps): void {
     }
   });
 
-  onAction(app, deps, ACTION.taskOpen, async (ctx, args) => {
-    const taskId = pressedValue(args);
-    const problem = taskIdProblem(taskId);
-    if (problem) return void (await ctx.reply(problem));
+  onTaskButton(ACTION.taskOpen, async (ctx, taskId) => {
     await runSafely(ctx, { action: 'load the task', id: taskId }, async () => {
       const data = await taskCardData(ctx, factsFromTask(await ctx.work.getTask(taskId)));
       await ctx.reply({ text: taskCardText(data), blocks: taskCard(data) });

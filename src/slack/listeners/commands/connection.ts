@@ -9,9 +9,17 @@ import { isWorkApiError, type WorkApiError } from '../../../workapi/client.js';
 import type { Verification } from '../../../workapi/contract.js';
 import { errMessage, type WorkContext, type WorklinkDeps } from '../../context.js';
 import { formatMoment } from '../../format/dates.js';
+import { esc, plural } from '../../format/text.js';
 import { canManageConnection } from '../../permissions.js';
-import { describeWorkError, KEY_UNREADABLE, NOT_CONNECTED } from '../../ui/messages/errors.js';
-import { connectModal, noticeModal } from '../../ui/modals/connect.js';
+import { section } from '../../ui/blocks.js';
+import {
+  describeWorkError,
+  KEY_UNREADABLE,
+  NOT_CONNECTED,
+  slackErrorCode,
+} from '../../ui/messages/errors.js';
+import { connectModal } from '../../ui/modals/connect.js';
+import { noticeModal } from '../../ui/modals/notice.js';
 import { registerSubcommand, workHelp } from './work.js';
 
 // ── Status sections (other features add lines to /work status) ───────────────
@@ -89,10 +97,10 @@ export function saveConnection(ctx: WorkContext, apiKey: string, v: Verification
   ctx.logger.info(`Team ${ctx.teamId} connected to service workspace ${v.workspaceId}.`);
   const replaced = previous
     ? switched
-      ? ` This replaces the connection to *${previous.workspaceName}*; its channel links were removed.`
+      ? ` This replaces the connection to *${esc(previous.workspaceName)}*; its channel links were removed.`
       : ' The new key replaces the old one.'
     : '';
-  return `Connected Worklink to *${name}*. Everyone here can now use \`/work\` — try \`/work help\`.${replaced}`;
+  return `Connected Worklink to *${esc(name)}*. Everyone here can now use \`/work\` — try \`/work help\`.${replaced}`;
 }
 
 // ── Subcommands ─────────────────────────────────────────────────────────────
@@ -150,7 +158,7 @@ async function openConnectModal(ctx: WorkContext): Promise<void> {
   } catch (e) {
     await permission.catch(() => undefined);
     await ctx.reply(
-      `Could not open the connect form (${slackError(e)}). You can connect in one step with \`/work connect <apiKey>\`.`,
+      `Could not open the connect form (${slackErrorCode(e)}). You can connect in one step with \`/work connect <apiKey>\`.`,
     );
     return;
   }
@@ -171,14 +179,15 @@ registerSubcommand({
   summary: 'show which workspace Worklink is connected to, by whom and since when',
   needsConnection: false,
   async run(ctx) {
-    const info = ctx.deps.store.connections.info(ctx.teamId);
+    // The context read the connection already; a key it could not decrypt still has a row.
+    const info = ctx.connection ?? ctx.store.connections.info(ctx.teamId);
     if (!info) {
       await ctx.reply(NOT_CONNECTED);
       return;
     }
     const tz = await ctx.userTimeZone();
     const lines = [
-      `*Connected to ${info.workspaceName}* (workspace \`${info.workspaceId}\`)`,
+      `*Connected to ${esc(info.workspaceName)}* (workspace \`${info.workspaceId}\`)`,
       `Connected by <@${info.connectedBy}> on ${formatMoment(info.connectedAt, tz)}.`,
       await keyStatus(ctx),
       channelStatus(ctx),
@@ -195,7 +204,7 @@ registerSubcommand({
     const text = lines.join('\n');
     await ctx.reply({
       text,
-      blocks: [{ type: 'section', text: { type: 'mrkdwn', text: text.slice(0, 3000) } }],
+      blocks: [section(text)],
     });
   },
 });
@@ -228,7 +237,8 @@ registerSubcommand({
   summary: 'remove the API key and channel links (admins)',
   needsConnection: false,
   async run(ctx) {
-    const info = ctx.deps.store.connections.info(ctx.teamId);
+    // The context read the connection already; a key it could not decrypt still has a row.
+    const info = ctx.connection ?? ctx.store.connections.info(ctx.teamId);
     if (!info) {
       await ctx.reply('Worklink is not connected, so there is nothing to disconnect.');
       return;
@@ -243,7 +253,7 @@ registerSubcommand({
     ctx.logger.info(`Team ${ctx.teamId} disconnected from ${info.workspaceId} by ${ctx.userId}.`);
     const links = plural(removed.links, 'channel link');
     await ctx.reply(
-      `Disconnected Worklink from *${info.workspaceName}*: removed the API key and ${links}. Nothing was changed in the work-management service.`,
+      `Disconnected Worklink from *${esc(info.workspaceName)}*: removed the API key and ${links}. Nothing was changed in the work-management service.`,
     );
   },
 });
@@ -260,16 +270,6 @@ registerSubcommand({
     await ctx.reply(workHelp());
   },
 });
-
-function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
-}
-
-/** Slack Web API error code (`expired_trigger_id`), else the message. */
-export function slackError(e: unknown): string {
-  const data = (e as { data?: { error?: string } }).data;
-  return data?.error ?? errMessage(e);
-}
 
 /** Nothing to register with Bolt: the subcommands above register on import. */
 export function register(_app: App, _deps: WorklinkDeps): void {}

@@ -35,13 +35,11 @@ registerSubcommand({
       return;
     }
     await runSafely(ctx, { action: 'list the groups', id: projectId }, async () => {
-      const [details, groups] = await Promise.all([
-        ctx.work.getProjectDetails(projectId),
-        ctx.work.listProjectGroups(projectId),
-      ]).catch((e: unknown) => {
-        forgetIfGone(ctx, projectId, e);
-        throw e;
-      });
+      const [details, groups] = await forgetIfGone(
+        ctx,
+        projectId,
+        Promise.all([ctx.work.getProjectDetails(projectId), ctx.work.listProjectGroups(projectId)]),
+      );
       rememberProject(ctx, projectId, details.Name);
       await ctx.reply(
         groupsMessage({

@@ -12,6 +12,7 @@ import { esc } from '../../format/text.js';
 import { directoryFor } from '../../notify/directory.js';
 import { setUpNotifications } from '../../notify/index.js';
 import { notifyStore } from '../../notify/stores.js';
+import { requireAdmin } from '../../permissions.js';
 import { outboxStatusText } from '../../ui/messages/outbox.js';
 import { registerStatusSection } from './connection.js';
 import { registerSubcommand } from './work.js';
@@ -34,13 +35,11 @@ export function parseEmail(word: string | undefined): string | undefined {
 
 /** Admins and owners only; undefined when allowed, else the sentence to answer. */
 async function adminProblem(ctx: WorkContext, verb: string): Promise<string | undefined> {
-  try {
-    const user = await ctx.deps.users.get(ctx.slack, ctx.teamId, ctx.userId);
-    if (user.isAdmin || user.isOwner) return undefined;
-  } catch (e) {
-    return `Worklink could not check your Slack role (${errMessage(e)}), so nothing was changed. Please try again.`;
-  }
-  return `Sorry, only Slack workspace admins and owners can ${verb}. Please ask one of them.`;
+  const permission = await requireAdmin(
+    ctx,
+    `Sorry, only Slack workspace admins and owners can ${verb}. Please ask one of them.`,
+  );
+  return permission.allowed ? undefined : permission.message;
 }
 
 registerSubcommand({

@@ -6,7 +6,7 @@
 import type { App } from '@slack/bolt';
 import type { WorkContext, WorklinkDeps } from '../../context.js';
 import { runSafely } from '../../context.js';
-import { esc } from '../../format/text.js';
+import { esc, plainText } from '../../format/text.js';
 import { projectIdProblem } from '../../parse/ids.js';
 import { replyWithProjectCard } from '../../projects/card.js';
 import { channelProjectId, knownName } from '../../projects/channel.js';
@@ -70,7 +70,8 @@ registerSubcommand({
   example: 'project new Website relaunch',
   summary: 'create a project (opens a form: name, customer, dates, template)',
   async run(ctx, args) {
-    await openProjectCreateModal(ctx, args.text);
+    // As typed: Slack escapes &, < and > in command text and sends mentions as markup.
+    await openProjectCreateModal(ctx, plainText(args.text));
   },
 });
 

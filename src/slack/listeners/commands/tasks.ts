@@ -3,7 +3,6 @@
  * import time (see work.ts); the router has acked and checked the connection already.
  */
 import type { App } from '@slack/bolt';
-import type { KnownBlock } from '@slack/types';
 import {
   errMessage,
   replyError,
@@ -15,18 +14,20 @@ import { esc, plainText } from '../../format/text.js';
 import { parseDueDate } from '../../parse/dates.js';
 import { taskIdProblem } from '../../parse/ids.js';
 import { parseQuickAdd } from '../../parse/quickAdd.js';
+import { channelProjectId } from '../../projects/channel.js';
 import { resolveAssignees } from '../../tasks/assignees.js';
 import { taskCardData } from '../../tasks/card.js';
 import { authoredContent } from '../../tasks/comment.js';
-import { completeTask, completionSentence, NoDoneStatusError } from '../../tasks/complete.js';
+import { completeTask, completionSentence, replyCompletionError } from '../../tasks/complete.js';
 import { createTaskFromSlack } from '../../tasks/create.js';
 import { factsFromTask } from '../../tasks/facts.js';
 import { openTaskForm } from '../../tasks/form.js';
 import { loadListPage, parseListArgs } from '../../tasks/list.js';
 import { loadProjectInfo } from '../../tasks/projectInfo.js';
+import { section } from '../../ui/blocks.js';
 import { taskCard, taskCardText } from '../../ui/messages/taskCard.js';
 import { taskListMessage } from '../../ui/messages/taskList.js';
-import { registerSubcommand } from './work.js';
+import { registerSubcommand, type SubcommandArgs } from './work.js';
 
 const EXAMPLE_ID = '65a1f0c2e4b0a1b2c3d4e5f6';
 
@@ -41,7 +42,9 @@ registerSubcommand({
   example: 'new Fix the login page',
   summary: 'create a task in a form (every field)',
   async run(ctx, args) {
-    await openTaskForm(ctx, { mode: 'create', values: args.text ? { name: args.text } : {} });
+    // As typed: Slack escapes &, < and > in command text and sends mentions as markup.
+    const name = plainText(args.text).trim();
+    await openTaskForm(ctx, { mode: 'create', values: name ? { name } : {} });
   },
 });
 
@@ -61,8 +64,8 @@ async function quickAdd(ctx: WorkContext, args: { text: string }): Promise<void>
     return;
   }
   const { title, assignees, due, priority } = parsed.value;
-  const link = ctx.channelId ? ctx.store.channelProjects.get(ctx.teamId, ctx.channelId) : undefined;
-  if (!link) {
+  const projectId = channelProjectId(ctx);
+  if (!projectId) {
     await ctx.reply(NO_CHANNEL_PROJECT);
     return;
   }
@@ -75,7 +78,6 @@ async function quickAdd(ctx: WorkContext, args: { text: string }): Promise<void>
     }
     dueDate = date.date;
   }
-  const projectId = link.projectId;
   const [project, people] = await Promise.all([
     loadProjectInfo(ctx, projectId).catch((e: unknown) => e as Error),
     resolveAssignees(ctx, assignees),
@@ -121,7 +123,7 @@ async function quickAdd(ctx: WorkContext, args: { text: string }): Promise<void>
   }
   await ctx.reply({
     text: created.sentence,
-    blocks: [sentenceBlock(created.sentence), ...(posted ? [] : card)],
+    blocks: [section(created.sentence), ...(posted ? [] : card)],
   });
 }
 
@@ -137,10 +139,7 @@ registerSubcommand({
       await ctx.reply(parsed.error);
       return;
     }
-    const link = ctx.channelId
-      ? ctx.store.channelProjects.get(ctx.teamId, ctx.channelId)
-      : undefined;
-    const projectId = parsed.projectId ?? link?.projectId;
+    const projectId = parsed.projectId ?? channelProjectId(ctx);
     if (!projectId) {
       await ctx.reply(
         'This channel has no project yet. Name one (`/work list open <projectId>`), or link one with `/work project link <projectId>`.',
@@ -161,14 +160,10 @@ registerSubcommand({
   example: `task ${EXAMPLE_ID}`,
   summary: 'show a task card',
   async run(ctx, args) {
-    const id = args.words[0];
-    const problem = taskIdProblem(id, 'task <taskId>');
-    if (problem) {
-      await ctx.reply(problem);
-      return;
-    }
+    const id = await taskIdArg(ctx, args, 'task <taskId>');
+    if (!id) return;
     await runSafely(ctx, { action: 'load the task', id }, async () => {
-      const task = await ctx.work.getTask(id ?? '');
+      const task = await ctx.work.getTask(id);
       const data = await taskCardData(ctx, factsFromTask(task));
       await ctx.reply({ text: taskCardText(data), blocks: taskCard(data) });
     });
@@ -182,13 +177,9 @@ registerSubcommand({
   example: `edit ${EXAMPLE_ID}`,
   summary: 'change a task in a form',
   async run(ctx, args) {
-    const id = args.words[0];
-    const problem = taskIdProblem(id, 'edit <taskId>');
-    if (problem) {
-      await ctx.reply(problem);
-      return;
-    }
-    await openTaskForm(ctx, { mode: 'edit', taskId: id ?? '' });
+    const id = await taskIdArg(ctx, args, 'edit <taskId>');
+    if (!id) return;
+    await openTaskForm(ctx, { mode: 'edit', taskId: id });
   },
 });
 
@@ -199,35 +190,19 @@ registerSubcommand({
   example: `done ${EXAMPLE_ID}`,
   summary: 'mark a task complete',
   async run(ctx, args) {
-    const id = args.words[0];
-    const problem = taskIdProblem(id, 'done <taskId>');
-    if (problem) {
-      await ctx.reply(problem);
-      return;
+    const id = await taskIdArg(ctx, args, 'done <taskId>');
+    if (!id) return;
+    // The sentence and the card; the Mark complete button replaces its card instead.
+    try {
+      const done = await completeTask(ctx, id);
+      const sentence = completionSentence(done);
+      const data = await taskCardData(ctx, done.facts, done.project);
+      await ctx.reply({ text: sentence, blocks: [section(sentence), ...taskCard(data)] });
+    } catch (e) {
+      await replyCompletionError(ctx, e, id);
     }
-    await markDone(ctx, id ?? '');
   },
 });
-
-/** `/work done` and the Mark complete button's fallback: the sentence and the card. */
-async function markDone(ctx: WorkContext, taskId: string): Promise<void> {
-  try {
-    const done = await completeTask(ctx, taskId);
-    const sentence = completionSentence(done);
-    const data = await taskCardData(ctx, done.facts, done.project);
-    await ctx.reply({ text: sentence, blocks: [sentenceBlock(sentence), ...taskCard(data)] });
-  } catch (e) {
-    if (e instanceof NoDoneStatusError) {
-      await ctx.reply(e.message);
-      return;
-    }
-    await replyError(ctx, e, {
-      action: 'mark the task complete',
-      id: taskId,
-      checkWith: `\`/work task ${taskId}\``,
-    });
-  }
-}
 
 registerSubcommand({
   name: 'comment',
@@ -236,13 +211,8 @@ registerSubcommand({
   example: `comment ${EXAMPLE_ID} Looks good to me`,
   summary: 'comment on a task',
   async run(ctx, args) {
-    const id = args.words[0];
-    const problem = taskIdProblem(id, 'comment <taskId> <text>');
-    if (problem) {
-      await ctx.reply(problem);
-      return;
-    }
-    const taskId = id ?? '';
+    const taskId = await taskIdArg(ctx, args, 'comment <taskId> <text>');
+    if (!taskId) return;
     // The rest of the text as typed (line breaks kept), Slack's markup made plain.
     const text = plainText(args.text.slice(args.text.indexOf(taskId) + taskId.length)).trim();
     if (!text) {
@@ -270,8 +240,19 @@ registerSubcommand({
   },
 });
 
-function sentenceBlock(text: string): KnownBlock {
-  return { type: 'section', text: { type: 'mrkdwn', text: text.slice(0, 3000) } };
+/** The task id a command names, or — after answering why it cannot be one — undefined. */
+async function taskIdArg(
+  ctx: WorkContext,
+  args: SubcommandArgs,
+  usage: string,
+): Promise<string | undefined> {
+  const id = args.words[0];
+  const problem = taskIdProblem(id, usage);
+  if (problem) {
+    await ctx.reply(problem);
+    return undefined;
+  }
+  return id;
 }
 
 /** Nothing to register with Bolt: the subcommands above register on import. */

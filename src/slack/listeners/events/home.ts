@@ -1,7 +1,6 @@
 /**
  * App Home: on app_home_opened (the Home tab), publish the person's Home view — connection
  * state, linked channels, known projects and the commands from the /work registry.
- * `publishHome` is exported so other features can refresh a Home after a change.
  */
 import type { App } from '@slack/bolt';
 import { errMessage, type WorkContext, type WorklinkDeps, workContext } from '../../context.js';
@@ -9,11 +8,8 @@ import { formatMoment } from '../../format/dates.js';
 import { homeView } from '../../ui/home/homeView.js';
 import { subcommands } from '../commands/work.js';
 
-/** App Home offers "New task": actions/projects.ts opens the tasks feature's create form. */
-export const HOME_HAS_NEW_TASK = true;
-
 /** Builds and publishes the Home view of `ctx.userId`. Throws when views.publish fails. */
-export async function publishHome(ctx: WorkContext): Promise<void> {
+async function publishHome(ctx: WorkContext): Promise<void> {
   const { store, teamId } = ctx;
   const info = store.connections.info(teamId);
   const connectedAt = info ? formatMoment(info.connectedAt, await ctx.userTimeZone()) : '';
@@ -35,7 +31,6 @@ export async function publishHome(ctx: WorkContext): Promise<void> {
     links,
     projects: known,
     commands: subcommands().filter((s) => !s.hidden),
-    canCreateTask: HOME_HAS_NEW_TASK,
   });
   await ctx.slack.views.publish({ user_id: ctx.userId, view });
 }

@@ -1,16 +1,21 @@
 /**
  * app_uninstalled and tokens_revoked (bot): the workspace no longer has Worklink, so its
- * installation (OAuth mode) and its service API key go, with its channel links.
+ * installation (OAuth mode), its service API key, channel links, user links and e-mail
+ * lookups go, and its pending assignment DMs fail (no token can send them any more).
  */
 import type { App } from '@slack/bolt';
 import type { WorklinkDeps } from '../../context.js';
 
+const UNINSTALLED = 'Worklink was removed from this Slack workspace';
+
 export function register(app: App, deps: WorklinkDeps): void {
   const forget = (teamId: string | undefined, enterpriseId: string | undefined, why: string) => {
     const installs = deps.store.installations.deleteFor(teamId, enterpriseId);
-    const removed = teamId ? deps.store.forgetTeam(teamId) : undefined;
+    const removed = teamId
+      ? deps.store.forgetUninstalledTeam(teamId, `${UNINSTALLED} (${why})`)
+      : undefined;
     deps.logger.info(
-      `${why}: team ${teamId ?? '-'} forgotten (installations ${installs}, connection ${removed?.connection ? 'removed' : 'none'}, links ${removed?.links ?? 0}).`,
+      `${why}: team ${teamId ?? '-'} forgotten (installations ${installs}, connection ${removed?.connection ? 'removed' : 'none'}, links ${removed?.links ?? 0}, user links ${removed?.userLinks ?? 0}, pending DMs dropped ${removed?.droppedDms ?? 0}).`,
     );
   };
 

@@ -4,12 +4,14 @@
  * the global "New task".
  */
 import type { App, MessageShortcut } from '@slack/bolt';
-import { errMessage, requireConnection, type WorklinkDeps, workContext } from '../../context.js';
+import type { WorkContext, WorklinkDeps } from '../../context.js';
 import { cut, plainText } from '../../format/text.js';
 import { messageFiles, type SlackFileLike } from '../../tasks/files.js';
-import { openTaskForm, slackErrorCode } from '../../tasks/form.js';
+import { openTaskForm } from '../../tasks/form.js';
 import { SHORTCUT } from '../../ui/ids.js';
-import { COMMENT_MAX, commentFromMessageModal } from '../../ui/modals/commentModal.js';
+import { slackErrorCode } from '../../ui/messages/errors.js';
+import { commentFromMessageModal } from '../../ui/modals/commentModal.js';
+import { afterAck } from '../afterAck.js';
 
 /** A task name from a message: its first non-empty line, at most 100 characters. */
 export function nameFromMessage(text: string, fallback = 'Task from a Slack message'): string {
@@ -29,20 +31,12 @@ export function descriptionFromMessage(text: string, permalink: string | undefin
 type ShortcutArgs = Parameters<Parameters<App['shortcut']>[1]>[0];
 
 export function register(app: App, deps: WorklinkDeps): void {
-  const guarded = (fn: (args: ShortcutArgs) => Promise<void>) => async (args: ShortcutArgs) => {
-    await args.ack();
-    try {
-      await fn(args);
-    } catch (e) {
-      deps.logger.error(`A task shortcut failed: ${errMessage(e)}`);
-    }
-  };
+  const guarded = (fn: (ctx: WorkContext, args: ShortcutArgs) => Promise<void>) =>
+    afterAck<ShortcutArgs>(deps, 'shortcut', fn);
 
   app.shortcut(
     SHORTCUT.createTaskFromMessage,
-    guarded(async (args) => {
-      const ctx = workContext(deps, args);
-      if (!(await requireConnection(ctx))) return;
+    guarded(async (ctx, args) => {
       const shortcut = args.shortcut as MessageShortcut;
       const message = shortcut.message as { text?: string; ts?: string; files?: SlackFileLike[] };
       const text = message.text ?? '';
@@ -73,9 +67,7 @@ export function register(app: App, deps: WorklinkDeps): void {
 
   app.shortcut(
     SHORTCUT.addCommentFromMessage,
-    guarded(async (args) => {
-      const ctx = workContext(deps, args);
-      if (!(await requireConnection(ctx))) return;
+    guarded(async (ctx, args) => {
       const shortcut = args.shortcut as MessageShortcut;
       const message = shortcut.message as { text?: string; ts?: string };
       try {
@@ -88,7 +80,7 @@ export function register(app: App, deps: WorklinkDeps): void {
               messageChannel: shortcut.channel?.id,
               messageTs: message.ts,
             },
-            cut(plainText(message.text ?? ''), COMMENT_MAX),
+            plainText(message.text ?? ''),
           ),
         });
       } catch (e) {
@@ -101,9 +93,7 @@ export function register(app: App, deps: WorklinkDeps): void {
 
   app.shortcut(
     SHORTCUT.newTask,
-    guarded(async (args) => {
-      const ctx = workContext(deps, args);
-      if (!(await requireConnection(ctx))) return;
+    guarded(async (ctx) => {
       await openTaskForm(ctx, { mode: 'create' });
     }),
   );

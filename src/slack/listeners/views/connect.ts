@@ -12,9 +12,9 @@ import {
   API_KEY_ACTION,
   API_KEY_BLOCK,
   CONNECT_CALLBACK_ID,
-  noticeModal,
   readConnectMeta,
 } from '../../ui/modals/connect.js';
+import { noticeModal } from '../../ui/modals/notice.js';
 import { checkKey, keyProblem, saveConnection } from '../commands/connection.js';
 
 /** Time allowed for the role check and verify() before the modal must be answered. */

@@ -30,7 +30,7 @@ import {
 } from '../../projects/form.js';
 import { VIEW } from '../../ui/ids.js';
 import { KEY_UNREADABLE, NOT_CONNECTED } from '../../ui/messages/errors.js';
-import { projectNoticeModal } from '../../ui/modals/projectFields.js';
+import { noticeModal } from '../../ui/modals/notice.js';
 
 const CREATE_WORDING = {
   action: 'create the project',
@@ -209,7 +209,7 @@ function safely(ctx: WorkContext, fn: () => string): string {
 }
 
 function notice(title: string, text: string): Record<string, unknown> {
-  return { response_action: 'update', view: projectNoticeModal(title, text) };
+  return { response_action: 'update', view: noticeModal(title, text) };
 }
 
 function blockIds(blocks: readonly unknown[] | undefined): string[] {

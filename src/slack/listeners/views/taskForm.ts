@@ -12,14 +12,15 @@ import { taskCardData } from '../../tasks/card.js';
 import { withinBudget } from '../../tasks/concurrency.js';
 import { factsFromTask, mergeFacts, type TaskFacts } from '../../tasks/facts.js';
 import { type SaveOutcome, saveTaskForm } from '../../tasks/submit.js';
+import { section } from '../../ui/blocks.js';
 import { VIEW } from '../../ui/ids.js';
 import { NOT_CONNECTED } from '../../ui/messages/errors.js';
 import { taskCard } from '../../ui/messages/taskCard.js';
+import { noticeModal } from '../../ui/modals/notice.js';
 import {
   readTaskFormMeta,
   type TaskFormMode,
   type TaskFormValues,
-  taskNoticeModal,
 } from '../../ui/modals/taskForm.js';
 import {
   checkTaskForm,
@@ -60,7 +61,7 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, mode: TaskFormMode):
   if (mode === 'edit' && check.changed.length === 0) {
     await ack({
       response_action: 'update',
-      view: taskNoticeModal(title, 'Nothing was changed, so nothing was saved.'),
+      view: noticeModal(title, 'Nothing was changed, so nothing was saved.'),
     });
     return;
   }
@@ -82,7 +83,7 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, mode: TaskFormMode):
       });
       return;
     }
-    await ack({ response_action: 'update', view: taskNoticeModal(title, result.sentence) });
+    await ack({ response_action: 'update', view: noticeModal(title, result.sentence) });
     await report(ctx, result);
     return;
   }
@@ -91,7 +92,7 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, mode: TaskFormMode):
   const doing = mode === 'edit' ? 'Saving the task…' : 'Creating the task…';
   await ack({
     response_action: 'update',
-    view: taskNoticeModal(
+    view: noticeModal(
       title,
       `:hourglass_flowing_sand: ${doing} The service is slow; you can close this, the result will be sent to you.`,
     ),
@@ -99,7 +100,7 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, mode: TaskFormMode):
   const result = await outcome;
   if (result.kind === 'saved') {
     await ctx.slack.views
-      .update({ view_id: view.id, view: taskNoticeModal(title, result.sentence) })
+      .update({ view_id: view.id, view: noticeModal(title, result.sentence) })
       .catch(() => undefined);
     await report(ctx, result);
     return;
@@ -107,7 +108,7 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, mode: TaskFormMode):
   await ctx.slack.views
     .update({
       view_id: view.id,
-      view: taskNoticeModal(
+      view: noticeModal(
         title,
         `${result.message}\n\nWhat you entered was sent to you in a direct message.`,
       ),
@@ -128,10 +129,7 @@ async function report(ctx: WorkContext, result: Extract<SaveOutcome, { kind: 'sa
     const data = await taskCardData(ctx, facts);
     await ctx.reply({
       text: result.sentence,
-      blocks: [
-        { type: 'section', text: { type: 'mrkdwn', text: result.sentence.slice(0, 3000) } },
-        ...taskCard(data),
-      ],
+      blocks: [section(result.sentence), ...taskCard(data)],
     });
   } catch (e) {
     ctx.logger.warn(`Could not report the saved task: ${errMessage(e)}`);

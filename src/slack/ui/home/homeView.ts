@@ -6,6 +6,7 @@
  */
 import type { Button, HomeView, KnownBlock } from '@slack/types';
 import { cut, esc } from '../../format/text.js';
+import { context, packed, section } from '../blocks.js';
 import { ACTION } from '../ids.js';
 
 export interface HomeInput {
@@ -20,8 +21,6 @@ export interface HomeInput {
   links: readonly { channelId: string; projectId: string; projectName: string }[];
   projects: readonly { projectId: string; projectName: string }[];
   commands: readonly { usage: string; summary: string; group?: string }[];
-  /** The task create modal can be opened from here (the tasks feature provides it). */
-  canCreateTask: boolean;
 }
 
 /** Slack allows 100 blocks in a Home tab; projects with an Open button take one each. */
@@ -34,11 +33,10 @@ export function homeView(input: HomeInput): HomeView {
   ];
   const connected = Boolean(input.connection) && !input.keyUnreadable;
   if (connected) {
-    const buttons: Button[] = [];
-    if (input.canCreateTask) {
-      buttons.push(button('New task', ACTION.homeNewTask, 'primary'));
-    }
-    buttons.push(button('New project', ACTION.homeNewProject));
+    const buttons: Button[] = [
+      button('New task', ACTION.homeNewTask, 'primary'),
+      button('New project', ACTION.homeNewProject),
+    ];
     blocks.push({ type: 'actions', block_id: 'home_buttons', elements: buttons });
   }
 
@@ -47,7 +45,7 @@ export function homeView(input: HomeInput): HomeView {
     const lines = input.links.map(
       (l) => `<#${l.channelId}> → *${esc(l.projectName)}*  \`${esc(l.projectId)}\``,
     );
-    blocks.push(...lineSections(lines));
+    blocks.push(...packed('', lines));
   } else {
     blocks.push(
       context(
@@ -85,7 +83,7 @@ export function homeView(input: HomeInput): HomeView {
     const group = c.group ?? 'Other';
     groups.set(group, [...(groups.get(group) ?? []), `\`/work ${c.usage}\` — ${c.summary}`]);
   }
-  for (const [group, lines] of groups) blocks.push(...lineSections(lines, `_${group}_`));
+  for (const [group, lines] of groups) blocks.push(...packed(`_${group}_`, lines));
   blocks.push(context('`/work help` in any channel shows an example for each command.'));
   return { type: 'home', blocks: blocks.slice(0, 100) };
 }
@@ -108,26 +106,4 @@ function button(text: string, actionId: string, style?: 'primary'): Button {
     text: { type: 'plain_text', text },
     ...(style ? { style } : {}),
   };
-}
-
-function section(text: string): KnownBlock {
-  return { type: 'section', text: { type: 'mrkdwn', text: cut(text, 3000) } };
-}
-
-function context(text: string): KnownBlock {
-  return { type: 'context', elements: [{ type: 'mrkdwn', text: cut(text, 3000) }] };
-}
-
-/** Lines packed into sections of at most 3000 characters, after an optional title line. */
-function lineSections(lines: readonly string[], title?: string): KnownBlock[] {
-  const out: KnownBlock[] = [];
-  let current = title ?? '';
-  for (const line of lines) {
-    if (current && current.length + 1 + line.length > 3000) {
-      out.push(section(current));
-      current = line;
-    } else current = current ? `${current}\n${line}` : line;
-  }
-  if (current) out.push(section(current));
-  return out;
 }

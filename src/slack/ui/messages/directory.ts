@@ -5,8 +5,9 @@
  */
 import type { KnownBlock } from '@slack/types';
 import type { Customer, Group, WorkspaceUser } from '../../../workapi/contract.js';
-import { cut, esc } from '../../format/text.js';
+import { cut, esc, plural } from '../../format/text.js';
 import { customerName, userName } from '../../projects/names.js';
+import { context, packed, section } from '../blocks.js';
 
 export interface ListMessage {
   text: string;
@@ -35,7 +36,7 @@ export function groupsMessage(input: GroupsInput): ListMessage {
   const items = input.groups.map(
     (g) => `• ${esc(g.groupName || g.groupId)}  \`${esc(g.groupId)}\``,
   );
-  const blocks = packed(`${title} — ${count(input.groups.length, 'group')}`, items);
+  const blocks = packed(`${title} — ${plural(input.groups.length, 'group')}`, items);
   if (off) blocks.push(context(off));
   const text = [
     `Groups of ${input.projectName}: ${input.groups.map((g) => g.groupName || g.groupId).join(', ')}`,
@@ -67,7 +68,7 @@ export function customersMessage(customers: readonly Customer[]): ListMessage {
   const text = `Customers: ${sorted.map(customerName).join(', ')}`;
   return {
     text: cut(text, 3000),
-    blocks: packed(`*Customers* — ${count(sorted.length, 'company', 'companies')}`, items),
+    blocks: packed(`*Customers* — ${plural(sorted.length, 'company', 'companies')}`, items),
   };
 }
 
@@ -95,45 +96,6 @@ export function usersMessage(input: UsersInput): ListMessage {
   const text = `Users: ${sorted.map((u) => (u.email ? `${userName(u)} <${u.email}>` : userName(u))).join(', ')}`;
   return {
     text: cut(text, 3000),
-    blocks: packed(`*Users* — ${count(sorted.length, 'person', 'people')}`, items),
+    blocks: packed(`*Users* — ${plural(sorted.length, 'person', 'people')}`, items),
   };
-}
-
-// ── Packing ─────────────────────────────────────────────────────────────────
-
-/** Most sections a list uses; the rest is summarised ("…and 12 more"). */
-const MAX_SECTIONS = 45;
-const SECTION_TEXT = 3000;
-
-/** `title` then `items`, as few sections of at most 3000 characters as they fit in. */
-export function packed(title: string, items: readonly string[]): KnownBlock[] {
-  const blocks: KnownBlock[] = [];
-  let current = title;
-  let shown = 0;
-  for (const raw of items) {
-    const item = cut(raw, SECTION_TEXT - 10);
-    if (current.length + 1 + item.length > SECTION_TEXT) {
-      if (blocks.length + 1 >= MAX_SECTIONS) break;
-      blocks.push(section(current));
-      current = item;
-    } else {
-      current = current ? `${current}\n${item}` : item;
-    }
-    shown++;
-  }
-  if (current) blocks.push(section(current));
-  if (shown < items.length) blocks.push(context(`…and ${items.length - shown} more.`));
-  return blocks;
-}
-
-function section(text: string): KnownBlock {
-  return { type: 'section', text: { type: 'mrkdwn', text: cut(text, SECTION_TEXT) } };
-}
-
-function context(text: string): KnownBlock {
-  return { type: 'context', elements: [{ type: 'mrkdwn', text: cut(text, SECTION_TEXT) }] };
-}
-
-function count(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }

@@ -96,3 +96,9 @@ function sentence(message: string): string {
   const text = clip(message);
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
+
+/** A failed Slack Web API call as its error code (`expired_trigger_id`), else its message. */
+export function slackErrorCode(e: unknown): string {
+  const code = (e as { data?: { error?: string } } | undefined)?.data?.error;
+  return code ?? (e instanceof Error ? e.message : String(e));
+}

@@ -21,6 +21,7 @@ import {
   statusTypeName,
   userName,
 } from '../../projects/names.js';
+import { section } from '../blocks.js';
 import { ACTION } from '../ids.js';
 
 /** What the card shows. Lists left undefined could not be loaded (names show as ids). */
@@ -61,11 +62,11 @@ export function projectCard(o: ProjectOverview, options: ProjectCardOptions = {}
 
   const blocks: KnownBlock[] = [];
   if (options.intro) {
-    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: cut(options.intro, 3000) } });
+    blocks.push(section(options.intro));
   }
   blocks.push({ type: 'header', text: { type: 'plain_text', text: cut(name, 150) } });
   if (description) {
-    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: cut(esc(description), 3000) } });
+    blocks.push(section(esc(description)));
   }
   blocks.push({
     type: 'section',
@@ -83,7 +84,7 @@ export function projectCard(o: ProjectOverview, options: ProjectCardOptions = {}
     `*Labels:* ${labelLine(details)}`,
     `*Features:* ${featureLine(details)}`,
   ];
-  blocks.push({ type: 'section', text: { type: 'mrkdwn', text: cut(lines.join('\n'), 3000) } });
+  blocks.push(section(lines.join('\n')));
   const where = options.linkedHere ? ' · :link: this channel’s default project' : '';
   blocks.push({
     type: 'context',

@@ -7,6 +7,7 @@ import type { Button, KnownBlock } from '@slack/types';
 import { formatDueDate } from '../../format/dates.js';
 import { cut, esc } from '../../format/text.js';
 import { ACTION } from '../ids.js';
+import { parseObject, str } from '../metadata.js';
 import { assigneeText, statusText, type TaskCardData, taskTitle } from './taskCard.js';
 
 export const PAGE_SIZE = 20;
@@ -106,13 +107,10 @@ export function taskListMessage(d: TaskListData): { text: string; blocks: KnownB
 
 /** The paging button's value back; undefined when it is not ours. */
 export function readListPageValue(raw: string | undefined): ListPageValue | undefined {
-  try {
-    const v = JSON.parse(raw ?? '') as Partial<ListPageValue>;
-    if (typeof v.projectId !== 'string' || !v.projectId) return undefined;
-    if (v.filter !== 'open' && v.filter !== 'done' && v.filter !== 'all') return undefined;
-    if (typeof v.page !== 'number' || !Number.isInteger(v.page) || v.page < 0) return undefined;
-    return { projectId: v.projectId, filter: v.filter, page: v.page };
-  } catch {
-    return undefined;
-  }
+  const v = parseObject(raw);
+  const projectId = str(v.projectId);
+  if (!projectId) return undefined;
+  if (v.filter !== 'open' && v.filter !== 'done' && v.filter !== 'all') return undefined;
+  if (typeof v.page !== 'number' || !Number.isInteger(v.page) || v.page < 0) return undefined;
+  return { projectId, filter: v.filter, page: v.page };
 }

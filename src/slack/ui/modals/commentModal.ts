@@ -3,15 +3,16 @@
  * and "Add to task as comment" on a message (asks for the task id; the message's text is
  * prefilled and its link is added when posting).
  */
-import type { ModalView } from '@slack/types';
+import type { InputBlock, ModalView, PlainTextElement } from '@slack/types';
 import { cut } from '../../format/text.js';
 import { VIEW } from '../ids.js';
+import { parseObject, str } from '../metadata.js';
 
 export const COMMENT_BLOCK = { text: 'comment_text', taskId: 'comment_task' } as const;
 export const COMMENT_ACTION = { text: 'comment_text_input', taskId: 'comment_task_input' } as const;
 
 /** Leaves room for the message link and the "via Slack" line in the service's 10 000. */
-export const COMMENT_MAX = 3000;
+const COMMENT_MAX = 3000;
 
 export interface CommentMeta {
   taskId?: string;
@@ -24,6 +25,25 @@ export interface CommentMeta {
 }
 
 const text = (t: string) => ({ type: 'plain_text' as const, text: t });
+
+/** The comment's text input; `extra` adds a placeholder or an initial value. */
+function commentInput(extra: {
+  placeholder?: PlainTextElement;
+  initial_value?: string;
+}): InputBlock {
+  return {
+    type: 'input',
+    block_id: COMMENT_BLOCK.text,
+    label: text('Comment'),
+    element: {
+      type: 'plain_text_input',
+      action_id: COMMENT_ACTION.text,
+      multiline: true,
+      max_length: COMMENT_MAX,
+      ...extra,
+    },
+  };
+}
 
 export function taskCommentModal(meta: CommentMeta): ModalView {
   return {
@@ -42,18 +62,7 @@ export function taskCommentModal(meta: CommentMeta): ModalView {
             },
           ]
         : []),
-      {
-        type: 'input',
-        block_id: COMMENT_BLOCK.text,
-        label: text('Comment'),
-        element: {
-          type: 'plain_text_input',
-          action_id: COMMENT_ACTION.text,
-          multiline: true,
-          max_length: COMMENT_MAX,
-          placeholder: text('Write a comment'),
-        },
-      },
+      commentInput({ placeholder: text('Write a comment') }),
     ],
   };
 }
@@ -80,16 +89,7 @@ export function commentFromMessageModal(meta: CommentMeta, messageText: string):
         },
       },
       {
-        type: 'input',
-        block_id: COMMENT_BLOCK.text,
-        label: text('Comment'),
-        element: {
-          type: 'plain_text_input',
-          action_id: COMMENT_ACTION.text,
-          multiline: true,
-          max_length: COMMENT_MAX,
-          ...(initial ? { initial_value: initial } : {}),
-        },
+        ...commentInput(initial ? { initial_value: initial } : {}),
         hint: text('A link to the message is added at the end.'),
       },
     ],
@@ -102,20 +102,15 @@ export function encodeCommentMeta(meta: CommentMeta): string {
 }
 
 export function readCommentMeta(raw: string | undefined): CommentMeta {
-  try {
-    const v = JSON.parse(raw ?? '') as Record<string, unknown>;
-    const str = (x: unknown) => (typeof x === 'string' && x ? x : undefined);
-    return {
-      taskId: str(v.taskId),
-      taskName: str(v.taskName),
-      channelId: str(v.channelId),
-      responseUrl: str(v.responseUrl),
-      messageChannel: str(v.messageChannel),
-      messageTs: str(v.messageTs),
-    };
-  } catch {
-    return {};
-  }
+  const v = parseObject(raw);
+  return {
+    taskId: str(v.taskId),
+    taskName: str(v.taskName),
+    channelId: str(v.channelId),
+    responseUrl: str(v.responseUrl),
+    messageChannel: str(v.messageChannel),
+    messageTs: str(v.messageTs),
+  };
 }
 
 type State = Record<string, Record<string, { value?: string | null } | undefined> | undefined>;

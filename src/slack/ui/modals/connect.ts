@@ -1,8 +1,9 @@
 /**
- * The connect modal (`/work connect` without a key) and the small views shown after it.
+ * The connect modal (`/work connect` without a key) and its private_metadata.
  * Pure functions: data in, Block Kit out.
  */
 import type { ModalView } from '@slack/types';
+import { parseObject, str } from '../metadata.js';
 
 export const CONNECT_CALLBACK_ID = 'connect_workspace';
 /** block_id of the key input: `response_action: 'errors'` is keyed by it. */
@@ -50,25 +51,8 @@ export function connectModal(meta: ConnectMeta): ModalView {
   };
 }
 
-/** A modal that only says something (refusal, result) with a Close button. */
-export function noticeModal(title: string, text: string): ModalView {
-  return {
-    type: 'modal',
-    title: { type: 'plain_text', text: title.slice(0, 24) },
-    close: { type: 'plain_text', text: 'Close' },
-    blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }],
-  };
-}
-
 /** private_metadata back to ConnectMeta; junk gives an empty object. */
 export function readConnectMeta(privateMetadata: string | undefined): ConnectMeta {
-  try {
-    const v = JSON.parse(privateMetadata ?? '') as ConnectMeta;
-    return {
-      channelId: typeof v.channelId === 'string' ? v.channelId : undefined,
-      responseUrl: typeof v.responseUrl === 'string' ? v.responseUrl : undefined,
-    };
-  } catch {
-    return {};
-  }
+  const v = parseObject(privateMetadata);
+  return { channelId: str(v.channelId), responseUrl: str(v.responseUrl) };
 }

@@ -15,6 +15,7 @@ import {
   option,
   PROJECT_BLOCK,
   PROJECT_INPUT,
+  projectFormModal,
 } from './projectFields.js';
 
 export interface ProjectCreateModalInput {
@@ -84,19 +85,12 @@ export function projectCreateModal(input: ProjectCreateModalInput): ModalView {
   if (!input.templates.length) {
     notes.push('Projects you open, link or create here become available as templates.');
   }
-  if (notes.length) {
-    blocks.push({
-      type: 'context',
-      elements: [{ type: 'mrkdwn', text: cut(notes.join(' '), 3000) }],
-    });
-  }
-  return {
-    type: 'modal',
-    callback_id: VIEW.projectCreate,
-    private_metadata: JSON.stringify(input.meta),
-    title: { type: 'plain_text', text: 'New project' },
-    submit: { type: 'plain_text', text: 'Create' },
-    close: { type: 'plain_text', text: 'Cancel' },
+  return projectFormModal({
+    callbackId: VIEW.projectCreate,
+    title: 'New project',
+    submit: 'Create',
+    meta: input.meta,
     blocks,
-  };
+    notes,
+  });
 }

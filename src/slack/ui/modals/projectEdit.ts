@@ -4,7 +4,6 @@
  */
 import type { KnownBlock, ModalView, Option } from '@slack/types';
 import { type Customer, PRIORITY_NAMES } from '../../../workapi/contract.js';
-import { cut } from '../../format/text.js';
 import { type EditMeta, SLACK_TEXT_LIMIT } from '../../projects/form.js';
 import { VIEW } from '../ids.js';
 import {
@@ -15,6 +14,7 @@ import {
   option,
   PROJECT_BLOCK,
   PROJECT_INPUT,
+  projectFormModal,
 } from './projectFields.js';
 
 export interface ProjectEditModalInput {
@@ -96,19 +96,14 @@ export function projectEditModal(input: ProjectEditModalInput): ModalView {
   }
   if (input.customersProblem) notes.push(input.customersProblem);
   notes.push('The service cannot remove a customer or a date once set; they can be changed.');
-  blocks.push({
-    type: 'context',
-    elements: [{ type: 'mrkdwn', text: cut(notes.join(' '), 3000) }],
-  });
-  return {
-    type: 'modal',
-    callback_id: VIEW.projectEdit,
-    private_metadata: JSON.stringify(input.meta),
-    title: { type: 'plain_text', text: 'Edit project' },
-    submit: { type: 'plain_text', text: 'Save' },
-    close: { type: 'plain_text', text: 'Cancel' },
+  return projectFormModal({
+    callbackId: VIEW.projectEdit,
+    title: 'Edit project',
+    submit: 'Save',
+    meta: input.meta,
     blocks,
-  };
+    notes,
+  });
 }
 
 function featureOption(value: string, label: string, description: string): Option {

@@ -1,13 +1,13 @@
 /**
  * Pieces shared by the project create and edit modals: block and action ids (a submission's
- * errors are keyed by block_id), the form's inputs, the loading view and a notice view.
- * Pure functions: data in, Block Kit out.
+ * errors are keyed by block_id), the form's inputs and the modal around them (loading and
+ * notice views: notice.ts). Pure functions: data in, Block Kit out.
  */
-import type { InputBlock, ModalView, PlainTextOption } from '@slack/types';
+import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import type { Customer } from '../../../workapi/contract.js';
 import { cut } from '../../format/text.js';
 import { customerName } from '../../projects/names.js';
-import { VIEW } from '../ids.js';
+import { context } from '../blocks.js';
 
 /** block_ids of the form's inputs; `response_action: 'errors'` is keyed by these. */
 export const PROJECT_BLOCK = {
@@ -112,25 +112,23 @@ export function dateInput(which: 'start' | 'due', initial?: string): InputBlock 
   };
 }
 
-/** A modal with only a spinner-like line, shown while the form's data loads. */
-export function projectLoadingModal(title: string): ModalView {
+/** The create or edit form: its inputs, then the notes (if any) in one context line. */
+export function projectFormModal(form: {
+  callbackId: string;
+  title: string;
+  submit: string;
+  meta: object;
+  blocks: KnownBlock[];
+  notes: string[];
+}): ModalView {
+  const notes = form.notes.length ? [context(form.notes.join(' '))] : [];
   return {
     type: 'modal',
-    callback_id: VIEW.loading,
-    title: { type: 'plain_text', text: cut(title, 24) },
+    callback_id: form.callbackId,
+    private_metadata: JSON.stringify(form.meta),
+    title: { type: 'plain_text', text: form.title },
+    submit: { type: 'plain_text', text: form.submit },
     close: { type: 'plain_text', text: 'Cancel' },
-    blocks: [
-      { type: 'section', text: { type: 'mrkdwn', text: ':hourglass_flowing_sand: Loading…' } },
-    ],
-  };
-}
-
-/** A modal that only says something (result, failure) with a Close button. */
-export function projectNoticeModal(title: string, text: string): ModalView {
-  return {
-    type: 'modal',
-    title: { type: 'plain_text', text: cut(title, 24) },
-    close: { type: 'plain_text', text: 'Close' },
-    blocks: [{ type: 'section', text: { type: 'mrkdwn', text: cut(text, 3000) } }],
+    blocks: [...form.blocks, ...notes],
   };
 }

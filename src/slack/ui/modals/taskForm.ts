@@ -24,6 +24,7 @@ import {
 import { cut, esc, listing } from '../../format/text.js';
 import { defaultStatus, type ProjectInfo } from '../../tasks/projectInfo.js';
 import { ACTION, VIEW } from '../ids.js';
+import { parseObject, str } from '../metadata.js';
 
 // ── Ids ──────────────────────────────────────────────────────────────────────
 
@@ -167,29 +168,6 @@ export interface TaskFormData {
 // ── Views ────────────────────────────────────────────────────────────────────
 
 const text = (t: string) => ({ type: 'plain_text' as const, text: t });
-
-/** Shown at once with the trigger_id, while the form's data loads. */
-export function taskLoadingModal(title = 'New task'): ModalView {
-  return {
-    type: 'modal',
-    callback_id: VIEW.loading,
-    title: text(title),
-    close: text('Cancel'),
-    blocks: [
-      { type: 'section', text: { type: 'mrkdwn', text: ':hourglass_flowing_sand: Loading…' } },
-    ],
-  };
-}
-
-/** A modal that only says something (result, refusal) with a Close button. */
-export function taskNoticeModal(title: string, body: string): ModalView {
-  return {
-    type: 'modal',
-    title: text(cut(title, 24)),
-    close: text('Close'),
-    blocks: [{ type: 'section', text: { type: 'mrkdwn', text: cut(body, 3000) } }],
-  };
-}
 
 export function taskFormModal(data: TaskFormData): ModalView {
   const { meta, values, project } = data;
@@ -460,14 +438,7 @@ export function readTaskFormMeta(
   raw: string | undefined,
   fallbackMode: TaskFormMode,
 ): TaskFormMeta {
-  let v: Record<string, unknown> = {};
-  try {
-    const parsed = JSON.parse(raw ?? '') as unknown;
-    if (parsed && typeof parsed === 'object') v = parsed as Record<string, unknown>;
-  } catch {
-    // Not ours: an empty context.
-  }
-  const str = (x: unknown) => (typeof x === 'string' && x ? x : undefined);
+  const v = parseObject(raw);
   const files = Array.isArray(v.files)
     ? (v.files as TaskFileInput[]).filter(
         (f) =>
