@@ -16,6 +16,7 @@ import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { AppConfig } from '../config.js';
 import { type Connection, DecryptError, type Store } from '../store/index.js';
+import type { TaskIndexRefresh } from '../sync/task-index-refresh.js';
 import { WorkClient } from '../workapi/client.js';
 import {
   APOLOGY,
@@ -52,6 +53,10 @@ export interface WorklinkDeps {
   users: SlackUserDirectory;
   /** WorkClient per team + key, built lazily. */
   workClients: WorkClientCache;
+  /** Reads the task index again on a budget (src/sync/task-index-refresh.ts). */
+  indexRefresh?: TaskIndexRefresh;
+  /** Epoch ms now; tests give a fake clock (the daily digest). Default Date.now. */
+  clock?: () => number;
   /** The embedded service, when this process started it (else undefined). */
   service?: { setEventsSubscriber(s: { url: string; secret: string }): void };
 }
@@ -122,7 +127,11 @@ export class SlackUserDirectory {
 /** One WorkClient per (team, key): a new key after `/work connect` gets a new client. */
 export class WorkClientCache {
   private readonly clients = new Map<string, WorkClient>();
-  constructor(private readonly urls: WorkUrls) {}
+  /** `observe` sees each team's new client first (the task index wraps its answers). */
+  constructor(
+    private readonly urls: WorkUrls,
+    private readonly observe?: (client: WorkClient, teamId: string) => WorkClient,
+  ) {}
 
   for(connection: Pick<Connection, 'teamId' | 'apiKey'>): WorkClient {
     const keyHash = createHash('sha256').update(connection.apiKey).digest('hex').slice(0, 16);
@@ -134,6 +143,7 @@ export class WorkClientCache {
         if (k.startsWith(`${connection.teamId}:`)) this.clients.delete(k);
       }
       client = new WorkClient({ ...this.urls, apiKey: connection.apiKey });
+      if (this.observe) client = this.observe(client, connection.teamId);
       this.clients.set(id, client);
     }
     return client;

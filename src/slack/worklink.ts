@@ -12,6 +12,8 @@ import { WebClient } from '@slack/web-api';
 import type { AppConfig, LogLevelName } from '../config.js';
 import type { ServiceHandle } from '../service/index.js';
 import { openStore, type Store } from '../store/index.js';
+import { TaskIndexRefresh } from '../sync/task-index-refresh.js';
+import { indexWorkClient } from '../sync/task-sightings.js';
 import { buildApp, EVENTS_PATH } from './app.js';
 import {
   type Lifecycle,
@@ -31,6 +33,8 @@ export interface StartWorklinkOptions {
   /** The service to use; else config.workApi; else the embedded service is started. */
   serviceUrls?: WorkUrls;
   logger?: Logger;
+  /** Epoch ms now, for the daily digest (tests: a fake clock). */
+  clock?: () => number;
 }
 
 export interface WorklinkHandle {
@@ -112,9 +116,24 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       routes: new RouteRegistry(),
       lifecycle,
       users: new SlackUserDirectory(),
-      workClients: new WorkClientCache(workUrls),
+      workClients: new WorkClientCache(workUrls, (client, teamId) =>
+        indexWorkClient(client, teamId, store.taskIndex, (m) => logger.warn(m)),
+      ),
       service,
+      clock: options.clock,
     };
+    const indexRefresh = new TaskIndexRefresh({
+      store,
+      logger,
+      now: options.clock,
+      workFor: (teamId) => {
+        const connection = store.connections.get(teamId);
+        return connection ? deps.workClients.for(connection) : undefined;
+      },
+    });
+    deps.indexRefresh = indexRefresh;
+    lifecycle.onStart(() => indexRefresh.start());
+    lifecycle.onStop(() => indexRefresh.stop());
     deps.routes.add({
       method: 'GET',
       path: '/healthz',

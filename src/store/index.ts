@@ -14,6 +14,7 @@ import { type KnownProjectsStore, knownProjectsStore } from './knownProjects.js'
 import { lookupCacheStore } from './lookupCache.js';
 import { migrate } from './migrations.js';
 import { outboxStore } from './outbox.js';
+import { type TaskIndexStore, taskIndexStore } from './task-index.js';
 import { userLinksStore } from './userLinks.js';
 
 export type { ChannelProject, ChannelProjectsStore } from './channelProjects.js';
@@ -21,6 +22,7 @@ export type { Connection, ConnectionInfo, ConnectionsStore } from './connections
 export { DecryptError, type SecretBox } from './crypto.js';
 export type { InstallationsStore } from './installations.js';
 export type { KnownProject, KnownProjectsStore } from './knownProjects.js';
+export type { IndexedTask, TaskIndexStore, TaskSighting } from './task-index.js';
 
 export const DB_FILE = 'worklink.db';
 
@@ -33,9 +35,12 @@ export interface Store {
   readonly installations: InstallationsStore;
   readonly channelProjects: ChannelProjectsStore;
   readonly knownProjects: KnownProjectsStore;
+  /** What Worklink knows of each task (search, my tasks, digest). */
+  readonly taskIndex: TaskIndexStore;
   /**
    * Forgets what Worklink keeps about a team's service workspace: the connection (API key),
-   * channel links and known projects, in one transaction. Returns what was removed.
+   * channel links, known projects and the task index, in one transaction. Returns what was
+   * removed.
    */
   forgetTeam(teamId: string): { connection: boolean; links: number; projects: number };
   /**
@@ -81,11 +86,15 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
   const connections = connectionsStore(db, secrets);
   const channelProjects = channelProjectsStore(db);
   const knownProjects = knownProjectsStore(db);
-  const forgetTeam = db.transaction((teamId: string) => ({
-    connection: connections.delete(teamId),
-    links: channelProjects.deleteTeam(teamId),
-    projects: knownProjects.deleteTeam(teamId),
-  }));
+  const taskIndex = taskIndexStore(db);
+  const forgetTeam = db.transaction((teamId: string) => {
+    taskIndex.deleteTeam(teamId);
+    return {
+      connection: connections.delete(teamId),
+      links: channelProjects.deleteTeam(teamId),
+      projects: knownProjects.deleteTeam(teamId),
+    };
+  });
   const userLinks = userLinksStore(db);
   const lookups = lookupCacheStore(db);
   const outbox = outboxStore(db);
@@ -105,6 +114,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     installations: installationsStore(db, secrets),
     channelProjects,
     knownProjects,
+    taskIndex,
     forgetTeam: (teamId) => forgetTeam(teamId),
     forgetUninstalledTeam: (teamId, reason, now = Date.now()) =>
       forgetUninstalledTeam(teamId, reason, now),

@@ -10,26 +10,22 @@ import {
   type WorkContext,
   type WorklinkDeps,
 } from '../../context.js';
-import { esc, plainText } from '../../format/text.js';
+import { plainText } from '../../format/text.js';
 import { parseDueDate } from '../../parse/dates.js';
-import { taskIdProblem } from '../../parse/ids.js';
 import { parseQuickAdd } from '../../parse/quickAdd.js';
 import { channelProjectId } from '../../projects/channel.js';
 import { resolveAssignees } from '../../tasks/assignees.js';
 import { taskCardData } from '../../tasks/card.js';
-import { authoredContent } from '../../tasks/comment.js';
-import { completeTask, completionSentence, replyCompletionError } from '../../tasks/complete.js';
 import { createTaskFromSlack } from '../../tasks/create.js';
 import { factsFromTask } from '../../tasks/facts.js';
 import { openTaskForm } from '../../tasks/form.js';
 import { loadListPage, parseListArgs } from '../../tasks/list.js';
 import { loadProjectInfo } from '../../tasks/projectInfo.js';
+import { runTaskVerb, TASK_VERB_USAGE, type TaskVerb } from '../../tasks/task-verbs.js';
 import { section } from '../../ui/blocks.js';
 import { taskCard, taskCardText } from '../../ui/messages/taskCard.js';
 import { taskListMessage } from '../../ui/messages/taskList.js';
-import { registerSubcommand, type SubcommandArgs } from './work.js';
-
-const EXAMPLE_ID = '65a1f0c2e4b0a1b2c3d4e5f6';
+import { registerSubcommand } from './work.js';
 
 /** Said when a command needs the channel's project and there is none. */
 export const NO_CHANNEL_PROJECT =
@@ -153,106 +149,24 @@ registerSubcommand({
   },
 });
 
-registerSubcommand({
-  name: 'task',
-  group: 'Tasks',
-  usage: 'task <taskId>',
-  example: `task ${EXAMPLE_ID}`,
-  summary: 'show a task card',
-  async run(ctx, args) {
-    const id = await taskIdArg(ctx, args, 'task <taskId>');
-    if (!id) return;
-    await runSafely(ctx, { action: 'load the task', id }, async () => {
-      const task = await ctx.work.getTask(id);
-      const data = await taskCardData(ctx, factsFromTask(task));
-      await ctx.reply({ text: taskCardText(data), blocks: taskCard(data) });
-    });
-  },
-});
+const TASK_VERBS: { verb: TaskVerb; summary: string; example: string }[] = [
+  { verb: 'task', summary: 'show a task card', example: 'task Fix login' },
+  { verb: 'edit', summary: 'change a task in a form', example: 'edit #12' },
+  { verb: 'done', summary: 'mark a task complete', example: 'done #12 in Website' },
+  { verb: 'comment', summary: 'comment on a task', example: 'comment Fix login: Looks good to me' },
+  { verb: 'assign', summary: 'add people to a task', example: 'assign #12 @bob @carol' },
+];
 
-registerSubcommand({
-  name: 'edit',
-  group: 'Tasks',
-  usage: 'edit <taskId>',
-  example: `edit ${EXAMPLE_ID}`,
-  summary: 'change a task in a form',
-  async run(ctx, args) {
-    const id = await taskIdArg(ctx, args, 'edit <taskId>');
-    if (!id) return;
-    await openTaskForm(ctx, { mode: 'edit', taskId: id });
-  },
-});
-
-registerSubcommand({
-  name: 'done',
-  group: 'Tasks',
-  usage: 'done <taskId>',
-  example: `done ${EXAMPLE_ID}`,
-  summary: 'mark a task complete',
-  async run(ctx, args) {
-    const id = await taskIdArg(ctx, args, 'done <taskId>');
-    if (!id) return;
-    // The sentence and the card; the Mark complete button replaces its card instead.
-    try {
-      const done = await completeTask(ctx, id);
-      const sentence = completionSentence(done);
-      const data = await taskCardData(ctx, done.facts, done.project);
-      await ctx.reply({ text: sentence, blocks: [section(sentence), ...taskCard(data)] });
-    } catch (e) {
-      await replyCompletionError(ctx, e, id);
-    }
-  },
-});
-
-registerSubcommand({
-  name: 'comment',
-  group: 'Tasks',
-  usage: 'comment <taskId> <text>',
-  example: `comment ${EXAMPLE_ID} Looks good to me`,
-  summary: 'comment on a task',
-  async run(ctx, args) {
-    const taskId = await taskIdArg(ctx, args, 'comment <taskId> <text>');
-    if (!taskId) return;
-    // The rest of the text as typed (line breaks kept), Slack's markup made plain.
-    const text = plainText(args.text.slice(args.text.indexOf(taskId) + taskId.length)).trim();
-    if (!text) {
-      await ctx.reply(
-        `Write the comment after the task id, like \`/work comment ${taskId} Looks good to me\`. Nothing was posted.`,
-      );
-      return;
-    }
-    if (text.length > 9_000) {
-      await ctx.reply('That comment is longer than 9,000 characters. Nothing was posted.');
-      return;
-    }
-    await runSafely(
-      ctx,
-      { action: 'post the comment', id: taskId, checkWith: `\`/work task ${taskId}\`` },
-      async () => {
-        const [task, content] = await Promise.all([
-          ctx.work.getTask(taskId),
-          authoredContent(ctx, text),
-        ]);
-        await ctx.work.postComment(taskId, { content });
-        await ctx.reply(`Added your comment to *${esc(task.taskName || taskId)}*.`);
-      },
-    );
-  },
-});
-
-/** The task id a command names, or — after answering why it cannot be one — undefined. */
-async function taskIdArg(
-  ctx: WorkContext,
-  args: SubcommandArgs,
-  usage: string,
-): Promise<string | undefined> {
-  const id = args.words[0];
-  const problem = taskIdProblem(id, usage);
-  if (problem) {
-    await ctx.reply(problem);
-    return undefined;
-  }
-  return id;
+// The task is an id, #12 (this channel's project, or "#12 in <project>") or words.
+for (const { verb, summary, example } of TASK_VERBS) {
+  registerSubcommand({
+    name: verb,
+    group: 'Tasks',
+    usage: TASK_VERB_USAGE[verb],
+    example,
+    summary,
+    run: (ctx, args) => runTaskVerb(ctx, verb, args.text),
+  });
 }
 
 /** Nothing to register with Bolt: the subcommands above register on import. */
