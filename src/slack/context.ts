@@ -17,7 +17,7 @@ import type { WebClient } from '@slack/web-api';
 import type { AppConfig } from '../config.js';
 import { type Connection, DecryptError, type Store } from '../store/index.js';
 import type { TaskIndexRefresh } from '../sync/task-index-refresh.js';
-import { WorkClient } from '../workapi/client.js';
+import { WorkClient, type WorkClientOptions } from '../workapi/client.js';
 import {
   APOLOGY,
   describeWorkError,
@@ -130,6 +130,8 @@ export class WorkClientCache {
   /** `observe` sees each team's new client first (the task index wraps its answers). */
   constructor(
     private readonly urls: WorkUrls,
+    /** Options every client gets (e.g. maxResponseBytes). */
+    private readonly shared: Pick<WorkClientOptions, 'maxResponseBytes'> = {},
     private readonly observe?: (client: WorkClient, teamId: string) => WorkClient,
   ) {}
 
@@ -142,7 +144,7 @@ export class WorkClientCache {
       for (const k of this.clients.keys()) {
         if (k.startsWith(`${connection.teamId}:`)) this.clients.delete(k);
       }
-      client = new WorkClient({ ...this.urls, apiKey: connection.apiKey });
+      client = new WorkClient({ ...this.shared, ...this.urls, apiKey: connection.apiKey });
       if (this.observe) client = this.observe(client, connection.teamId);
       this.clients.set(id, client);
     }
@@ -151,7 +153,7 @@ export class WorkClientCache {
 
   /** A client for a key that is not stored yet (connect), with its own time limit. */
   adHoc(apiKey: string, timeoutMs?: number): WorkClient {
-    return new WorkClient({ ...this.urls, apiKey, timeoutMs });
+    return new WorkClient({ ...this.shared, ...this.urls, apiKey, timeoutMs });
   }
 }
 

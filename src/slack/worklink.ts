@@ -116,8 +116,10 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       routes: new RouteRegistry(),
       lifecycle,
       users: new SlackUserDirectory(),
-      workClients: new WorkClientCache(workUrls, (client, teamId) =>
-        indexWorkClient(client, teamId, store.taskIndex, (m) => logger.warn(m)),
+      workClients: new WorkClientCache(
+        workUrls,
+        { maxResponseBytes: config.workMaxResponseBytes },
+        (client, teamId) => indexWorkClient(client, teamId, store.taskIndex, (m) => logger.warn(m)),
       ),
       service,
       clock: options.clock,
