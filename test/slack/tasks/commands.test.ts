@@ -377,7 +377,7 @@ describe('help', () => {
       expect(reply.text).toContain(`/work ${usage}`);
     }
     expect(shown(reply.blocks)).toContain(
-      'e.g. `/work add Fix the login page @bob due:friday p:high`',
+      'e.g. `/work add Fix the login page @bob due:next week p:high`',
     );
   });
 });
