@@ -9,7 +9,7 @@
  *   npm run bench:notify [-- --tasks 1000 --limit 50]
  */
 import { parseArgs } from 'node:util';
-import { notificationsOf } from '../src/slack/notify/index.js';
+import { notificationsOf } from '../src/slack/notify/notifications.js';
 import { notifyStore } from '../src/slack/notify/stores.js';
 import { startHarness } from '../test/support/harness.js';
 import {
@@ -17,7 +17,7 @@ import {
   dmCountsByOutboxId,
   scriptDmHistory,
   scriptRateLimit,
-} from '../test/support/notifySlack.js';
+} from '../test/support/notify-slack.js';
 
 const { values } = parseArgs({
   options: {

@@ -23,7 +23,7 @@ import {
   type ErrorWording,
   KEY_UNREADABLE,
   NOT_CONNECTED,
-} from './ui/messages/errors.js';
+} from './ui/error-text.js';
 
 // ── Long-lived dependencies ─────────────────────────────────────────────────
 

@@ -6,21 +6,21 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { type ChannelProjectsStore, channelProjectsStore } from './channelProjects.js';
+import { type ChannelProjectsStore, channelProjectsStore } from './channel-projects.js';
 import { type ConnectionsStore, connectionsStore } from './connections.js';
 import { createSecretBox, loadSecretsKey, type SecretBox } from './crypto.js';
 import { type InstallationsStore, installationsStore } from './installations.js';
-import { type KnownProjectsStore, knownProjectsStore } from './knownProjects.js';
-import { lookupCacheStore } from './lookupCache.js';
+import { type KnownProjectsStore, knownProjectsStore } from './known-projects.js';
+import { lookupCacheStore } from './lookup-cache.js';
 import { migrate } from './migrations.js';
 import { outboxStore } from './outbox.js';
-import { userLinksStore } from './userLinks.js';
+import { userLinksStore } from './user-links.js';
 
-export type { ChannelProject, ChannelProjectsStore } from './channelProjects.js';
+export type { ChannelProject, ChannelProjectsStore } from './channel-projects.js';
 export type { Connection, ConnectionInfo, ConnectionsStore } from './connections.js';
 export { DecryptError, type SecretBox } from './crypto.js';
 export type { InstallationsStore } from './installations.js';
-export type { KnownProject, KnownProjectsStore } from './knownProjects.js';
+export type { KnownProject, KnownProjectsStore } from './known-projects.js';
 
 export const DB_FILE = 'worklink.db';
 

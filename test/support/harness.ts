@@ -26,11 +26,15 @@ import {
   seedDemoWorkspace,
   startService,
 } from '../../src/service/index.js';
-import { createLogger, startWorklink, type WorklinkHandle } from '../../src/slack/worklink.js';
+import {
+  createLogger,
+  startWorklink,
+  type WorklinkHandle,
+} from '../../src/slack/start/worklink.js';
 import type { Store } from '../../src/store/index.js';
 import { WorkClient } from '../../src/workapi/client.js';
-import { type FakeSlack, startFakeSlack } from './fakeSlack.js';
-import { SlackRequests, type SlackResponse } from './slackRequests.js';
+import { type FakeSlack, startFakeSlack } from './fake-slack.js';
+import { SlackRequests, type SlackResponse } from './slack-requests.js';
 
 export const TEAM_ID = 'T_TEST';
 export const SIGNING_SECRET = 'test-signing-secret-0123456789abcdef';

@@ -1,7 +1,7 @@
 /**
  * The one door through which a newly created task reaches its assignees' DMs.
  * Called by the create-task paths in Slack right after the service confirmed the task.
- * (The service's `task.created` events take the other door, src/slack/notify/events.ts,
+ * (The service's `task.created` events take the other door, src/slack/notify/events-receiver.ts,
  * into the same outbox; the unique key makes both together still one DM per assignee.)
  *
  * 1. One transaction queues a row per assignee — before anything else, so a crash after
@@ -22,8 +22,8 @@ import {
 } from '../../store/outbox.js';
 import type { WorkClient } from '../../workapi/client.js';
 import type { Task } from '../../workapi/contract.js';
-import { directoryFor, type ServiceUser } from './directory.js';
 import { matchSlackUser } from './match.js';
+import { directoryFor, type ServiceUser } from './service-directory.js';
 import { notifyStore, outboxChanged } from './stores.js';
 
 /** What announcing needs; a listener's WorkContext has all of it. */

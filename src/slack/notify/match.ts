@@ -6,8 +6,8 @@
  * classify (classifySlackError).
  */
 import type { WebClient } from '@slack/web-api';
-import type { LookupCacheStore } from '../../store/lookupCache.js';
-import type { UserLinksStore } from '../../store/userLinks.js';
+import type { LookupCacheStore } from '../../store/lookup-cache.js';
+import type { UserLinksStore } from '../../store/user-links.js';
 
 export const LOOKUP_HIT_TTL_MS = 60 * 60_000;
 export const LOOKUP_MISS_TTL_MS = 10 * 60_000;

@@ -9,8 +9,8 @@ import { DecryptError, type Store } from '../../store/index.js';
 import { CREATOR_SKIPPED, NO_SLACK_ACCOUNT, type OutboxRow } from '../../store/outbox.js';
 import type { WorkClient } from '../../workapi/client.js';
 import type { WorkClientCache } from '../context.js';
-import { directoryFor } from './directory.js';
 import { matchSlackUser } from './match.js';
+import { directoryFor } from './service-directory.js';
 import { notifyStore } from './stores.js';
 import type { Preparation, PrepareRow } from './worker.js';
 

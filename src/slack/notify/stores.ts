@@ -4,14 +4,14 @@
  * them, so notifications reach them through `notifyStore(store.db)`.
  */
 import type Database from 'better-sqlite3';
-import { type LookupCacheStore, lookupCacheStore } from '../../store/lookupCache.js';
+import { type LookupCacheStore, lookupCacheStore } from '../../store/lookup-cache.js';
 import {
   type OutboxStore,
   outboxStore,
   type SeenEventsStore,
   seenEventsStore,
 } from '../../store/outbox.js';
-import { type UserLinksStore, userLinksStore } from '../../store/userLinks.js';
+import { type UserLinksStore, userLinksStore } from '../../store/user-links.js';
 
 export interface NotifyStore {
   outbox: OutboxStore;

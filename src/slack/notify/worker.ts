@@ -23,9 +23,9 @@ import {
   type OutboxRow,
   type OutboxStore,
 } from '../../store/outbox.js';
-import { assignmentMessage } from '../ui/messages/assignment.js';
+import { assignmentMessage } from './assignment-message.js';
 import { type PacerOptions, TeamPacer } from './pacer.js';
-import { classifySlackError, type SlackFailure } from './slackErrors.js';
+import { classifySlackError, type SlackFailure } from './slack-errors.js';
 import { notifyStore, onOutboxChange } from './stores.js';
 
 /** The message metadata event type that marks Worklink's assignment DMs. */

@@ -7,8 +7,8 @@
 
 import type { WorkContext } from '../context.js';
 import { esc } from '../format/text.js';
-import type { Assignee } from '../parse/quickAdd.js';
-import { userByEmail, userName, usersForHandle, workspaceUsers } from './people.js';
+import type { Assignee } from '../parse/quick-add.js';
+import { userByEmail, userName, usersForHandle, workspaceUsers } from '../people/service-users.js';
 
 export type AssigneeResolution = { ok: true; ids: string[] } | { ok: false; error: string };
 

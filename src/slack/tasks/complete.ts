@@ -6,7 +6,7 @@ import type { StatusEntry } from '../../workapi/contract.js';
 import { replyError, type WorkContext } from '../context.js';
 import { esc } from '../format/text.js';
 import { factsFromTask, factsFromUpdated, mergeFacts, type TaskFacts } from './facts.js';
-import { firstDoneStatus, loadProjectInfo, type ProjectInfo } from './projectInfo.js';
+import { firstDoneStatus, loadProjectInfo, type ProjectInfo } from './project-info.js';
 
 export interface Completion {
   /** True when the task was done already (nothing was sent). */

@@ -3,8 +3,8 @@
  * projects, the commands from the registry); its buttons open the project form and cards.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { subcommands } from '../../../src/slack/listeners/commands/work.js';
-import { ACTION, VIEW } from '../../../src/slack/ui/ids.js';
+import { subcommands } from '../../../src/slack/commands/router.js';
+import { ACTION, VIEW } from '../../../src/slack/ui/block-ids.js';
 import { type Harness, startHarness } from '../../support/harness.js';
 
 let h: Harness;

@@ -9,12 +9,12 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { notifyStore } from '../../../src/slack/notify/stores.js';
-import { type FakeSlack, startFakeSlack } from '../../support/fakeSlack.js';
+import { type FakeSlack, startFakeSlack } from '../../support/fake-slack.js';
 import { waitFor } from '../../support/harness.js';
-import { matchedRow, type TempStore, tempStore } from '../../support/notifyRows.js';
-import { dmCalls, dmCountsByOutboxId, scriptDmHistory } from '../../support/notifySlack.js';
+import { matchedRow, type TempStore, tempStore } from '../../support/notify-rows.js';
+import { dmCalls, dmCountsByOutboxId, scriptDmHistory } from '../../support/notify-slack.js';
 
-const CHILD = fileURLToPath(new URL('../../support/notifyWorkerChild.ts', import.meta.url));
+const CHILD = fileURLToPath(new URL('../../support/notify-worker-child.ts', import.meta.url));
 const ROWS = 24;
 
 let fake: FakeSlack;

@@ -7,21 +7,21 @@
  */
 import { WebClient } from '@slack/web-api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { signEvent } from '../../../src/service/event-signature.js';
-import { countUndelivered } from '../../../src/service/outbox.js';
+import { countUndelivered } from '../../../src/service/event-outbox.js';
 import {
   type AnnounceInput,
   announceNewTask,
   describeAssignmentReport,
 } from '../../../src/slack/notify/announce.js';
-import { type Notifications, notificationsOf } from '../../../src/slack/notify/index.js';
+import { type Notifications, notificationsOf } from '../../../src/slack/notify/notifications.js';
 import { notifyStore } from '../../../src/slack/notify/stores.js';
-import { ACTION } from '../../../src/slack/ui/ids.js';
+import { ACTION } from '../../../src/slack/ui/block-ids.js';
 import type { OutboxStore } from '../../../src/store/outbox.js';
 import type { Task } from '../../../src/workapi/contract.js';
-import type { RecordedCall } from '../../support/fakeSlack.js';
+import { signEvent } from '../../../src/workapi/event-signature.js';
+import type { RecordedCall } from '../../support/fake-slack.js';
 import { BOT_TOKEN, type Harness, startHarness } from '../../support/harness.js';
-import { dmAttempts, dmCalls, scriptDmHistory } from '../../support/notifySlack.js';
+import { dmAttempts, dmCalls, scriptDmHistory } from '../../support/notify-slack.js';
 
 const EVENTS_SECRET = 'events-secret-for-tests-0123456789abcdef';
 

@@ -1,8 +1,8 @@
 /** Block action listeners (buttons, selects). Add a line per feature module. */
 import type { App } from '@slack/bolt';
 import type { WorklinkDeps } from '../../context.js';
-import * as projects from './projects.js';
-import * as tasks from './tasks.js';
+import * as projects from '../../projects/actions.js';
+import * as tasks from '../../tasks/actions.js';
 
 const modules: { register(app: App, deps: WorklinkDeps): void }[] = [tasks, projects];
 

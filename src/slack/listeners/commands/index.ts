@@ -3,13 +3,13 @@
  * registerSubcommand calls; its `register` wires any Bolt listeners it has.
  */
 import type { App } from '@slack/bolt';
+import * as work from '../../commands/router.js';
+import * as connection from '../../connection/commands.js';
 import type { WorklinkDeps } from '../../context.js';
-import * as connection from './connection.js';
-import * as directory from './directory.js';
-import * as links from './links.js';
-import * as projects from './projects.js';
-import * as tasks from './tasks.js';
-import * as work from './work.js';
+import * as links from '../../people/commands.js';
+import * as projects from '../../projects/commands.js';
+import * as directory from '../../projects/directory/commands.js';
+import * as tasks from '../../tasks/commands.js';
 
 const modules: { register(app: App, deps: WorklinkDeps): void }[] = [
   work,

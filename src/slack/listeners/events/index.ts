@@ -1,8 +1,8 @@
 /** Events API listeners. Add a line per feature module. */
 import type { App } from '@slack/bolt';
+import * as lifecycle from '../../connection/uninstall.js';
 import type { WorklinkDeps } from '../../context.js';
-import * as home from './home.js';
-import * as lifecycle from './lifecycle.js';
+import * as home from '../../home/publish.js';
 
 const modules: { register(app: App, deps: WorklinkDeps): void }[] = [lifecycle, home];
 
