@@ -1,16 +1,18 @@
 /** buildApp per mode, and the extra-route registry others hang HTTP endpoints on. */
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../../src/config.js';
 import { buildApp } from '../../src/slack/app.js';
-import {
-  RouteRegistry,
-  SlackUserDirectory,
-  WorkClientCache,
-  type WorklinkDeps,
-} from '../../src/slack/context.js';
+import type { WorklinkDeps } from '../../src/slack/context/deps.js';
+import { RouteRegistry } from '../../src/slack/context/routes.js';
+import { SlackUserDirectory } from '../../src/slack/context/slack-users.js';
+import { WorkClientCache } from '../../src/slack/context/work-clients.js';
+import { SlackMatcher } from '../../src/slack/notify/match.js';
+import { createNotifications } from '../../src/slack/notify/notifications.js';
+import { ServiceDirectory } from '../../src/slack/notify/service-directory.js';
 import { createLogger } from '../../src/slack/start/worklink.js';
 import { openStore } from '../../src/store/index.js';
 import { type Harness, startHarness } from '../support/harness.js';
@@ -73,15 +75,29 @@ describe('buildApp', () => {
     dir = mkdtempSync(join(tmpdir(), 'worklink-app-'));
     const base = { slack: { mode: 'sandbox' }, port: 0, dataDir: dir, logLevel: 'error' } as const;
     const urls = { baseUrl: 'http://127.0.0.1:9/v1.0', altUrl: 'http://127.0.0.1:9/api/v1' };
+    const store = openStore(dir);
+    const logger = createLogger('error', () => {});
+    const workClients = new WorkClientCache(urls);
+    const directory = new ServiceDirectory();
+    const matcher = new SlackMatcher(store);
     deps = {
       config: base,
-      store: openStore(dir),
-      logger: createLogger('error', () => {}),
+      store,
+      logger,
       workUrls: urls,
       routes: new RouteRegistry(),
-      lifecycle: { onStart() {}, onStop() {} },
       users: new SlackUserDirectory(),
-      workClients: new WorkClientCache(urls),
+      workClients,
+      directory,
+      matcher,
+      notifications: createNotifications({
+        config: base,
+        store,
+        logger,
+        workClients,
+        directory,
+        matcher,
+      }),
     };
   });
   afterAll(() => {

@@ -14,6 +14,7 @@
  *     expect(reply.text).toContain('Alice Adams');
  *   });
  */
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +27,7 @@ import {
   seedDemoWorkspace,
   startService,
 } from '../../src/service/index.js';
+import type { Subcommand } from '../../src/slack/commands/router.js';
 import {
   createLogger,
   startWorklink,
@@ -58,6 +60,8 @@ export interface HarnessOptions {
   dataDir?: string;
   /** Change the config before the app starts (e.g. the mode). */
   configure?: (config: AppConfig) => AppConfig;
+  /** More `/work` subcommands for this app (see test/slack/commands/router.test.ts). */
+  subcommands?: readonly Subcommand[];
 }
 
 export interface Harness {
@@ -121,6 +125,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       host: '127.0.0.1',
       serviceUrls: workUrls,
       logger,
+      subcommands: options.subcommands,
     });
     const app = worklink;
     const svc = service;

@@ -79,7 +79,7 @@ export function testWorker(
   options: Partial<NotifyWorkerOptions> & { timeoutMs?: number } = {},
 ): NotifyWorker {
   return new NotifyWorker({
-    db: store.db,
+    outbox: store.outbox,
     slackFor: slackClients(apiUrl, options.timeoutMs),
     retryBaseMs: 20,
     retryCapMs: 200,

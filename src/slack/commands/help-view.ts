@@ -1,5 +1,5 @@
 /**
- * `/work help`: built from the subcommand registry, so it lists exactly what exists.
+ * `/work help`: built from the router's subcommands, so it lists exactly what exists.
  * One line per command with one example; commands grouped under their `group` heading.
  */
 import type { KnownBlock } from '@slack/types';

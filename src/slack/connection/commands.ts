@@ -1,15 +1,17 @@
 /**
- * Connection subcommands: `/work connect [key]`, `/work status`, `/work disconnect`,
- * `/work help`. This file is also the worked example of the subcommand convention
- * (see work.ts): registerSubcommand at import time, ctx for everything, ctx.reply to answer.
+ * Connection subcommands: `/work connect [key]`, `/work status`, `/work disconnect`
+ * (`/work help` is the router's). This file is also the worked example of the subcommand
+ * convention (see src/slack/commands/router.ts): a plain Subcommand object per command, ctx
+ * for everything, ctx.reply to answer; src/slack/app.ts hands the list to the router.
  */
-import type { App } from '@slack/bolt';
 import type { Connection } from '../../store/index.js';
 import { isWorkApiError, type WorkApiError } from '../../workapi/client.js';
 import type { Verification } from '../../workapi/contract.js';
-import { registerSubcommand, workHelp } from '../commands/router.js';
+import type { Subcommand } from '../commands/router.js';
+import type { WorklinkDeps } from '../context/deps.js';
+import { errMessage } from '../context/error-replies.js';
 import { canManageConnection } from '../context/permissions.js';
-import { errMessage, type WorkContext, type WorklinkDeps } from '../context.js';
+import type { WorkContext } from '../context/work-context.js';
 import { formatMoment } from '../format/date-text.js';
 import { esc, plural } from '../format/text.js';
 import { section } from '../ui/blocks.js';
@@ -26,12 +28,6 @@ import { connectModal } from './view.js';
 
 /** Returns mrkdwn lines for `/work status`, or undefined to add nothing. */
 export type StatusSection = (ctx: WorkContext) => Promise<string | undefined> | string | undefined;
-const statusSections: StatusSection[] = [];
-
-/** Adds a section to `/work status` (e.g. the notifications outbox figures). */
-export function registerStatusSection(section: StatusSection): void {
-  statusSections.push(section);
-}
 
 // ── Key checking and saving (shared with the connect modal) ─────────────────
 
@@ -105,7 +101,7 @@ export function saveConnection(ctx: WorkContext, apiKey: string, v: Verification
 
 // ── Subcommands ─────────────────────────────────────────────────────────────
 
-registerSubcommand({
+const connectCommand: Subcommand = {
   name: 'connect',
   group: 'Workspace',
   usage: 'connect [apiKey]',
@@ -120,7 +116,7 @@ registerSubcommand({
     }
     await openConnectModal(ctx);
   },
-});
+};
 
 async function connectWithKey(ctx: WorkContext, apiKey: string): Promise<void> {
   const problem = keyProblem(apiKey);
@@ -171,43 +167,45 @@ async function openConnectModal(ctx: WorkContext): Promise<void> {
   }
 }
 
-registerSubcommand({
-  name: 'status',
-  group: 'Workspace',
-  usage: 'status',
-  example: 'status',
-  summary: 'show which workspace Worklink is connected to, by whom and since when',
-  needsConnection: false,
-  async run(ctx) {
-    // The context read the connection already; a key it could not decrypt still has a row.
-    const info = ctx.connection ?? ctx.store.connections.info(ctx.teamId);
-    if (!info) {
-      await ctx.reply(NOT_CONNECTED);
-      return;
-    }
-    const tz = await ctx.userTimeZone();
-    const lines = [
-      `*Connected to ${esc(info.workspaceName)}* (workspace \`${info.workspaceId}\`)`,
-      `Connected by <@${info.connectedBy}> on ${formatMoment(info.connectedAt, tz)}.`,
-      await keyStatus(ctx),
-      channelStatus(ctx),
-    ];
-    for (const section of statusSections) {
-      try {
-        const text = await section(ctx);
-        if (text) lines.push(text);
-      } catch (e) {
-        ctx.logger.warn(`A /work status section failed: ${errMessage(e)}`);
-        lines.push('_Some figures are unavailable right now._');
+function statusCommand(statusSections: readonly StatusSection[]): Subcommand {
+  return {
+    name: 'status',
+    group: 'Workspace',
+    usage: 'status',
+    example: 'status',
+    summary: 'show which workspace Worklink is connected to, by whom and since when',
+    needsConnection: false,
+    async run(ctx) {
+      // The context read the connection already; a key it could not decrypt still has a row.
+      const info = ctx.connection ?? ctx.store.connections.info(ctx.teamId);
+      if (!info) {
+        await ctx.reply(NOT_CONNECTED);
+        return;
       }
-    }
-    const text = lines.join('\n');
-    await ctx.reply({
-      text,
-      blocks: [section(text)],
-    });
-  },
-});
+      const tz = await ctx.userTimeZone();
+      const lines = [
+        `*Connected to ${esc(info.workspaceName)}* (workspace \`${info.workspaceId}\`)`,
+        `Connected by <@${info.connectedBy}> on ${formatMoment(info.connectedAt, tz)}.`,
+        await keyStatus(ctx),
+        channelStatus(ctx),
+      ];
+      for (const section of statusSections) {
+        try {
+          const text = await section(ctx);
+          if (text) lines.push(text);
+        } catch (e) {
+          ctx.logger.warn(`A /work status section failed: ${errMessage(e)}`);
+          lines.push('_Some figures are unavailable right now._');
+        }
+      }
+      const text = lines.join('\n');
+      await ctx.reply({
+        text,
+        blocks: [section(text)],
+      });
+    },
+  };
+}
 
 async function keyStatus(ctx: WorkContext): Promise<string> {
   if (ctx.connectionUnreadable) return `:warning: ${KEY_UNREADABLE}`;
@@ -229,7 +227,7 @@ function channelStatus(ctx: WorkContext): string {
   return `This channel’s default project: *${name ?? link.projectId}* (\`${link.projectId}\`).`;
 }
 
-registerSubcommand({
+const disconnectCommand: Subcommand = {
   name: 'disconnect',
   group: 'Workspace',
   usage: 'disconnect',
@@ -256,20 +254,9 @@ registerSubcommand({
       `Disconnected Worklink from *${esc(info.workspaceName)}*: removed the API key and ${links}. Nothing was changed in the work-management service.`,
     );
   },
-});
+};
 
-registerSubcommand({
-  name: 'help',
-  aliases: ['?'],
-  group: 'Workspace',
-  usage: 'help',
-  example: 'help',
-  summary: 'list the commands',
-  needsConnection: false,
-  async run(ctx) {
-    await ctx.reply(workHelp());
-  },
-});
-
-/** Nothing to register with Bolt: the subcommands above register on import. */
-export function register(_app: App, _deps: WorklinkDeps): void {}
+/** `/work connect`, `status` and `disconnect`; `statusSections` add lines to the status. */
+export function connectionCommands(statusSections: readonly StatusSection[]): Subcommand[] {
+  return [connectCommand, statusCommand(statusSections), disconnectCommand];
+}

@@ -6,8 +6,10 @@
  * or why not) arrives as an ephemeral reply or DM, so the pasted key is never lost.
  */
 import type { App } from '@slack/bolt';
+import type { WorklinkDeps } from '../context/deps.js';
+import { errMessage } from '../context/error-replies.js';
 import { canManageConnection } from '../context/permissions.js';
-import { errMessage, type WorklinkDeps, workContext } from '../context.js';
+import { workContext } from '../context/work-context.js';
 import { noticeModal } from '../ui/notice-modal.js';
 import { checkKey, keyProblem, saveConnection } from './commands.js';
 import { API_KEY_ACTION, API_KEY_BLOCK, CONNECT_CALLBACK_ID, readConnectMeta } from './view.js';

@@ -4,7 +4,7 @@
  * lookups go, and its pending assignment DMs fail (no token can send them any more).
  */
 import type { App } from '@slack/bolt';
-import type { WorklinkDeps } from '../context.js';
+import type { WorklinkDeps } from '../context/deps.js';
 
 const UNINSTALLED = 'Worklink was removed from this Slack workspace';
 

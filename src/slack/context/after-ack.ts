@@ -3,15 +3,15 @@
  * and the connection check, then `fn`; anything `fn` throws becomes one sentence to the
  * person who acted, so no click fails silently.
  */
+
+import type { WorklinkDeps } from './deps.js';
+import { errMessage, replyError } from './error-replies.js';
 import {
   type BoltArgsLike,
-  errMessage,
-  replyError,
   requireConnection,
   type WorkContext,
-  type WorklinkDeps,
   workContext,
-} from '../context.js';
+} from './work-context.js';
 
 export function afterAck<A extends BoltArgsLike & { ack(): Promise<void> }>(
   deps: WorklinkDeps,

@@ -1,7 +1,8 @@
 /** Registering a button listener: see afterAck (ack, context, connection, one-sentence failures). */
 import type { App } from '@slack/bolt';
-import type { WorkContext, WorklinkDeps } from '../context.js';
 import { afterAck } from './after-ack.js';
+import type { WorklinkDeps } from './deps.js';
+import type { WorkContext } from './work-context.js';
 
 export type ActionArgs = Parameters<Parameters<App['action']>[1]>[0];
 

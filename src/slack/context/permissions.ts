@@ -4,7 +4,8 @@
  * mode, the person who installed the app there. Linking accounts: admins and owners.
  * Everyone else gets a polite refusal naming who can.
  */
-import { errMessage, type WorkContext } from '../context.js';
+import { errMessage } from './error-replies.js';
+import type { WorkContext } from './work-context.js';
 
 export type Permission = { allowed: true } | { allowed: false; message: string };
 

@@ -1,7 +1,7 @@
 /**
  * The App Home tab: the connection (or how to connect), the channels linked to projects, the
- * projects this team knows, quick buttons, and the commands — taken from the /work router's
- * registry by the caller, so the list is always what the app really answers.
+ * projects this team knows, quick buttons, and the commands — the /work router's visible
+ * subcommands, given by the caller, so the list is always what the app really answers.
  * A pure function of its input.
  */
 import type { Button, HomeView, KnownBlock } from '@slack/types';

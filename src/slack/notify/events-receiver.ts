@@ -18,7 +18,6 @@ import type { Store } from '../../store/index.js';
 import { CREATOR_SKIPPED, type NewOutboxRow } from '../../store/outbox.js';
 import { describeIssue, responses } from '../../workapi/contract.js';
 import { verifyEventSignature } from '../../workapi/event-signature.js';
-import { notifyStore, outboxChanged } from './stores.js';
 
 export const EVENTS_ROUTE = '/work/events';
 const MAX_BODY = 1024 * 1024;
@@ -112,13 +111,13 @@ export function eventsHandler(options: EventsReceiverOptions) {
     const result = takeIn(options, parsed.data, now);
     if (now - lastPrune > 3_600_000) {
       lastPrune = now;
-      notifyStore(options.store.db).seenEvents.prune(SEEN_EVENTS_KEEP_MS, now);
+      options.store.seenEvents.prune(SEEN_EVENTS_KEEP_MS, now);
     }
     if (result.duplicate) {
       options.logger?.debug(`Event ${parsed.data.id} was already taken in; ignored.`);
       return answer(200, { ok: true, duplicate: true });
     }
-    outboxChanged(options.store.db);
+    options.store.outbox.changed();
     answer(200, { ok: true, teams: result.teams, queued: result.queued });
   };
 }
@@ -130,7 +129,7 @@ function takeIn(
   now: number,
 ): { duplicate: boolean; teams: number; queued: number } {
   const { store } = options;
-  const { outbox, seenEvents } = notifyStore(store.db);
+  const { outbox, seenEvents } = store;
   return store.db.transaction(() => {
     if (!seenEvents.markSeen(event.id, now)) return { duplicate: true, teams: 0, queued: 0 };
     const teams = store.connections.list().filter((c) => c.workspaceId === event.workspaceId);

@@ -1,17 +1,23 @@
 /**
- * Notifications wired into a running Worklink: the outbox worker (started and stopped with
- * the app), the `POST /work/events` receiver, and — with the embedded service — the
- * service's event subscription pointed at this app. Set up once per app by
- * `setUpNotifications(deps)` (called from listeners/commands/links.ts's register).
+ * Notifications as one long-lived part of a running Worklink: the outbox worker, the
+ * `POST /work/events` receiver and — with the embedded service — the service's event
+ * subscription pointed at this app. Built by src/slack/start/worklink.ts, held in
+ * `deps.notifications`, started and stopped by src/slack/start/lifecycle.ts.
  */
 import { randomBytes } from 'node:crypto';
+import type { Logger } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
-import type { WorklinkDeps } from '../context.js';
+import type { AppConfig } from '../../config.js';
+import type { Store } from '../../store/index.js';
+import type { RouteHandler } from '../context/routes.js';
+import type { WorkClientCache } from '../context/work-clients.js';
+import type { LongLivedPart } from '../start/lifecycle.js';
 import { EVENTS_ROUTE, eventsHandler } from './events-receiver.js';
+import type { SlackMatcher } from './match.js';
 import { appPreparer } from './prepare.js';
+import type { ServiceDirectory } from './service-directory.js';
 import { NotifyWorker, type NotifyWorkerOptions } from './worker.js';
 
-export { type AssignmentReport, announceNewTask, describeAssignmentReport } from './announce.js';
 export { EVENTS_ROUTE } from './events-receiver.js';
 
 /** Knobs tests and benchmarks may turn on a running app. */
@@ -20,29 +26,33 @@ export interface NotifyTuning {
   eventGraceMs: number;
 }
 
-export interface Notifications {
+export interface Notifications extends LongLivedPart {
   worker: NotifyWorker;
   tuning: NotifyTuning;
   /** The secret events must be signed with (WORK_EVENTS_SECRET or generated), if any. */
   readonly eventsSecret: string | undefined;
+  /** POST /work/events: the service's signed `task.created` deliveries. */
+  readonly eventsRoute: { method: 'POST'; path: string; handler: RouteHandler };
 }
 
-const byDeps = new WeakMap<WorklinkDeps, Notifications>();
-
-/** The notifications of a running app (tests: `notificationsOf(h.worklink.deps)`). */
-export function notificationsOf(deps: WorklinkDeps): Notifications | undefined {
-  return byDeps.get(deps);
+export interface NotificationsDeps {
+  config: AppConfig;
+  store: Store;
+  logger: Logger;
+  workClients: WorkClientCache;
+  directory: ServiceDirectory;
+  matcher: SlackMatcher;
+  /** The embedded service, when this process started it. */
+  service?: { setEventsSubscriber(s: { url: string; secret: string }): void };
 }
 
 /** Web API timeout for DM sends; the claim lease is several of these. */
 const SEND_TIMEOUT_MS = 10_000;
 
-export function setUpNotifications(
-  deps: WorklinkDeps,
+export function createNotifications(
+  deps: NotificationsDeps,
   workerOptions: Partial<NotifyWorkerOptions> = {},
 ): Notifications {
-  const existing = byDeps.get(deps);
-  if (existing) return existing;
   const { config, store, logger } = deps;
   // With the embedded service and no configured secret, the app makes one up and tells the
   // service; an external service must be given WORK_EVENTS_SECRET.
@@ -75,37 +85,46 @@ export function setUpNotifications(
   };
 
   const worker = new NotifyWorker({
-    db: store.db,
+    outbox: store.outbox,
     slackFor,
-    prepare: appPreparer({ store, workClients: deps.workClients, logger }),
+    prepare: appPreparer({
+      store,
+      workClients: deps.workClients,
+      directory: deps.directory,
+      matcher: deps.matcher,
+      logger,
+    }),
     logger,
     leaseMs: 6 * SEND_TIMEOUT_MS,
     ...workerOptions,
   });
   const tuning: NotifyTuning = { eventGraceMs: 5_000 };
-  const notifications: Notifications = { worker, tuning, eventsSecret };
-  byDeps.set(deps, notifications);
 
-  deps.routes.add({
-    method: 'POST',
-    path: EVENTS_ROUTE,
-    handler: eventsHandler({
-      store,
-      secret: () => eventsSecret,
-      graceMs: () => tuning.eventGraceMs,
-      logger,
-    }),
-  });
-  deps.lifecycle.onStart((handle) => {
-    worker.start();
-    if (deps.service && eventsSecret && handle.url) {
-      deps.service.setEventsSubscriber({
-        url: `${handle.url}${EVENTS_ROUTE}`,
-        secret: eventsSecret,
-      });
-      logger.info(`The embedded service sends its events to ${handle.url}${EVENTS_ROUTE}.`);
-    }
-  });
-  deps.lifecycle.onStop(() => worker.stop());
-  return notifications;
+  return {
+    name: 'notifications',
+    worker,
+    tuning,
+    eventsSecret,
+    eventsRoute: {
+      method: 'POST',
+      path: EVENTS_ROUTE,
+      handler: eventsHandler({
+        store,
+        secret: () => eventsSecret,
+        graceMs: () => tuning.eventGraceMs,
+        logger,
+      }),
+    },
+    start(handle) {
+      worker.start();
+      if (deps.service && eventsSecret && handle.url) {
+        deps.service.setEventsSubscriber({
+          url: `${handle.url}${EVENTS_ROUTE}`,
+          secret: eventsSecret,
+        });
+        logger.info(`The embedded service sends its events to ${handle.url}${EVENTS_ROUTE}.`);
+      }
+    },
+    stop: () => worker.stop(),
+  };
 }

@@ -3,7 +3,6 @@
  * project names, cached briefly per team so a burst of new tasks costs one listUsers call.
  * Failures are not cached.
  */
-import type Database from 'better-sqlite3';
 import type { WorkClient } from '../../workapi/client.js';
 
 export interface ServiceUser {
@@ -59,16 +58,4 @@ export class ServiceDirectory {
     value.catch(() => map.delete(key));
     return value;
   }
-}
-
-const directories = new WeakMap<Database.Database, ServiceDirectory>();
-
-/** One directory per app database (= per running Worklink). */
-export function directoryFor(db: Database.Database): ServiceDirectory {
-  let d = directories.get(db);
-  if (!d) {
-    d = new ServiceDirectory();
-    directories.set(db, d);
-  }
-  return d;
 }

@@ -2,20 +2,16 @@
  * Who gets the assignment DMs: `/work link @slack-user <service e-mail>` (admins) matches a
  * service user to a Slack user whose e-mail differs, `/work unlink @slack-user` removes
  * that, `/work me` shows one's own match. Also the notifications section of `/work status`.
- *
- * `register` sets up the notifications themselves (outbox worker, POST /work/events, the
- * embedded service's subscription): see src/slack/notify/index.ts.
+ * (The notifications themselves — outbox worker, POST /work/events, the embedded service's
+ * subscription — are a long-lived part: src/slack/notify/notifications.ts.)
  */
-import type { App } from '@slack/bolt';
-import { registerSubcommand } from '../commands/router.js';
-import { registerStatusSection } from '../connection/commands.js';
+import type { Subcommand } from '../commands/router.js';
+import type { StatusSection } from '../connection/commands.js';
+import { errMessage } from '../context/error-replies.js';
 import { requireAdmin } from '../context/permissions.js';
-import { errMessage, type WorkContext, type WorklinkDeps } from '../context.js';
+import type { WorkContext } from '../context/work-context.js';
 import { esc } from '../format/text.js';
-import { setUpNotifications } from '../notify/notifications.js';
 import { outboxStatusText } from '../notify/outbox-status.js';
-import { directoryFor } from '../notify/service-directory.js';
-import { notifyStore } from '../notify/stores.js';
 
 /** `<@U123|bob>` or `<@U123>` (slash command text is escaped: see manifest.yml). */
 const MENTION = /^<@([UW][A-Z0-9_]+)(?:\|[^>]*)?>$/;
@@ -42,7 +38,7 @@ async function adminProblem(ctx: WorkContext, verb: string): Promise<string | un
   return permission.allowed ? undefined : permission.message;
 }
 
-registerSubcommand({
+const linkCommand: Subcommand = {
   name: 'link',
   group: 'Notifications',
   usage: 'link @slack-user <service e-mail>',
@@ -62,7 +58,7 @@ registerSubcommand({
       await ctx.reply(refused);
       return;
     }
-    const directory = directoryFor(ctx.store.db);
+    const { directory } = ctx.deps;
     directory.forgetUsers(ctx.teamId);
     const users = await directory.usersOf(ctx.teamId, ctx.work);
     const serviceUser = [...users.values()].find((u) => u.email?.toLowerCase() === email);
@@ -73,7 +69,7 @@ registerSubcommand({
       );
       return;
     }
-    const previous = notifyStore(ctx.store.db).links.link({
+    const previous = ctx.store.userLinks.link({
       teamId: ctx.teamId,
       serviceEmail: email,
       slackUserId,
@@ -86,9 +82,9 @@ registerSubcommand({
       `Linked ${name} to <@${slackUserId}>${replaced}: tasks assigned to ${name} in *${esc(workspace)}* are now announced to <@${slackUserId}> by DM.`,
     );
   },
-});
+};
 
-registerSubcommand({
+const unlinkCommand: Subcommand = {
   name: 'unlink',
   group: 'Notifications',
   usage: 'unlink @slack-user',
@@ -106,16 +102,16 @@ registerSubcommand({
       await ctx.reply(refused);
       return;
     }
-    const emails = notifyStore(ctx.store.db).links.unlinkSlackUser(ctx.teamId, slackUserId);
+    const emails = ctx.store.userLinks.unlinkSlackUser(ctx.teamId, slackUserId);
     await ctx.reply(
       emails.length
         ? `Removed the link of <@${slackUserId}> to ${emails.join(', ')}. Their task DMs now follow their Slack e-mail again.`
         : `<@${slackUserId}> had no link, so nothing was changed.`,
     );
   },
-});
+};
 
-registerSubcommand({
+const meCommand: Subcommand = {
   name: 'me',
   group: 'Notifications',
   usage: 'me',
@@ -123,14 +119,14 @@ registerSubcommand({
   summary: 'show which service user you get task DMs for',
   async run(ctx) {
     const workspace = esc(ctx.connection?.workspaceName ?? 'the service');
-    const users = await directoryFor(ctx.store.db).usersOf(ctx.teamId, ctx.work);
+    const users = await ctx.deps.directory.usersOf(ctx.teamId, ctx.work);
     const byEmail = (email: string) =>
       [...users.values()].find((u) => u.email?.toLowerCase() === email.toLowerCase());
     const describe = (email: string) => {
       const u = byEmail(email);
       return u?.name ? `*${esc(u.name)}* (${email})` : email;
     };
-    const links = notifyStore(ctx.store.db).links.bySlackUser(ctx.teamId, ctx.userId);
+    const links = ctx.store.userLinks.bySlackUser(ctx.teamId, ctx.userId);
     const tail =
       'You get a DM when a task there is assigned to you (not for tasks you create yourself).';
     if (links.length > 0) {
@@ -149,9 +145,7 @@ registerSubcommand({
       );
       return;
     }
-    const linkedElsewhere = email
-      ? notifyStore(ctx.store.db).links.byEmail(ctx.teamId, email)
-      : undefined;
+    const linkedElsewhere = email ? ctx.store.userLinks.byEmail(ctx.teamId, email) : undefined;
     if (email && byEmail(email) && !linkedElsewhere) {
       await ctx.reply(
         `You are ${describe(email)} in *${workspace}*, matched by your Slack e-mail. ${tail}`,
@@ -167,13 +161,13 @@ registerSubcommand({
       `You get no task DMs yet: ${why}. An admin can link you with \`/work link @you <service e-mail>\`.`,
     );
   },
-});
+};
 
-registerStatusSection(async (ctx) => {
-  const summary = notifyStore(ctx.store.db).outbox.summary(ctx.teamId, 5);
+/** The notifications lines of `/work status`: the outbox's figures. */
+export const outboxStatusSection: StatusSection = async (ctx) => {
+  const summary = ctx.store.outbox.summary(ctx.teamId, 5);
   return outboxStatusText(summary, await ctx.userTimeZone());
-});
+};
 
-export function register(_app: App, deps: WorklinkDeps): void {
-  setUpNotifications(deps);
-}
+/** `/work link`, `unlink` and `me`. */
+export const peopleCommands: Subcommand[] = [linkCommand, unlinkCommand, meCommand];

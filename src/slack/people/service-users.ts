@@ -4,14 +4,11 @@
  * so a card's mentions, a DM's recipient and `/work link` always agree, with one cache each.
  */
 import type { WorkspaceUser } from '../../workapi/contract.js';
-import type { WorkContext } from '../context.js';
-import { matchSlackUser } from '../notify/match.js';
-import { directoryFor } from '../notify/service-directory.js';
-import { notifyStore } from '../notify/stores.js';
+import type { WorkContext } from '../context/work-context.js';
 
 /** The service's workspace users (cached briefly per team). */
 export async function workspaceUsers(ctx: WorkContext): Promise<WorkspaceUser[]> {
-  return [...(await directoryFor(ctx.store.db).usersOf(ctx.teamId, ctx.work)).values()];
+  return [...(await ctx.deps.directory.usersOf(ctx.teamId, ctx.work)).values()];
 }
 
 /** The Slack user for a service e-mail: an explicit link, else the same e-mail in Slack. */
@@ -19,9 +16,8 @@ export async function slackUserIdForEmail(
   ctx: WorkContext,
   email: string | undefined,
 ): Promise<string | undefined> {
-  const { links, lookups } = notifyStore(ctx.store.db);
   try {
-    const match = await matchSlackUser({ links, lookups, slack: ctx.slack }, ctx.teamId, email);
+    const match = await ctx.deps.matcher.match(ctx.slack, ctx.teamId, email);
     return match.kind === 'matched' ? match.slackUserId : undefined;
   } catch {
     // A mention is a nicety: a failed lookup shows the service name instead.

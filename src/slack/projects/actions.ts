@@ -1,13 +1,14 @@
 /**
  * Buttons of the project card (Edit, Link to this channel), "Open" on a project anywhere
- * (App Home, task cards) and App Home's "New project" and "New task" (the latter opens the
- * tasks feature's create form, the same one as its "New task" shortcut). Each acks first.
+ * (App Home, task cards) and App Home's "New project" (its "New task" is the tasks feature's:
+ * src/slack/tasks/actions.ts). Each acks first.
  */
 import type { App } from '@slack/bolt';
+import type { WorklinkDeps } from '../context/deps.js';
+import { runSafely } from '../context/error-replies.js';
 import { onAction, pressedValue } from '../context/on-action.js';
-import { runSafely, type WorkContext, type WorklinkDeps } from '../context.js';
+import type { WorkContext } from '../context/work-context.js';
 import { projectIdProblem } from '../parse/service-id.js';
-import { openTaskForm } from '../tasks/form/open.js';
 import { ACTION } from '../ui/block-ids.js';
 import { replyWithProjectCard } from './card/reply.js';
 import { openProjectCreateModal, openProjectEditModal } from './form/open.js';
@@ -35,7 +36,6 @@ export function register(app: App, deps: WorklinkDeps): void {
     runSafely(ctx, { action: 'load the project', id }, () => replyWithProjectCard(ctx, id)),
   );
 
-  // App Home's buttons carry no value.
+  // App Home's button carries no value.
   onAction(app, deps, ACTION.homeNewProject, (ctx) => openProjectCreateModal(ctx));
-  onAction(app, deps, ACTION.homeNewTask, (ctx) => openTaskForm(ctx, { mode: 'create' }));
 }

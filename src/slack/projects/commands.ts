@@ -1,15 +1,15 @@
 /**
  * Project subcommands: `/work project <id>` (card), `project new` and `project edit <id>`
  * (modals), `project link <id>` / `project unlink` (the channel's default project).
- * Registered at import time (see work.ts); the router has checked the connection.
+ * `projectCommands`, handed to the router by src/slack/app.ts; the router has checked the
+ * connection.
  */
-import type { App } from '@slack/bolt';
-import { registerSubcommand, type SubcommandArgs } from '../commands/router.js';
-import type { WorkContext, WorklinkDeps } from '../context.js';
-import { runSafely } from '../context.js';
+import type { Subcommand, SubcommandArgs } from '../commands/router.js';
+import { runSafely } from '../context/error-replies.js';
+import type { WorkContext } from '../context/work-context.js';
 import { esc, plainText } from '../format/text.js';
 import { projectIdProblem } from '../parse/service-id.js';
-import { channelProjectId, knownName } from '../shared/channel-projects.js';
+import { channelProjectId, knownName } from '../shared/project-context.js';
 import { replyWithProjectCard } from './card/reply.js';
 import { openProjectCreateModal, openProjectEditModal } from './form/open.js';
 import { linkProject } from './link.js';
@@ -50,7 +50,7 @@ async function projectArg(
   return typed;
 }
 
-registerSubcommand({
+const projectCommand: Subcommand = {
   name: 'project',
   group: 'Projects',
   usage: 'project <projectId>',
@@ -61,9 +61,9 @@ registerSubcommand({
     if (!id) return;
     await runSafely(ctx, { action: 'load the project', id }, () => replyWithProjectCard(ctx, id));
   },
-});
+};
 
-registerSubcommand({
+const projectNewCommand: Subcommand = {
   name: 'project new',
   group: 'Projects',
   usage: 'project new [name]',
@@ -73,9 +73,9 @@ registerSubcommand({
     // As typed: Slack escapes &, < and > in command text and sends mentions as markup.
     await openProjectCreateModal(ctx, plainText(args.text));
   },
-});
+};
 
-registerSubcommand({
+const projectEditCommand: Subcommand = {
   name: 'project edit',
   group: 'Projects',
   usage: 'project edit <projectId>',
@@ -86,9 +86,9 @@ registerSubcommand({
     if (!id) return;
     await openProjectEditModal(ctx, id);
   },
-});
+};
 
-registerSubcommand({
+const projectLinkCommand: Subcommand = {
   name: 'project link',
   group: 'Projects',
   usage: 'project link <projectId>',
@@ -99,9 +99,9 @@ registerSubcommand({
     if (!id) return;
     await linkProject(ctx, id);
   },
-});
+};
 
-registerSubcommand({
+const projectUnlinkCommand: Subcommand = {
   name: 'project unlink',
   group: 'Projects',
   usage: 'project unlink',
@@ -124,7 +124,13 @@ registerSubcommand({
       `<#${channelId}> no longer has a default project (it was *${name}*). Nothing was changed in the work-management service.`,
     );
   },
-});
+};
 
-/** Nothing to register with Bolt: the subcommands above register on import. */
-export function register(_app: App, _deps: WorklinkDeps): void {}
+/** The project subcommands, in the order help lists them. */
+export const projectCommands: Subcommand[] = [
+  projectCommand,
+  projectNewCommand,
+  projectEditCommand,
+  projectLinkCommand,
+  projectUnlinkCommand,
+];

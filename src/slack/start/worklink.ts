@@ -1,6 +1,7 @@
 /**
  * startWorklink: the whole Slack side in one call — store, work-management service (external
- * or embedded), Bolt app for the mode, listening — returning a handle to use and stop it.
+ * or embedded), the long-lived parts (deps), Bolt app for the mode, listening, then the
+ * long-lived parts started (start/lifecycle.ts) — returning a handle to use and stop it.
  * Used by src/start.ts, the sandbox, the tests and the benchmarks.
  */
 
@@ -13,14 +14,15 @@ import type { AppConfig, LogLevelName } from '../../config.js';
 import type { ServiceHandle } from '../../service/index.js';
 import { openStore, type Store } from '../../store/index.js';
 import { buildApp, EVENTS_PATH } from '../app.js';
-import {
-  type Lifecycle,
-  RouteRegistry,
-  SlackUserDirectory,
-  WorkClientCache,
-  type WorklinkDeps,
-  type WorkUrls,
-} from '../context.js';
+import type { Subcommand } from '../commands/router.js';
+import type { WorklinkDeps } from '../context/deps.js';
+import { RouteRegistry } from '../context/routes.js';
+import { SlackUserDirectory } from '../context/slack-users.js';
+import { WorkClientCache, type WorkUrls } from '../context/work-clients.js';
+import { SlackMatcher } from '../notify/match.js';
+import { createNotifications } from '../notify/notifications.js';
+import { ServiceDirectory } from '../notify/service-directory.js';
+import { Lifecycle } from './lifecycle.js';
 
 export interface StartWorklinkOptions {
   config: AppConfig;
@@ -31,6 +33,8 @@ export interface StartWorklinkOptions {
   /** The service to use; else config.workApi; else the embedded service is started. */
   serviceUrls?: WorkUrls;
   logger?: Logger;
+  /** More `/work` subcommands (tests: a probe that throws, …). */
+  subcommands?: readonly Subcommand[];
 }
 
 export interface WorklinkHandle {
@@ -98,23 +102,34 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
         ? undefined
         : await checkBotToken(config.slack.botToken, config.slackApiUrl);
 
-    const starters: ((h: { url: string; eventsUrl: string }) => void | Promise<void>)[] = [];
-    const stoppers: (() => void | Promise<void>)[] = [];
-    const lifecycle: Lifecycle = {
-      onStart: (fn) => void starters.push(fn),
-      onStop: (fn) => void stoppers.push(fn),
-    };
+    const workClients = new WorkClientCache(workUrls);
+    const directory = new ServiceDirectory();
+    const matcher = new SlackMatcher(store);
+    const notifications = createNotifications({
+      config,
+      store,
+      logger,
+      workClients,
+      directory,
+      matcher,
+      service,
+    });
     const deps: WorklinkDeps = {
       config,
       store,
       logger,
       workUrls,
       routes: new RouteRegistry(),
-      lifecycle,
       users: new SlackUserDirectory(),
-      workClients: new WorkClientCache(workUrls),
+      workClients,
+      directory,
+      matcher,
+      notifications,
       service,
     };
+    // Every long-lived part, started once the app listens and stopped before it closes.
+    const lifecycle = new Lifecycle([notifications]);
+    deps.routes.add(notifications.eventsRoute);
     deps.routes.add({
       method: 'GET',
       path: '/healthz',
@@ -124,7 +139,11 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       },
     });
 
-    const app = buildApp(config, deps, { botIdentity, port });
+    const app = buildApp(config, deps, {
+      botIdentity,
+      port,
+      subcommands: options.subcommands,
+    });
     let url = '';
     if (config.slack.mode === 'socket') {
       await app.start();
@@ -140,10 +159,12 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       url = serverUrl(server, options.host);
     }
     const handle = { url, eventsUrl: url ? `${url}${EVENTS_PATH}` : '' };
-    for (const fn of starters) await fn(handle);
-    cleanup.push(async () => {
-      for (const fn of stoppers.reverse()) await fn();
-    });
+    cleanup.push(() =>
+      lifecycle.stop((part, e) =>
+        logger.warn(`Stopping ${part.name}: ${e instanceof Error ? e.message : String(e)}`),
+      ),
+    );
+    await lifecycle.start(handle);
     logger.info(
       config.slack.mode === 'socket'
         ? `Worklink is connected to Slack in Socket Mode${url ? `; extra routes on ${url}` : ''}.`

@@ -1,12 +1,14 @@
 /**
  * Task buttons, wherever the card or list is (channel message, ephemeral, DM — the
  * notification DMs use the same ids with value = taskId): Comment, Edit, Mark complete,
- * Open, list paging; and the task form's project menu (taskForm.ts).
+ * Open, list paging; App Home's "New task" (the form's own menus: form/actions.ts).
  */
 import type { App } from '@slack/bolt';
 import type { KnownBlock } from '@slack/types';
+import type { WorklinkDeps } from '../context/deps.js';
+import { runSafely } from '../context/error-replies.js';
 import { type ActionArgs, onAction, pressedValue } from '../context/on-action.js';
-import { runSafely, type WorkContext, type WorklinkDeps } from '../context.js';
+import type { WorkContext } from '../context/work-context.js';
 import { taskIdProblem } from '../parse/service-id.js';
 import { ACTION } from '../ui/block-ids.js';
 import { slackErrorCode } from '../ui/error-text.js';
@@ -15,7 +17,6 @@ import { taskCard, taskCardText } from './card/view.js';
 import { taskCommentModal } from './comment/view.js';
 import { completeTask, completionSentence, replyCompletionError } from './complete.js';
 import { factsFromTask } from './facts.js';
-import * as taskForm from './form/actions.js';
 import { openTaskForm } from './form/open.js';
 import { loadListPage } from './list/load.js';
 import { readListPageValue, taskListMessage } from './list/view.js';
@@ -94,5 +95,6 @@ export function register(app: App, deps: WorklinkDeps): void {
     });
   });
 
-  taskForm.register(app, deps);
+  // App Home's button carries no value.
+  onAction(app, deps, ACTION.homeNewTask, (ctx) => openTaskForm(ctx, { mode: 'create' }));
 }

@@ -1,21 +1,16 @@
 /**
- * Task subcommands of `/work`: new, add, list, task, edit, done, comment. Each registers at
- * import time (see work.ts); the router has acked and checked the connection already.
+ * Task subcommands of `/work`: new, add, list, task, edit, done, comment (`taskCommands`,
+ * handed to the router by src/slack/app.ts); the router has acked and checked the
+ * connection already.
  */
-import type { App } from '@slack/bolt';
-import { registerSubcommand, type SubcommandArgs } from '../commands/router.js';
-import {
-  errMessage,
-  replyError,
-  runSafely,
-  type WorkContext,
-  type WorklinkDeps,
-} from '../context.js';
+import type { Subcommand, SubcommandArgs } from '../commands/router.js';
+import { errMessage, replyError, runSafely } from '../context/error-replies.js';
+import type { WorkContext } from '../context/work-context.js';
 import { esc, plainText } from '../format/text.js';
 import { parseDueDate } from '../parse/due-date.js';
 import { parseQuickAdd } from '../parse/quick-add.js';
 import { taskIdProblem } from '../parse/service-id.js';
-import { channelProjectId } from '../shared/channel-projects.js';
+import { channelProjectId } from '../shared/project-context.js';
 import { section } from '../ui/blocks.js';
 import { resolveAssignees } from './assignees.js';
 import { taskCardData } from './card/load.js';
@@ -35,7 +30,7 @@ const EXAMPLE_ID = '65a1f0c2e4b0a1b2c3d4e5f6';
 export const NO_CHANNEL_PROJECT =
   'This channel has no project yet. Link one with `/work project link <projectId>`, or use `/work new` to choose a project in a form.';
 
-registerSubcommand({
+const newCommand: Subcommand = {
   name: 'new',
   group: 'Tasks',
   usage: 'new [title]',
@@ -46,16 +41,16 @@ registerSubcommand({
     const name = plainText(args.text).trim();
     await openTaskForm(ctx, { mode: 'create', values: name ? { name } : {} });
   },
-});
+};
 
-registerSubcommand({
+const addCommand: Subcommand = {
   name: 'add',
   group: 'Tasks',
   usage: 'add <title> [@user…] [due:<date>] [p:<priority>]',
   example: 'add Fix the login page @bob due:friday p:high',
   summary: 'create a task in this channel’s project in one step',
   run: quickAdd,
-});
+};
 
 async function quickAdd(ctx: WorkContext, args: { text: string }): Promise<void> {
   const parsed = parseQuickAdd(args.text);
@@ -127,7 +122,7 @@ async function quickAdd(ctx: WorkContext, args: { text: string }): Promise<void>
   });
 }
 
-registerSubcommand({
+const listCommand: Subcommand = {
   name: 'list',
   group: 'Tasks',
   usage: 'list [open|done|all] [projectId]',
@@ -151,9 +146,9 @@ registerSubcommand({
       await ctx.reply(taskListMessage(data));
     });
   },
-});
+};
 
-registerSubcommand({
+const taskCommand: Subcommand = {
   name: 'task',
   group: 'Tasks',
   usage: 'task <taskId>',
@@ -168,9 +163,9 @@ registerSubcommand({
       await ctx.reply({ text: taskCardText(data), blocks: taskCard(data) });
     });
   },
-});
+};
 
-registerSubcommand({
+const editCommand: Subcommand = {
   name: 'edit',
   group: 'Tasks',
   usage: 'edit <taskId>',
@@ -181,9 +176,9 @@ registerSubcommand({
     if (!id) return;
     await openTaskForm(ctx, { mode: 'edit', taskId: id });
   },
-});
+};
 
-registerSubcommand({
+const doneCommand: Subcommand = {
   name: 'done',
   group: 'Tasks',
   usage: 'done <taskId>',
@@ -202,9 +197,9 @@ registerSubcommand({
       await replyCompletionError(ctx, e, id);
     }
   },
-});
+};
 
-registerSubcommand({
+const commentCommand: Subcommand = {
   name: 'comment',
   group: 'Tasks',
   usage: 'comment <taskId> <text>',
@@ -238,7 +233,7 @@ registerSubcommand({
       },
     );
   },
-});
+};
 
 /** The task id a command names, or — after answering why it cannot be one — undefined. */
 async function taskIdArg(
@@ -255,5 +250,13 @@ async function taskIdArg(
   return id;
 }
 
-/** Nothing to register with Bolt: the subcommands above register on import. */
-export function register(_app: App, _deps: WorklinkDeps): void {}
+/** The task subcommands, in the order help lists them. */
+export const taskCommands: Subcommand[] = [
+  newCommand,
+  addCommand,
+  listCommand,
+  taskCommand,
+  editCommand,
+  doneCommand,
+  commentCommand,
+];

@@ -6,8 +6,8 @@
  */
 import type { Group, ProjectDetails, StatusEntry } from '../../workapi/contract.js';
 import { STATUS_TYPE } from '../../workapi/contract.js';
-import type { WorkContext } from '../context.js';
-import { rememberProject } from '../shared/channel-projects.js';
+import type { WorkContext } from '../context/work-context.js';
+import { rememberProject } from '../shared/project-context.js';
 
 export interface ProjectInfo {
   id: string;

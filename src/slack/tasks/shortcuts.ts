@@ -5,7 +5,8 @@
  */
 import type { App, MessageShortcut } from '@slack/bolt';
 import { afterAck } from '../context/after-ack.js';
-import type { WorkContext, WorklinkDeps } from '../context.js';
+import type { WorklinkDeps } from '../context/deps.js';
+import type { WorkContext } from '../context/work-context.js';
 import { cut, plainText } from '../format/text.js';
 import { SHORTCUT } from '../ui/block-ids.js';
 import { slackErrorCode } from '../ui/error-text.js';

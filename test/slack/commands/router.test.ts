@@ -4,49 +4,51 @@
  * error wording for WorkClient failures.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerSubcommand } from '../../../src/slack/commands/router.js';
+import type { Subcommand } from '../../../src/slack/commands/router.js';
 import { APOLOGY, NOT_CONNECTED } from '../../../src/slack/ui/error-text.js';
 import { type Harness, startHarness } from '../../support/harness.js';
 
-// Registered like any feature module does, at import time.
-registerSubcommand({
-  name: 'probe',
-  group: 'Test',
-  usage: 'probe <taskId>',
-  example: 'probe 65a1f0c2e4b0a1b2c3d4e5f6',
-  summary: 'load a task (test only)',
-  async run(ctx, args) {
-    const task = await ctx.work.getTask(args.words[0] ?? '');
-    await ctx.reply(`Task: ${task.taskName}`);
+// Handed to the app the way src/slack/app.ts hands the features' lists.
+const probes: Subcommand[] = [
+  {
+    name: 'probe',
+    group: 'Test',
+    usage: 'probe <taskId>',
+    example: 'probe 65a1f0c2e4b0a1b2c3d4e5f6',
+    summary: 'load a task (test only)',
+    async run(ctx, args) {
+      const task = await ctx.work.getTask(args.words[0] ?? '');
+      await ctx.reply(`Task: ${task.taskName}`);
+    },
   },
-});
-registerSubcommand({
-  name: 'probe two',
-  group: 'Test',
-  usage: 'probe two <text>',
-  example: 'probe two Hello',
-  summary: 'echo (test only)',
-  needsConnection: false,
-  async run(ctx, args) {
-    await ctx.reply(`echo:${args.text}|${args.words.length}|${args.name}`);
+  {
+    name: 'probe two',
+    group: 'Test',
+    usage: 'probe two <text>',
+    example: 'probe two Hello',
+    summary: 'echo (test only)',
+    needsConnection: false,
+    async run(ctx, args) {
+      await ctx.reply(`echo:${args.text}|${args.words.length}|${args.name}`);
+    },
   },
-});
-registerSubcommand({
-  name: 'boom',
-  group: 'Test',
-  usage: 'boom',
-  example: 'boom',
-  summary: 'throws (test only)',
-  hidden: true,
-  needsConnection: false,
-  async run() {
-    throw new Error('kaboom at /secret/path');
+  {
+    name: 'boom',
+    group: 'Test',
+    usage: 'boom',
+    example: 'boom',
+    summary: 'throws (test only)',
+    hidden: true,
+    needsConnection: false,
+    async run() {
+      throw new Error('kaboom at /secret/path');
+    },
   },
-});
+];
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ subcommands: probes });
 });
 afterAll(() => h?.stop());
 

@@ -9,7 +9,6 @@ import {
   API_KEY_BLOCK,
   CONNECT_CALLBACK_ID,
 } from '../../../src/slack/connection/view.js';
-import { notifyStore } from '../../../src/slack/notify/stores.js';
 import { NOT_CONNECTED } from '../../../src/slack/ui/error-text.js';
 import { type Harness, startHarness } from '../../support/harness.js';
 import { matchedRow } from '../../support/notify-rows.js';
@@ -250,7 +249,7 @@ describe('status and disconnect', () => {
 
   it('disconnect keeps user links and queued DMs: the app is still installed', async () => {
     await h.connect();
-    const { outbox, links } = notifyStore(h.worklink.store.db);
+    const { outbox, userLinks: links } = h.worklink.store;
     // Held back an hour, so the running worker leaves it pending.
     const [row] = outbox.enqueue(
       [matchedRow(h.teamId, 'U_BOB', { notBefore: Date.now() + 3_600_000 })],

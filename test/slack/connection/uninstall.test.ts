@@ -3,7 +3,6 @@
  * links; its pending DMs fail with a reason (no token can send them any more).
  */
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { notifyStore } from '../../../src/slack/notify/stores.js';
 import { type Harness, startHarness } from '../../support/harness.js';
 import { matchedRow } from '../../support/notify-rows.js';
 
@@ -25,7 +24,7 @@ it('app_uninstalled deletes the connection and the channel links', async () => {
 });
 
 it('app_uninstalled drops the pending DMs with a reason and the user links', async () => {
-  const { outbox, links } = notifyStore(h.worklink.store.db);
+  const { outbox, userLinks: links } = h.worklink.store;
   // Held back an hour, so the running worker leaves it pending until the event comes.
   const [row] = outbox.enqueue(
     [matchedRow(h.teamId, 'U_BOB', { notBefore: Date.now() + 3_600_000 })],

@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { seedDemoWorkspace } from '../../../src/service/index.js';
-import { notificationsOf } from '../../../src/slack/notify/notifications.js';
 import {
   createLogger,
   startWorklink,
@@ -55,7 +54,7 @@ afterAll(async () => {
 
 it('subscribes itself to the embedded service and DMs assignees of tasks made there', async () => {
   expect(handle.service).toBeDefined();
-  const notifications = notificationsOf(handle.deps)!;
+  const notifications = handle.deps.notifications;
   notifications.tuning.eventGraceMs = 0;
   expect(notifications.eventsSecret).toMatch(/^[0-9a-f]{64}$/);
 

@@ -1,6 +1,6 @@
 /** Loading a project and answering with its card; used by commands, buttons and modals. */
-import type { WorkContext } from '../../context.js';
-import { channelProjectId, forgetIfGone, rememberProject } from '../../shared/channel-projects.js';
+import type { WorkContext } from '../../context/work-context.js';
+import { channelProjectId, forgetIfGone, rememberProject } from '../../shared/project-context.js';
 import { loadProjectOverview } from './load.js';
 import { projectCard } from './view.js';
 

@@ -2,14 +2,13 @@
  * Directory subcommands: `/work groups [projectId]` (the channel's project by default),
  * `/work customers` (companies with their clients) and `/work users` (e-mail, owner/admin).
  */
-import type { App } from '@slack/bolt';
-import { registerSubcommand } from '../../commands/router.js';
-import { runSafely, type WorklinkDeps } from '../../context.js';
+import type { Subcommand } from '../../commands/router.js';
+import { runSafely } from '../../context/error-replies.js';
 import { projectIdProblem } from '../../parse/service-id.js';
-import { channelProjectId, forgetIfGone, rememberProject } from '../../shared/channel-projects.js';
+import { channelProjectId, forgetIfGone, rememberProject } from '../../shared/project-context.js';
 import { customersMessage, groupsMessage, usersMessage } from './view.js';
 
-registerSubcommand({
+const groupsCommand: Subcommand = {
   name: 'groups',
   group: 'Directory',
   usage: 'groups [projectId]',
@@ -52,9 +51,9 @@ registerSubcommand({
       );
     });
   },
-});
+};
 
-registerSubcommand({
+const customersCommand: Subcommand = {
   name: 'customers',
   group: 'Directory',
   usage: 'customers',
@@ -69,9 +68,9 @@ registerSubcommand({
       await ctx.reply(customersMessage(await ctx.work.listCustomers()));
     });
   },
-});
+};
 
-registerSubcommand({
+const usersCommand: Subcommand = {
   name: 'users',
   group: 'Directory',
   usage: 'users',
@@ -87,7 +86,7 @@ registerSubcommand({
       await ctx.reply(usersMessage({ users, keyOwnerId: ctx.connection?.keyOwnerId }));
     });
   },
-});
+};
 
-/** Nothing to register with Bolt: the subcommands above register on import. */
-export function register(_app: App, _deps: WorklinkDeps): void {}
+/** `/work groups`, `customers` and `users`. */
+export const directoryCommands: Subcommand[] = [groupsCommand, customersCommand, usersCommand];

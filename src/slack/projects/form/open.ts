@@ -4,13 +4,14 @@
  * the form (or by the reason it cannot be shown) when the data is in.
  */
 import type { ModalView } from '@slack/types';
-import { errMessage, errorText, type WorkContext } from '../../context.js';
+import { errMessage, errorText } from '../../context/error-replies.js';
+import type { WorkContext } from '../../context/work-context.js';
 import {
   channelProjectId,
   forgetIfGone,
   knownName,
   rememberProject,
-} from '../../shared/channel-projects.js';
+} from '../../shared/project-context.js';
 import { slackErrorCode } from '../../ui/error-text.js';
 import { loadingModal, noticeModal } from '../../ui/notice-modal.js';
 import { projectCreateModal } from './create-view.js';

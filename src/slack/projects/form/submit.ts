@@ -8,16 +8,12 @@
 import type { App } from '@slack/bolt';
 import { isWorkApiError } from '../../../workapi/client.js';
 import type { Project } from '../../../workapi/contract.js';
-import {
-  errMessage,
-  errorText,
-  type WorkContext,
-  type WorklinkDeps,
-  workContext,
-} from '../../context.js';
+import type { WorklinkDeps } from '../../context/deps.js';
+import { errMessage, errorText } from '../../context/error-replies.js';
+import { type WorkContext, workContext } from '../../context/work-context.js';
 import { esc } from '../../format/text.js';
 import { PROJECT_SUBMIT_BUDGET_MS, type Settled, settle, within } from '../../shared/budget.js';
-import { knownName, linkChannel, rememberProject } from '../../shared/channel-projects.js';
+import { knownName, linkChannel, rememberProject } from '../../shared/project-context.js';
 import { VIEW } from '../../ui/block-ids.js';
 import { KEY_UNREADABLE, NOT_CONNECTED } from '../../ui/error-text.js';
 import { noticeModal } from '../../ui/notice-modal.js';

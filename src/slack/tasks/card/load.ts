@@ -1,10 +1,10 @@
 /**
  * The data of a task card, gathered: project name and statuses, assignee names, and Slack
  * mentions for assignees whose e-mail matches a Slack user. The card itself is a pure
- * function (ui/messages/taskCard.ts).
+ * function (card/view.ts).
  */
 import { PRIORITY_NAMES } from '../../../workapi/contract.js';
-import type { WorkContext } from '../../context.js';
+import type { WorkContext } from '../../context/work-context.js';
 import { slackIdsFor, userName, workspaceUsers } from '../../people/service-users.js';
 import type { TaskFacts } from '../facts.js';
 import { loadProjectInfo, type ProjectInfo, statusFromDoneFlag } from '../project-info.js';

@@ -2,7 +2,7 @@
  * Comments posted from Slack act as the API key's owner, so a comment by anyone else names
  * its Slack author in the content: "— via Slack by Bob Brown".
  */
-import type { WorkContext } from '../../context.js';
+import type { WorkContext } from '../../context/work-context.js';
 import { sameEmail, workspaceUsers } from '../../people/service-users.js';
 
 /** `text`, plus "— via Slack by <name>" unless the Slack user is the key's owner. */

@@ -6,13 +6,9 @@
  */
 import type { App } from '@slack/bolt';
 import { isWorkApiError } from '../../../workapi/client.js';
-import {
-  errMessage,
-  errorText,
-  type WorkContext,
-  type WorklinkDeps,
-  workContext,
-} from '../../context.js';
+import type { WorklinkDeps } from '../../context/deps.js';
+import { errMessage, errorText } from '../../context/error-replies.js';
+import { type WorkContext, workContext } from '../../context/work-context.js';
 import { esc } from '../../format/text.js';
 import { taskIdProblem } from '../../parse/service-id.js';
 import { withinBudget } from '../../shared/concurrency.js';

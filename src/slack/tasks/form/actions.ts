@@ -3,7 +3,9 @@
  * form for it — its statuses, groups and enabled features — keeping what was typed.
  */
 import type { App, BlockAction } from '@slack/bolt';
-import { errMessage, type WorklinkDeps, workContext } from '../../context.js';
+import type { WorklinkDeps } from '../../context/deps.js';
+import { errMessage } from '../../context/error-replies.js';
+import { workContext } from '../../context/work-context.js';
 import { ACTION } from '../../ui/block-ids.js';
 import { createFormData } from './open.js';
 import { readTaskFormValues, type StateValues } from './read.js';

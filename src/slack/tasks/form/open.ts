@@ -5,7 +5,8 @@
  */
 import { isWorkApiError } from '../../../workapi/client.js';
 import type { TaskFileInput } from '../../../workapi/contract.js';
-import { errMessage, errorText, type WorkContext } from '../../context.js';
+import { errMessage, errorText } from '../../context/error-replies.js';
+import type { WorkContext } from '../../context/work-context.js';
 import { calendarDate } from '../../format/date-text.js';
 import { workspaceUsers } from '../../people/service-users.js';
 import { slackErrorCode } from '../../ui/error-text.js';

@@ -5,7 +5,8 @@
  */
 import { isWorkApiError } from '../../../workapi/client.js';
 import type { CreateTaskBody } from '../../../workapi/contract.js';
-import { errorText, type WorkContext } from '../../context.js';
+import { errorText } from '../../context/error-replies.js';
+import type { WorkContext } from '../../context/work-context.js';
 import { esc, listing } from '../../format/text.js';
 import { createTaskFromSlack } from '../create.js';
 import { factsFromTask, factsFromUpdated, type TaskFacts } from '../facts.js';

@@ -7,7 +7,9 @@
  * the person what they entered, so nothing typed is lost.
  */
 import type { App } from '@slack/bolt';
-import { errMessage, type WorkContext, type WorklinkDeps, workContext } from '../../context.js';
+import type { WorklinkDeps } from '../../context/deps.js';
+import { errMessage } from '../../context/error-replies.js';
+import { type WorkContext, workContext } from '../../context/work-context.js';
 import { withinBudget } from '../../shared/concurrency.js';
 import { VIEW } from '../../ui/block-ids.js';
 import { section } from '../../ui/blocks.js';

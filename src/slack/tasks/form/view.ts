@@ -1,7 +1,7 @@
 /**
  * The create/edit task modal as PURE functions of data: the view (taskFormModal) and its
  * private_metadata (encode/readTaskFormMeta). Reading and checking a submission is in
- * taskFormSubmission.ts.
+ * read.ts.
  *
  * Fields follow the chosen project: priority, group, estimate and milestone appear only when
  * the project has the feature on; statuses and groups are the project's own. Their block_ids

@@ -3,7 +3,7 @@
  * page's tasks are read with get task, at most 8 at a time, to show status, due date and
  * assignees.
  */
-import type { WorkContext } from '../../context.js';
+import type { WorkContext } from '../../context/work-context.js';
 import { userName, workspaceUsers } from '../../people/service-users.js';
 import { mapLimit } from '../../shared/concurrency.js';
 import { cardDataFrom } from '../card/load.js';

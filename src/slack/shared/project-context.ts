@@ -4,7 +4,7 @@
  * the project list the service does not have).
  */
 import { isWorkApiError } from '../../workapi/client.js';
-import type { WorkContext } from '../context.js';
+import type { WorkContext } from '../context/work-context.js';
 
 /** Records a sighting of a project (linked, created or looked up). */
 export function rememberProject(ctx: WorkContext, projectId: string, name: string | undefined) {
