@@ -102,7 +102,9 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
         ? undefined
         : await checkBotToken(config.slack.botToken, config.slackApiUrl);
 
-    const workClients = new WorkClientCache(workUrls);
+    const workClients = new WorkClientCache(workUrls, {
+      maxResponseBytes: config.workMaxResponseBytes,
+    });
     const directory = new ServiceDirectory();
     const matcher = new SlackMatcher(store);
     const notifications = createNotifications({
