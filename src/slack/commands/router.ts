@@ -26,6 +26,7 @@ import type { WorklinkDeps } from '../context/deps.js';
 import { replyError } from '../context/error-replies.js';
 import { requireConnection, type WorkContext, workContext } from '../context/work-context.js';
 import { type HelpEntry, helpMessage } from './help-view.js';
+import { closestCommand } from './suggest.js';
 
 export interface SubcommandArgs {
   /** What follows the subcommand's name, trimmed, original case (`<@U123|bob>` kept). */
@@ -87,6 +88,11 @@ export class WorkRouter {
     return this.subcommands.filter((s) => !s.hidden);
   }
 
+  /** Names and aliases of the commands help shows, in order. */
+  private visibleNames(): string[] {
+    return this.visible().flatMap((s) => [s.name, ...(s.aliases ?? [])]);
+  }
+
   /** The help message as shown by `/work help`, optionally after an intro sentence. */
   help(intro?: string) {
     return helpMessage(this.visible(), intro);
@@ -115,6 +121,15 @@ export class WorkRouter {
     const found = this.resolve(text);
     if (!found) {
       const typed = text.trim();
+      const guess = typed ? closestCommand(typed, this.visibleNames()) : undefined;
+      if (guess) {
+        // Keep what followed the mistyped name: `/work lsit open` → `/work list open`.
+        const rest = typed.split(/\s+/).slice(guess.split(' ').length).join(' ');
+        const meant = `${guess}${rest ? ` ${rest}` : ''}`.slice(0, 80);
+        const sentence = `I don’t know \`/work ${typed.slice(0, 60)}\`. Did you mean \`/work ${meant}\`? (\`/work help\` lists every command.)`;
+        await ctx.reply(sentence).catch((e) => replyError(ctx, e, { action: 'answer' }));
+        return;
+      }
       const intro = typed ? `I don’t know \`/work ${typed.slice(0, 60)}\`.` : undefined;
       await ctx.reply(this.help(intro)).catch((e) => replyError(ctx, e, { action: 'show help' }));
       return;

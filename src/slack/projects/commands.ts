@@ -10,6 +10,7 @@ import type { WorkContext } from '../context/work-context.js';
 import { esc, plainText } from '../format/text.js';
 import { projectIdProblem } from '../parse/service-id.js';
 import { channelProjectId, knownName } from '../shared/project-context.js';
+import { noProjectHere } from '../shared/project-here.js';
 import { replyWithProjectCard } from './card/reply.js';
 import { openProjectCreateModal, openProjectEditModal } from './form/open.js';
 import { linkProject } from './link.js';
@@ -37,7 +38,7 @@ async function projectArg(
     if (linked) return linked;
     await ctx.reply(
       orChannel
-        ? `This channel has no default project, so name one: \`/work ${usage}\` (e.g. \`/work ${usage.replace(/<projectId>|\[projectId\]/, EXAMPLE_ID)}\`), or link one with \`/work project link <projectId>\`.`
+        ? noProjectHere(ctx, { name: `/work ${usage}` })
         : `Name the project: \`/work ${usage}\`. Project ids are shown on project cards.`,
     );
     return undefined;

@@ -6,11 +6,13 @@
 import type { Subcommand, SubcommandArgs } from '../commands/router.js';
 import { errMessage, replyError, runSafely } from '../context/error-replies.js';
 import type { WorkContext } from '../context/work-context.js';
+import { formatDueDate } from '../format/date-text.js';
 import { esc, plainText } from '../format/text.js';
-import { parseDueDate } from '../parse/due-date.js';
+import { type DateParse, parseDueDate } from '../parse/due-date.js';
 import { parseQuickAdd } from '../parse/quick-add.js';
 import { taskIdProblem } from '../parse/service-id.js';
 import { channelProjectId } from '../shared/project-context.js';
+import { noProjectHere, pickProject } from '../shared/project-here.js';
 import { section } from '../ui/blocks.js';
 import { resolveAssignees } from './assignees.js';
 import { taskCardData } from './card/load.js';
@@ -25,10 +27,6 @@ import { taskListMessage } from './list/view.js';
 import { loadProjectInfo } from './project-info.js';
 
 const EXAMPLE_ID = '65a1f0c2e4b0a1b2c3d4e5f6';
-
-/** Said when a command needs the channel's project and there is none. */
-export const NO_CHANNEL_PROJECT =
-  'This channel has no project yet. Link one with `/work project link <projectId>`, or use `/work new` to choose a project in a form.';
 
 const newCommand: Subcommand = {
   name: 'new',
@@ -46,8 +44,8 @@ const newCommand: Subcommand = {
 const addCommand: Subcommand = {
   name: 'add',
   group: 'Tasks',
-  usage: 'add <title> [@user…] [due:<date>] [p:<priority>]',
-  example: 'add Fix the login page @bob due:friday p:high',
+  usage: 'add <title> [@user…] [due:<date>] [p:<priority>] [in:<project>]',
+  example: 'add Fix the login page @bob due:next week p:high',
   summary: 'create a task in this channel’s project in one step',
   run: quickAdd,
 };
@@ -59,12 +57,18 @@ async function quickAdd(ctx: WorkContext, args: { text: string }): Promise<void>
     return;
   }
   const { title, assignees, due, priority } = parsed.value;
-  const projectId = channelProjectId(ctx);
+  const picked = parsed.value.project ? pickProject(ctx, parsed.value.project) : undefined;
+  if (picked && !picked.ok) {
+    await ctx.reply(picked.error);
+    return;
+  }
+  const projectId = picked?.projectId ?? channelProjectId(ctx);
   if (!projectId) {
-    await ctx.reply(NO_CHANNEL_PROJECT);
+    await ctx.reply(noProjectHere(ctx, { name: '/work add', creates: true }));
     return;
   }
   let dueDate: string | undefined;
+  const notes: string[] = [];
   if (due) {
     const date = parseDueDate(due, await ctx.userTimeZone());
     if (!date.ok) {
@@ -72,6 +76,7 @@ async function quickAdd(ctx: WorkContext, args: { text: string }): Promise<void>
       return;
     }
     dueDate = date.date;
+    notes.push(dueDateNote(due, date));
   }
   const [project, people] = await Promise.all([
     loadProjectInfo(ctx, projectId).catch((e: unknown) => e as Error),
@@ -116,10 +121,22 @@ async function quickAdd(ctx: WorkContext, args: { text: string }): Promise<void>
   } catch (e) {
     ctx.logger.warn(`Could not post the new task's card in ${ctx.channelId}: ${errMessage(e)}`);
   }
+  const sentence = [created.sentence, ...notes].filter(Boolean).join(' ');
   await ctx.reply({
-    text: created.sentence,
-    blocks: [section(created.sentence), ...(posted ? [] : card)],
+    text: sentence,
+    blocks: [section(sentence), ...(posted ? [] : card)],
   });
+}
+
+/** What was understood of a typed due date ("Due Fri, Dec 4, 2026 (from “next week”).") */
+function dueDateNote(typed: string, date: Extract<DateParse, { ok: true }>): string {
+  const understood = date.natural
+    ? `Due *${formatDueDate(date.date)}* (from “${esc(plainText(typed))}”).`
+    : '';
+  const past = date.past
+    ? `That due date (${formatDueDate(date.date)}) is in the past; the task has it anyway — change it with \`/work edit\` if that was a slip.`
+    : '';
+  return [understood, past].filter(Boolean).join(' ');
 }
 
 const listCommand: Subcommand = {
@@ -136,9 +153,7 @@ const listCommand: Subcommand = {
     }
     const projectId = parsed.projectId ?? channelProjectId(ctx);
     if (!projectId) {
-      await ctx.reply(
-        'This channel has no project yet. Name one (`/work list open <projectId>`), or link one with `/work project link <projectId>`.',
-      );
+      await ctx.reply(noProjectHere(ctx, { name: '/work list open <projectId>' }));
       return;
     }
     await runSafely(ctx, { action: 'list the tasks', id: projectId }, async () => {

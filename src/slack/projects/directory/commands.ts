@@ -6,6 +6,7 @@ import type { Subcommand } from '../../commands/router.js';
 import { runSafely } from '../../context/error-replies.js';
 import { projectIdProblem } from '../../parse/service-id.js';
 import { channelProjectId, forgetIfGone, rememberProject } from '../../shared/project-context.js';
+import { noProjectHere } from '../../shared/project-here.js';
 import { customersMessage, groupsMessage, usersMessage } from './view.js';
 
 const groupsCommand: Subcommand = {
@@ -23,9 +24,7 @@ const groupsCommand: Subcommand = {
     const fromChannel = !typed;
     const projectId = typed ?? channelProjectId(ctx);
     if (!projectId) {
-      await ctx.reply(
-        'This channel has no default project, so name one: `/work groups <projectId>`, or link one with `/work project link <projectId>`.',
-      );
+      await ctx.reply(noProjectHere(ctx, { name: '/work groups <projectId>' }));
       return;
     }
     const problem = typed ? projectIdProblem(typed) : undefined;
