@@ -30,6 +30,8 @@ export interface RefreshDeps {
   /** The team's WorkClient (the wrapped, index-feeding one), or undefined when not connected. */
   workFor(teamId: string): WorkClient | undefined;
   now?: () => number;
+  /** How often a round runs (default a minute). */
+  intervalMs?: number;
 }
 
 export interface RefreshReport {
@@ -51,8 +53,11 @@ export class TaskIndexRefresh {
     private readonly budget = READS_PER_MINUTE,
   ) {}
 
-  start(intervalMs = TICK_MS): void {
+  readonly name = 'task index refresh';
+
+  start(): void {
     if (this.timer) return;
+    const intervalMs = this.deps.intervalMs ?? TICK_MS;
     this.timer = setInterval(() => {
       if (this.running) return;
       this.running = this.runAll().finally(() => {

@@ -5,9 +5,9 @@
  * few minutes, through the refresh) and the look-up is tried again.
  */
 import type { IndexedTask } from '../../store/task-index.js';
-import type { WorkContext } from '../context.js';
+import type { WorkContext } from '../context/work-context.js';
 import { decodeSlackEntities, esc } from '../format/text.js';
-import { channelProjectId } from '../projects/channel.js';
+import { channelProjectId } from '../shared/project-context.js';
 
 /** How many candidates a pick list shows. */
 export const PICK_LIMIT = 5;

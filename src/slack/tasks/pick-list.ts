@@ -5,7 +5,7 @@
  */
 import type { KnownBlock } from '@slack/types';
 import { cut, esc } from '../format/text.js';
-import { ACTION } from '../ui/ids.js';
+import { ACTION } from '../ui/block-ids.js';
 import { parseObject, str } from '../ui/metadata.js';
 import type { TaskVerb } from './task-verbs.js';
 

@@ -4,19 +4,20 @@
  * command (`finishPicked`); none says so and offers `/work new`.
  */
 import type { KnownBlock } from '@slack/types';
-import { runSafely, type WorkContext } from '../context.js';
+import { runSafely } from '../context/error-replies.js';
+import type { WorkContext } from '../context/work-context.js';
 import { esc, plainText } from '../format/text.js';
-import { parseQuickAdd } from '../parse/quickAdd.js';
+import { parseQuickAdd } from '../parse/quick-add.js';
+import { userName, workspaceUsers } from '../people/service-users.js';
 import { section } from '../ui/blocks.js';
-import { taskCard, taskCardText } from '../ui/messages/taskCard.js';
 import { resolveAssignees } from './assignees.js';
-import { taskCardData } from './card.js';
-import { authoredContent } from './comment.js';
+import { taskCardData } from './card/load.js';
+import { taskCard, taskCardText } from './card/view.js';
+import { authoredContent } from './comment/authored.js';
 import { completeTask, completionSentence, replyCompletionError } from './complete.js';
 import { factsFromTask } from './facts.js';
 import { findTask, parseTaskRef, type TaskRef } from './find-task.js';
-import { openTaskForm } from './form.js';
-import { userName, workspaceUsers } from './people.js';
+import { openTaskForm } from './form/open.js';
 import { type PickValue, pickListMessage } from './pick-list.js';
 
 export type TaskVerb = 'task' | 'edit' | 'done' | 'comment' | 'assign';

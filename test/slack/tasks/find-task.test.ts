@@ -4,7 +4,7 @@
  * empty: the first look-up lists the projects concerned (the refresh's on-demand read).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ACTION } from '../../../src/slack/ui/ids.js';
+import { ACTION } from '../../../src/slack/ui/block-ids.js';
 import { type Harness, startHarness } from '../../support/harness.js';
 import { linkChannel, serviceView, shown } from './helpers.js';
 
@@ -91,7 +91,7 @@ describe('by words', () => {
       'Added your comment to *Review copy deck*.',
     );
     const { updated } = await serviceView(h, taskId);
-    expect((updated.Comments ?? []).map((c) => c.Comment)).toContain('Reads well');
+    expect((updated.Comments ?? []).map((c) => c.Comment?.split('\n')[0])).toContain('Reads well');
   });
 
   it('refuses junk that has no words at all', async () => {
