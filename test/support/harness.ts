@@ -58,6 +58,8 @@ export interface HarnessOptions {
   secretsKey?: Buffer;
   /** Reuse a data directory (e.g. to restart on the same files); not removed by stop(). */
   dataDir?: string;
+  /** Epoch ms now for the app (the digest, "overdue"); default the real clock. */
+  clock?: () => number;
   /** Change the config before the app starts (e.g. the mode). */
   configure?: (config: AppConfig) => AppConfig;
   /** More `/work` subcommands for this app (see test/slack/commands/router.test.ts). */
@@ -125,6 +127,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       host: '127.0.0.1',
       serviceUrls: workUrls,
       logger,
+      clock: options.clock,
       subcommands: options.subcommands,
     });
     const app = worklink;
