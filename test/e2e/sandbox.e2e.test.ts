@@ -9,6 +9,7 @@
 // README's pictures (docs/screenshots/): they are written when missing, or refreshed with
 // WORKLINK_SCREENSHOTS=1, so an ordinary run leaves the committed files alone.
 
+import { createLogger } from '../../src/logger.js';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +19,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../../src/config.js';
 import { launchSandbox, type SandboxStack } from '../../src/sandbox/start.js';
 import { taskComments } from '../../src/service/activity.js';
-import { createLogger } from '../../src/slack/start/worklink.js';
 import { WorkClient } from '../../src/workapi/client.js';
 import { launchChromium } from '../support/browser.js';
 

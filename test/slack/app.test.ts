@@ -1,5 +1,6 @@
 /** buildApp per mode, and the extra-route registry others hang HTTP endpoints on. */
 
+import { createLogger } from '../../src/logger.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +14,6 @@ import { WorkClientCache } from '../../src/slack/context/work-clients.js';
 import { SlackMatcher } from '../../src/slack/notify/match.js';
 import { createNotifications } from '../../src/slack/notify/notifications.js';
 import { ServiceDirectory } from '../../src/slack/notify/service-directory.js';
-import { createLogger } from '../../src/slack/start/worklink.js';
 import { openStore } from '../../src/store/index.js';
 import { type Harness, startHarness } from '../support/harness.js';
 

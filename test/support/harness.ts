@@ -15,6 +15,7 @@
  *   });
  */
 
+import { createLogger } from '../../src/logger.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +30,6 @@ import {
 } from '../../src/service/index.js';
 import type { Subcommand } from '../../src/slack/commands/router.js';
 import {
-  createLogger,
   startWorklink,
   type WorklinkHandle,
 } from '../../src/slack/start/worklink.js';

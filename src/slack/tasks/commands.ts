@@ -3,14 +3,14 @@
  * handed to the router by src/slack/app.ts); the router has acked and checked the
  * connection already.
  */
-import type { Subcommand, SubcommandArgs } from '../commands/router.js';
+import { idArgument } from '../commands/id-argument.js';
+import type { Subcommand } from '../commands/router.js';
 import { errMessage, replyError, runSafely } from '../context/error-replies.js';
 import type { WorkContext } from '../context/work-context.js';
 import { formatDueDate } from '../format/date-text.js';
 import { esc, plainText } from '../format/text.js';
 import { type DateParse, parseDueDate } from '../parse/due-date.js';
 import { parseQuickAdd } from '../parse/quick-add.js';
-import { taskIdProblem } from '../parse/service-id.js';
 import { channelProjectId } from '../shared/project-context.js';
 import { noProjectHere, pickProject } from '../shared/project-here.js';
 import { section } from '../ui/blocks.js';
@@ -170,7 +170,7 @@ const taskCommand: Subcommand = {
   example: `task ${EXAMPLE_ID}`,
   summary: 'show a task card',
   async run(ctx, args) {
-    const id = await taskIdArg(ctx, args, 'task <taskId>');
+    const id = await idArgument(ctx, args, { kind: 'task', usage: 'task <taskId>' });
     if (!id) return;
     await runSafely(ctx, { action: 'load the task', id }, async () => {
       const task = await ctx.work.getTask(id);
@@ -187,7 +187,7 @@ const editCommand: Subcommand = {
   example: `edit ${EXAMPLE_ID}`,
   summary: 'change a task in a form',
   async run(ctx, args) {
-    const id = await taskIdArg(ctx, args, 'edit <taskId>');
+    const id = await idArgument(ctx, args, { kind: 'task', usage: 'edit <taskId>' });
     if (!id) return;
     await openTaskForm(ctx, { mode: 'edit', taskId: id });
   },
@@ -200,7 +200,7 @@ const doneCommand: Subcommand = {
   example: `done ${EXAMPLE_ID}`,
   summary: 'mark a task complete',
   async run(ctx, args) {
-    const id = await taskIdArg(ctx, args, 'done <taskId>');
+    const id = await idArgument(ctx, args, { kind: 'task', usage: 'done <taskId>' });
     if (!id) return;
     // The sentence and the card; the Mark complete button replaces its card instead.
     try {
@@ -221,7 +221,7 @@ const commentCommand: Subcommand = {
   example: `comment ${EXAMPLE_ID} Looks good to me`,
   summary: 'comment on a task',
   async run(ctx, args) {
-    const taskId = await taskIdArg(ctx, args, 'comment <taskId> <text>');
+    const taskId = await idArgument(ctx, args, { kind: 'task', usage: 'comment <taskId> <text>' });
     if (!taskId) return;
     // The rest of the text as typed (line breaks kept), Slack's markup made plain.
     const text = plainText(args.text.slice(args.text.indexOf(taskId) + taskId.length)).trim();
@@ -249,21 +249,6 @@ const commentCommand: Subcommand = {
     );
   },
 };
-
-/** The task id a command names, or — after answering why it cannot be one — undefined. */
-async function taskIdArg(
-  ctx: WorkContext,
-  args: SubcommandArgs,
-  usage: string,
-): Promise<string | undefined> {
-  const id = args.words[0];
-  const problem = taskIdProblem(id, usage);
-  if (problem) {
-    await ctx.reply(problem);
-    return undefined;
-  }
-  return id;
-}
 
 /** The task subcommands, in the order help lists them. */
 export const taskCommands: Subcommand[] = [
