@@ -65,6 +65,8 @@ export function pinoLogger(options: LoggerOptions = {}): Logger {
       level: options.level ?? 'info',
       // No pid/hostname in every line: one process, and the collector knows the host.
       base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
     },
     destination(format, terminal, options.write),
   );

@@ -1,12 +1,12 @@
 // launchSandbox's first-run setup and what later runs keep, against real files: the seed in
 // service.db, the connection and channel links in worklink.db, the setup in sandbox.json.
 
-import { createLogger } from '../../src/logger.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
 import { welcomeText } from '../../src/sandbox/banner.js';
 import { launchSandbox, welcomeOf } from '../../src/sandbox/start.js';
 import { StartupError } from '../../src/slack/start/worklink.js';
