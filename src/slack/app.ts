@@ -11,6 +11,7 @@ import * as commands from './listeners/commands/index.js';
 import * as events from './listeners/events/index.js';
 import * as shortcuts from './listeners/shortcuts/index.js';
 import * as views from './listeners/views/index.js';
+import { answerOnFailure, normalizePayload } from './payload-guard.js';
 
 /** The bot scopes Worklink asks for (manifest.yml lists the same; a test checks). */
 export const BOT_SCOPES = [
@@ -114,6 +115,9 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
     deps.logger.error(`Unhandled error in a Slack listener: ${error.message}`);
   });
 
+  // First in the chain: odd payload types made plain, and an answer for any that still fails.
+  app.use(answerOnFailure(deps));
+  app.use(normalizePayload);
   for (const group of [commands, actions, views, shortcuts, events]) group.register(app, deps);
   return app;
 }
