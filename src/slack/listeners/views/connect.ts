@@ -7,6 +7,7 @@
  */
 import type { App } from '@slack/bolt';
 import { errMessage, type WorklinkDeps, workContext } from '../../context.js';
+import { decodeSlackEntities } from '../../format/text.js';
 import { canManageConnection } from '../../permissions.js';
 import {
   API_KEY_ACTION,
@@ -66,7 +67,11 @@ export function register(app: App, deps: WorklinkDeps): void {
       return;
     }
     if (!result.ok) {
-      await ack({ response_action: 'errors', errors: { [API_KEY_BLOCK]: result.message } });
+      // Input errors are plain text: the message's escaping is undone there.
+      await ack({
+        response_action: 'errors',
+        errors: { [API_KEY_BLOCK]: decodeSlackEntities(result.message) },
+      });
       return;
     }
     const text = saveConnection(ctx, apiKey, result.verification);
