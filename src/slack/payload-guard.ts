@@ -11,9 +11,9 @@
  *   response_url. The error then goes on to app.error, which logs it.
  */
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
-import type { WorklinkDeps } from './context.js';
-import { APOLOGY } from './ui/messages/errors.js';
-import { noticeModal } from './ui/modals/notice.js';
+import type { WorklinkDeps } from './context/deps.js';
+import { APOLOGY } from './ui/error-text.js';
+import { noticeModal } from './ui/notice-modal.js';
 
 type Json = Record<string, unknown>;
 
