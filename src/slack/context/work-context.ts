@@ -10,11 +10,11 @@
 import type { AllMiddlewareArgs, Logger } from '@slack/bolt';
 import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
+import { errMessage } from '../../error-message.js';
 import { type Connection, DecryptError, type Store } from '../../store/index.js';
 import type { WorkClient } from '../../workapi/client.js';
 import { KEY_UNREADABLE, NOT_CONNECTED } from '../ui/error-text.js';
 import type { WorklinkDeps } from './deps.js';
-import { errMessage } from './error-replies.js';
 import { postToResponseUrl } from './response-url.js';
 
 /** A reply to the person who acted. Ephemeral unless `response_type: 'in_channel'`. */
