@@ -28,9 +28,9 @@ import {
 } from '../../src/service/index.js';
 import { createLogger, startWorklink, type WorklinkHandle } from '../../src/slack/worklink.js';
 import type { Store } from '../../src/store/index.js';
-import { WorkClient } from '../../src/workapi/client.js';
 import { type FakeSlack, startFakeSlack } from './fakeSlack.js';
 import { SlackRequests, type SlackResponse } from './slackRequests.js';
+import { SureWorkClient } from './sure-work.js';
 
 export const TEAM_ID = 'T_TEST';
 export const SIGNING_SECRET = 'test-signing-secret-0123456789abcdef';
@@ -71,7 +71,7 @@ export interface Harness {
   logs: string[];
   logger: Logger;
   /** A WorkClient with the seed's key, to check the service's side directly. */
-  work: WorkClient;
+  work: SureWorkClient;
   /** Connects the team with the seed's key (as Alice), straight into the store. */
   connect(): Promise<void>;
   /** The first message posted to this request's response_url. */
@@ -128,7 +128,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       userId: SLACK_USERS.alice.id,
       channelId: 'C_GENERAL',
     });
-    const work = new WorkClient({ ...workUrls, apiKey: seed.apiKey });
+    const work = new SureWorkClient({ ...workUrls, apiKey: seed.apiKey });
     const idOf = (res: SlackResponse) => res.responseUrl?.split('/response/')[1];
     const harness: Harness = {
       dataDir,
@@ -182,7 +182,7 @@ export async function saveVerifiedConnection(
   store: Store,
   seed: Pick<SeedResult, 'apiKey' | 'workspaceName'>,
   connectedBy: string,
-  work: WorkClient,
+  work: SureWorkClient,
   teamId = TEAM_ID,
 ): Promise<void> {
   const v = await work.verify();

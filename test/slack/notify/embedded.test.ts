@@ -11,7 +11,6 @@ import { signEvent } from '../../../src/service/event-signature.js';
 import { seedDemoWorkspace } from '../../../src/service/index.js';
 import { notificationsOf } from '../../../src/slack/notify/index.js';
 import { createLogger, startWorklink, type WorklinkHandle } from '../../../src/slack/worklink.js';
-import { WorkClient } from '../../../src/workapi/client.js';
 import { type FakeSlack, startFakeSlack } from '../../support/fakeSlack.js';
 import {
   BOT_TOKEN,
@@ -22,6 +21,7 @@ import {
   waitFor,
 } from '../../support/harness.js';
 import { dmCalls } from '../../support/notifySlack.js';
+import { SureWorkClient } from '../../support/sure-work.js';
 
 let fake: FakeSlack;
 let handle: WorklinkHandle;
@@ -56,7 +56,7 @@ it('subscribes itself to the embedded service and DMs assignees of tasks made th
   expect(notifications.eventsSecret).toMatch(/^[0-9a-f]{64}$/);
 
   const seed = seedDemoWorkspace(handle.service!.db);
-  const work = new WorkClient({ ...handle.workUrls, apiKey: seed.apiKey });
+  const work = new SureWorkClient({ ...handle.workUrls, apiKey: seed.apiKey });
   await saveVerifiedConnection(handle.store, seed, 'U_ALICE', work);
   const bob = seed.users.find((u) => u.email === 'bob@example.com')!;
   await work.createTask({

@@ -120,7 +120,11 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, mode: TaskFormMode):
 /** The confirmation with the task card, where the form was opened (or by DM). */
 async function report(ctx: WorkContext, result: Extract<SaveOutcome, { kind: 'saved' }>) {
   try {
-    let facts: TaskFacts = result.facts;
+    let facts = result.facts;
+    if (!facts) {
+      await ctx.reply(result.sentence);
+      return;
+    }
     if (!result.created) {
       // Update task answers without the estimate and group name: read the task again.
       const read = await ctx.work.getTask(facts.taskId).catch(() => undefined);

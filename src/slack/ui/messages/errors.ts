@@ -5,6 +5,7 @@
  */
 import { isWorkApiError, type WorkApiError } from '../../../workapi/client.js';
 import type { OperationName } from '../../../workapi/contract.js';
+import { esc } from '../../format/text.js';
 
 export const NOT_CONNECTED =
   'Worklink is not connected to a work-management workspace yet. An admin can run `/work connect`.';
@@ -79,6 +80,13 @@ function unknownOrUnchanged(err: WorkApiError, write: boolean, wording: ErrorWor
 
 function notFound(err: WorkApiError, id?: string): string {
   const op = err.operation;
+  // Create and list name no missing task: a 404 there means the project or the address.
+  if (op === 'createTask' || op === 'listTasks') {
+    return `the service does not know this project, or Worklink’s address for the service is wrong (an admin can check WORK_API_URL).${WRITES.has(op) ? ' Nothing was changed.' : ''}`;
+  }
+  if (op === 'createProject') {
+    return 'Worklink’s address for the service is wrong (an admin can check WORK_API_URL). Nothing was changed.';
+  }
   const thing = /task|comment/i.test(op) ? 'task' : /project|group/i.test(op) ? 'project' : '';
   const named = id ? ` \`${id}\`` : '';
   return thing
@@ -86,9 +94,9 @@ function notFound(err: WorkApiError, id?: string): string {
     : `${id ? `\`${id}\`` : 'it'} was not found in the connected workspace.`;
 }
 
-/** The service's message, trimmed and capped (it is shown verbatim otherwise). */
+/** The service's message, trimmed, capped and escaped for Slack (otherwise verbatim). */
 function clip(message: string): string {
-  return message.trim().slice(0, 300) || 'the request was refused';
+  return esc(message.trim().slice(0, 300) || 'the request was refused');
 }
 
 /** The message as a sentence, ending in a full stop. */
