@@ -32,6 +32,7 @@ import {
   type WorkspaceUser,
 } from './contract.js';
 import { errorFromAnswer, isWorkApiError, transportError, WorkApiError } from './errors.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLargeError, readCapped } from './read-capped.js';
 import { type DebugLog, readList, readOne, readWritten } from './reader.js';
 
 export { isWorkApiError, WorkApiError, type WorkErrorKind } from './errors.js';
@@ -49,6 +50,8 @@ export interface WorkClientOptions {
   retry?: { attempts?: number; baseDelayMs?: number; maxRetryAfterMs?: number };
   /** Share one pool across clients (one per Slack workspace). */
   dispatcher?: Agent;
+  /** Answers larger than this are refused unread (WORK_MAX_RESPONSE_BYTES; default 8 MiB). */
+  maxResponseBytes?: number;
   /** Where dropped list items are noted (debug level). */
   log?: DebugLog;
 }
@@ -64,6 +67,7 @@ export class WorkClient {
   private readonly attempts: number;
   private readonly baseDelayMs: number;
   private readonly maxRetryAfterMs: number;
+  private readonly maxResponseBytes: number;
   private readonly dispatcher: Agent;
   /** Where update task was last answered: alt (spec) or base (some deployments). */
   private updateAddress: Address = 'alt';
@@ -75,6 +79,7 @@ export class WorkClient {
     this.attempts = options.retry?.attempts ?? 3;
     this.baseDelayMs = options.retry?.baseDelayMs ?? 250;
     this.maxRetryAfterMs = options.retry?.maxRetryAfterMs ?? 30_000;
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.dispatcher =
       options.dispatcher ??
       (options.connectTimeoutMs
@@ -231,6 +236,8 @@ export class WorkClient {
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.send(name, op.method, url, payload);
       const last = attempt >= this.attempts;
+      // The same question would get the same oversized answer: no retry.
+      if (outcome.kind === 'too_large') throw outcome.error;
       if (outcome.kind === 'answer') {
         const { status, text, retryAfterMs } = outcome;
         if (status >= 200 && status < 300) return text;
@@ -292,7 +299,7 @@ export class WorkClient {
     payload: string | undefined,
   ): Promise<
     | { kind: 'answer'; status: number; text: string; retryAfterMs: number }
-    | { kind: 'failure'; error: WorkApiError }
+    | { kind: 'failure' | 'too_large'; error: WorkApiError }
   > {
     const headers: Record<string, string> = {
       apiKey: this.options.apiKey,
@@ -308,7 +315,7 @@ export class WorkClient {
         body: payload,
         signal: AbortSignal.timeout(this.timeoutMs),
       });
-      const text = await res.body.text();
+      const text = await readCapped(res, this.maxResponseBytes);
       return {
         kind: 'answer',
         status: res.statusCode,
@@ -316,6 +323,10 @@ export class WorkClient {
         retryAfterMs: retryAfterMs(res.headers['retry-after']),
       };
     } catch (e) {
+      if (e instanceof ResponseTooLargeError) {
+        const message = `The service's answer was ${e.message} (WORK_MAX_RESPONSE_BYTES), so Worklink stopped reading it.`;
+        return { kind: 'too_large', error: new WorkApiError(name, 0, 'too_large', message) };
+      }
       return { kind: 'failure', error: transportError(name, e, this.timeoutMs) };
     }
   }

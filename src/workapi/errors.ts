@@ -16,7 +16,8 @@ export type WorkErrorKind =
   | 'timeout'
   | 'network'
   | 'server'
-  | 'rate_limited';
+  | 'rate_limited'
+  | 'too_large';
 
 /** Every failure of a WorkClient call. `status` is 0 when no HTTP answer was had. */
 export class WorkApiError extends Error {
