@@ -10,7 +10,7 @@ import type { App } from '@slack/bolt';
 import { errMessage, type WorkContext, type WorklinkDeps, workContext } from '../../context.js';
 import { taskCardData } from '../../tasks/card.js';
 import { withinBudget } from '../../tasks/concurrency.js';
-import { factsFromTask, mergeFacts, type TaskFacts } from '../../tasks/facts.js';
+import { factsFromTask, mergeFacts } from '../../tasks/facts.js';
 import { type SaveOutcome, saveTaskForm } from '../../tasks/submit.js';
 import { section } from '../../ui/blocks.js';
 import { VIEW } from '../../ui/ids.js';
