@@ -139,7 +139,7 @@ describe('/work add', () => {
   it('says how to link a project when the channel has none', async () => {
     const text = await replyText('add Orphan task');
     expect(text).toBe(
-      'This channel has no project yet. Link one with `/work project link <projectId>`, or use `/work new` to choose a project in a form.',
+      'This channel has no default project, so use `/work new` to choose a project in a form, or name it with `in:`, like `/work add Fix the login page in:"Website relaunch"`, or link one with `/work project link <projectId>`.',
     );
   });
 
@@ -196,8 +196,8 @@ describe('/work list', () => {
 
   it('says so when the channel has no project and none is named', async () => {
     const text = await replyText('list all');
-    expect(text).toContain(
-      'This channel has no project yet. Name one (`/work list open <projectId>`)',
+    expect(text).toBe(
+      'This channel has no default project, so name one: `/work list open <projectId>`, or link one with `/work project link <projectId>`.',
     );
   });
 
@@ -377,7 +377,7 @@ describe('help', () => {
       expect(reply.text).toContain(`/work ${usage}`);
     }
     expect(shown(reply.blocks)).toContain(
-      'e.g. `/work add Fix the login page @bob due:friday p:high`',
+      'e.g. `/work add Fix the login page @bob due:next week p:high`',
     );
   });
 });
