@@ -14,6 +14,7 @@
  *     expect(reply.text).toContain('Alice Adams');
  *   });
  */
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,10 +27,15 @@ import {
   seedDemoWorkspace,
   startService,
 } from '../../src/service/index.js';
-import { createLogger, startWorklink, type WorklinkHandle } from '../../src/slack/worklink.js';
+import type { Subcommand } from '../../src/slack/commands/router.js';
+import {
+  createLogger,
+  startWorklink,
+  type WorklinkHandle,
+} from '../../src/slack/start/worklink.js';
 import type { Store } from '../../src/store/index.js';
-import { type FakeSlack, startFakeSlack } from './fakeSlack.js';
-import { SlackRequests, type SlackResponse } from './slackRequests.js';
+import { type FakeSlack, startFakeSlack } from './fake-slack.js';
+import { SlackRequests, type SlackResponse } from './slack-requests.js';
 import { SureWorkClient } from './sure-work.js';
 
 export const TEAM_ID = 'T_TEST';
@@ -54,6 +60,8 @@ export interface HarnessOptions {
   dataDir?: string;
   /** Change the config before the app starts (e.g. the mode). */
   configure?: (config: AppConfig) => AppConfig;
+  /** More `/work` subcommands for this app (see test/slack/commands/router.test.ts). */
+  subcommands?: readonly Subcommand[];
 }
 
 export interface Harness {
@@ -117,6 +125,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       host: '127.0.0.1',
       serviceUrls: workUrls,
       logger,
+      subcommands: options.subcommands,
     });
     const app = worklink;
     const svc = service;

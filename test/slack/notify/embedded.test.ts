@@ -7,11 +7,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { signEvent } from '../../../src/service/event-signature.js';
 import { seedDemoWorkspace } from '../../../src/service/index.js';
-import { notificationsOf } from '../../../src/slack/notify/index.js';
-import { createLogger, startWorklink, type WorklinkHandle } from '../../../src/slack/worklink.js';
-import { type FakeSlack, startFakeSlack } from '../../support/fakeSlack.js';
+import {
+  createLogger,
+  startWorklink,
+  type WorklinkHandle,
+} from '../../../src/slack/start/worklink.js';
+import { signEvent } from '../../../src/workapi/event-signature.js';
+import { type FakeSlack, startFakeSlack } from '../../support/fake-slack.js';
 import {
   BOT_TOKEN,
   SIGNING_SECRET,
@@ -20,7 +23,7 @@ import {
   TEAM_ID,
   waitFor,
 } from '../../support/harness.js';
-import { dmCalls } from '../../support/notifySlack.js';
+import { dmCalls } from '../../support/notify-slack.js';
 import { SureWorkClient } from '../../support/sure-work.js';
 
 let fake: FakeSlack;
@@ -51,7 +54,7 @@ afterAll(async () => {
 
 it('subscribes itself to the embedded service and DMs assignees of tasks made there', async () => {
   expect(handle.service).toBeDefined();
-  const notifications = notificationsOf(handle.deps)!;
+  const notifications = handle.deps.notifications;
   notifications.tuning.eventGraceMs = 0;
   expect(notifications.eventsSecret).toMatch(/^[0-9a-f]{64}$/);
 

@@ -3,8 +3,8 @@
  * add, list, task, done, comment, new, and bad input for each.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { parseDueDate } from '../../../src/slack/parse/dates.js';
-import { VIEW } from '../../../src/slack/ui/ids.js';
+import { parseDueDate } from '../../../src/slack/parse/due-date.js';
+import { VIEW } from '../../../src/slack/ui/block-ids.js';
 import { STATUS_TYPE } from '../../../src/workapi/contract.js';
 import { type Harness, startHarness } from '../../support/harness.js';
 import {
@@ -284,7 +284,7 @@ describe('/work comment', () => {
     return (updated.Comments ?? []).filter((c) => c.Type === 1).map((c) => c.Comment);
   }
 
-  it('posts as is for the key’s owner and names any other Slack author', async () => {
+  it('names its Slack author on every comment, the key’s owner too', async () => {
     const { taskId } = await h.work.createTask({ projectId: website, name: 'Discuss me' });
     expect(await replyText(`comment ${taskId} Looks good`)).toBe(
       'Added your comment to *Discuss me*.',
@@ -293,8 +293,8 @@ describe('/work comment', () => {
       'Added your comment to *Discuss me*.',
     );
     expect(await comments(taskId)).toEqual([
-      'Looks good',
-      'Ship it\nplease\n\n— via Slack by Bob Brown',
+      'Looks good\n\n— Alice Adams (via Slack)',
+      'Ship it\nplease\n\n— Bob Brown (via Slack)',
     ]);
   });
 
@@ -302,7 +302,7 @@ describe('/work comment', () => {
     const { taskId } = await h.work.createTask({ projectId: website, name: 'Escapes' });
     // Slack escapes a typed "R&D <beta>" and sends a mention as <@U…|name>.
     await replyText(`comment ${taskId} R&amp;D &lt;beta&gt; for <@U0BOB|bob>`);
-    expect(await comments(taskId)).toEqual(['R&D <beta> for @bob']);
+    expect(await comments(taskId)).toEqual(['R&D <beta> for @bob\n\n— Alice Adams (via Slack)']);
   });
 
   it.each([
