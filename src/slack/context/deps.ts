@@ -6,6 +6,7 @@
 import type { Logger } from '@slack/bolt';
 import type { AppConfig } from '../../config.js';
 import type { Store } from '../../store/index.js';
+import type { TaskIndexRefresh } from '../../sync/task-index-refresh.js';
 import type { SlackMatcher } from '../notify/match.js';
 import type { Notifications } from '../notify/notifications.js';
 import type { ServiceDirectory } from '../notify/service-directory.js';
@@ -31,6 +32,10 @@ export interface WorklinkDeps {
   matcher: SlackMatcher;
   /** The outbox worker and the events receiver (a long-lived part: start/lifecycle.ts). */
   notifications: Notifications;
+  /** Reads the task index again on a budget (a long-lived part: sync/task-index-refresh.ts). */
+  indexRefresh: TaskIndexRefresh;
+  /** Epoch ms now; tests give a fake clock (the daily digest). Default Date.now. */
+  clock?: () => number;
   /** The embedded service, when this process started it (else undefined). */
   service?: { setEventsSubscriber(s: { url: string; secret: string }): void };
 }

@@ -9,6 +9,8 @@ export const ACTION = {
   taskEdit: 'task_edit',
   taskComplete: 'task_complete',
   taskOpen: 'task_open',
+  /** Pick list of a task command that matched several; value = JSON {verb, taskId, rest}. */
+  taskPick: 'task_pick',
   /** List paging; value = JSON {projectId, filter, page}. */
   taskListPage: 'task_list_page',
   /** Project select inside the task form (dispatch_action): refreshes project fields. */
