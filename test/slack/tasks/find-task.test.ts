@@ -45,12 +45,12 @@ describe('by words', () => {
   });
 
   it('answers a pick list when several match, and its button finishes the command', async () => {
-    const a = await appWork().createTask({ projectId: website, name: 'Fix login page' });
-    const b = await appWork().createTask({
+    const a = (await appWork().createTask({ projectId: website, name: 'Fix login page' }))!;
+    const b = (await appWork().createTask({
       projectId: website,
       name: 'Fix login button',
       taskUsers: [seedUser('Bob').id],
-    });
+    }))!;
     await appWork().updateTask(b.taskId, { projectId: website }); // tells its number
     const list = await reply('done login fix');
     expect(list.text).toBe('2 tasks match. Which one?');
