@@ -86,7 +86,10 @@ describe('by words', () => {
   });
 
   it('comments on the task named before the colon', async () => {
-    const { taskId } = await appWork().createTask({ projectId: website, name: 'Review copy deck' });
+    const { taskId } = (await appWork().createTask({
+      projectId: website,
+      name: 'Review copy deck',
+    }))!;
     expect((await reply('comment copy deck review: Reads well')).text).toBe(
       'Added your comment to *Review copy deck*.',
     );
