@@ -1,4 +1,4 @@
-/** Task priority: integer 0–4 in requests; the names are the spec's (States). */
+/** Task priority: integer 0–4 in requests; names: docs/work-management-api.md, States. */
 export const PRIORITY_NAMES = ['No Priority', 'Urgent', 'High', 'Medium', 'Low'] as const;
 export type PriorityName = (typeof PRIORITY_NAMES)[number];
 
