@@ -4,15 +4,18 @@
  * Kept thin: which receiver, which auth, which features — nothing else. Nothing registers
  * itself on import; what is not called here does not run.
  */
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App, type AppOptions, HTTPReceiver, type Logger } from '@slack/bolt';
 import type { AppConfig } from '../config.js';
+import { errMessage } from '../error-message.js';
 import { boltLogLevel } from '../logger.js';
 import { type Subcommand, WorkRouter } from './commands/router.js';
 import { connectionCommands } from './connection/commands.js';
 import { registerConnection } from './connection/register.js';
 import type { WorklinkDeps } from './context/deps.js';
 import { registerHome } from './home/publish.js';
+import { answerOnFailure, normalizePayload } from './payload-guard.js';
 import { outboxStatusSection, peopleCommands } from './people/commands.js';
 import { projectCommands } from './projects/commands.js';
 import { directoryCommands } from './projects/directory/commands.js';
@@ -137,6 +140,9 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
     deps.logger.error(`Unhandled error in a Slack listener: ${error.message}`);
   });
 
+  // First in the chain: odd payload types made plain, and an answer for any that still fails.
+  app.use(answerOnFailure(deps));
+  app.use(normalizePayload);
   const router = new WorkRouter(workSubcommands(options.subcommands));
   router.register(app, deps);
   registerConnection(app, deps);
@@ -157,7 +163,7 @@ function serveRoute(deps: WorklinkDeps, req: IncomingMessage, res: ServerRespons
   Promise.resolve()
     .then(() => handler(req, res))
     .catch((e: unknown) => {
-      deps.logger.error(`Route ${req.method} ${path} failed: ${(e as Error)?.message ?? e}`);
+      deps.logger.error(`Route ${req.method} ${path} failed: ${errMessage(e)}`);
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: 'internal error' }));
