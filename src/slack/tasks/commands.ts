@@ -107,6 +107,10 @@ async function quickAdd(ctx: WorkContext, args: { text: string }): Promise<void>
     await replyError(ctx, e, { action: 'create the task', checkWith: '`/work list`' });
     return;
   }
+  if (!created.task) {
+    await ctx.reply(created.sentence);
+    return;
+  }
   const data = await taskCardData(ctx, factsFromTask(created.task), project);
   const card = taskCard(data);
   // The card goes to the channel for everyone; the summary only to the person who typed.
