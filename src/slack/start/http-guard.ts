@@ -46,6 +46,8 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
 export const SIGNATURE_TOLERANCE_S = 300;
 /** Slack retries an event three times within minutes; its id is remembered this long. */
 const EVENT_ID_KEEP_MS = 3_600_000;
+/** Expired keys are swept at most this often, on a request's way through. */
+const PRUNE_EVERY_MS = 600_000;
 
 /** For http.createServer: timeouts checked every second, not Node's default 30 s. */
 export function serverOptions(limits: HttpLimits): ServerOptions {
@@ -79,6 +81,7 @@ export function guardSlackRequests(
 ): RequestListener {
   const { limits, seen, logger } = options;
   const now = options.now ?? Date.now;
+  let lastPrune = 0;
   return (req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (req.method !== 'POST' || path !== options.path) return void next(req, res);
@@ -110,6 +113,10 @@ export function guardSlackRequests(
       if (body === undefined) return; // the client went away (or the request timed out)
       if (!validSignature(options.signingSecret, timestamp!, body, signature)) {
         return refuse(res, 401, 'The Slack signature does not match.');
+      }
+      if (now() - lastPrune > PRUNE_EVERY_MS) {
+        lastPrune = now();
+        seen.prune(lastPrune);
       }
       const expires = (Number(timestamp) + SIGNATURE_TOLERANCE_S) * 1000 + 1000;
       const digest = createHash('sha256').update(signature).digest('hex');
