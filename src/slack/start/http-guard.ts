@@ -80,7 +80,7 @@ export function guardSlackRequests(
   options: SlackGuardOptions,
 ): RequestListener {
   const { limits, seen, logger } = options;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => Date.now());
   let lastPrune = 0;
   return (req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
