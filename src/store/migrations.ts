@@ -160,7 +160,16 @@ export const migrations: Migration[] = [
     INSERT INTO task_index_fts (rowid, name) VALUES (new.rowid, new.name);
   END;
   `,
-  // 4: per-person notification settings (src/store/notify-settings.ts), one row per kind a
+  // 4: requests already taken in (src/store/seen-requests.ts): signatures of signed requests
+  // and Slack event ids, kept until their replay window closes.
+  `
+  CREATE TABLE seen_requests (
+    key        TEXT PRIMARY KEY,
+    expires_at INTEGER NOT NULL            -- epoch ms
+  ) STRICT;
+  CREATE INDEX seen_requests_expiry ON seen_requests (expires_at);
+  `,
+  // 5: per-person notification settings (src/store/notify-settings.ts), one row per kind a
   // person changed; and DMs that carry their own message (the daily digest) in the outbox.
   `
   CREATE TABLE notify_settings (
