@@ -11,6 +11,7 @@ import * as formActions from './form/actions.js';
 import * as formSubmit from './form/submit.js';
 import * as mine from './mine/command.js';
 import * as pickAction from './pick-action.js';
+import * as picker from './picker.js';
 import * as shortcuts from './shortcuts.js';
 
 export function registerTasks(app: App, deps: WorklinkDeps): void {
@@ -20,5 +21,6 @@ export function registerTasks(app: App, deps: WorklinkDeps): void {
   commentSubmit.register(app, deps);
   shortcuts.register(app, deps);
   pickAction.register(app, deps);
+  picker.register(app, deps);
   mine.register(app, deps);
 }
