@@ -8,6 +8,7 @@ import type { WorklinkDeps } from '../context/deps.js';
 import * as buttons from './actions.js';
 import * as commentSubmit from './comment/submit.js';
 import * as formActions from './form/actions.js';
+import * as similar from './form/similar.js';
 import * as formSubmit from './form/submit.js';
 import * as mine from './mine/command.js';
 import * as pickAction from './pick-action.js';
@@ -17,6 +18,7 @@ import * as shortcuts from './shortcuts.js';
 export function registerTasks(app: App, deps: WorklinkDeps): void {
   buttons.register(app, deps);
   formActions.register(app, deps);
+  similar.register(app, deps);
   formSubmit.register(app, deps);
   commentSubmit.register(app, deps);
   shortcuts.register(app, deps);
