@@ -292,7 +292,7 @@ export async function startHostedFake(options: HostedFakeOptions = {}): Promise<
     body: Record<string, unknown>,
   ): { key: string; answer: Answer } => {
     const parts = path.split('/').filter(Boolean);
-    const key = `${method} /${parts.map((p, i) => (p.length === 24 && i > 0 ? ':id' : p)).join('/')}`;
+    const key = `${method} /${parts.map((p, i) => (/^[0-9a-f]{24}$/.test(p) && i > 0 ? ':id' : p)).join('/')}`;
     const at = `${address}:${key}`;
     const project = (id: string | undefined) => (id ? projectsById.get(id) : undefined);
     const task = (id: string | undefined) => (id ? tasks.get(id) : undefined);
