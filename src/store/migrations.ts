@@ -160,6 +160,15 @@ export const migrations: Migration[] = [
     INSERT INTO task_index_fts (rowid, name) VALUES (new.rowid, new.name);
   END;
   `,
+  // 4: requests already taken in (src/store/seen-requests.ts): signatures of signed requests
+  // and Slack event ids, kept until their replay window closes.
+  `
+  CREATE TABLE seen_requests (
+    key        TEXT PRIMARY KEY,
+    expires_at INTEGER NOT NULL            -- epoch ms
+  ) STRICT;
+  CREATE INDEX seen_requests_expiry ON seen_requests (expires_at);
+  `,
 ];
 
 /** Brings `db` up to date. Throws when the file is newer than this code. */

@@ -55,6 +55,8 @@ export interface HarnessOptions {
   secretsKey?: Buffer;
   /** Reuse a data directory (e.g. to restart on the same files); not removed by stop(). */
   dataDir?: string;
+  /** Epoch ms now for the app (the digest, "overdue"); default the real clock. */
+  clock?: () => number;
   /** Change the config before the app starts (e.g. the mode). */
   configure?: (config: AppConfig) => AppConfig;
   /** LOG_LEVEL of the app and of `logs` (default debug). */
@@ -172,6 +174,7 @@ export async function startAppHarness(
       host: '127.0.0.1',
       ...(side.env ? {} : { port: 0, serviceUrls: workUrls }),
       logger,
+      clock: options.clock,
       subcommands: options.subcommands,
     });
     const app = worklink;
