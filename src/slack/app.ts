@@ -6,7 +6,7 @@
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { App, type AppOptions, HTTPReceiver, type Logger } from '@slack/bolt';
+import { App, type AppOptions, ErrorCode, HTTPReceiver, type Logger } from '@slack/bolt';
 import type { AppConfig } from '../config.js';
 import { errMessage } from '../error-message.js';
 import { boltLogLevel } from '../logger.js';
@@ -15,12 +15,14 @@ import { connectionCommands } from './connection/commands.js';
 import { registerConnection } from './connection/register.js';
 import type { WorklinkDeps } from './context/deps.js';
 import { registerHome } from './home/publish.js';
+import { digestCommands } from './notify/digest/commands.js';
 import { answerOnFailure, normalizePayload } from './payload-guard.js';
 import { outboxStatusSection, peopleCommands } from './people/commands.js';
 import { projectCommands } from './projects/commands.js';
 import { directoryCommands } from './projects/directory/commands.js';
 import { registerProjects } from './projects/register.js';
 import { DEFAULT_HTTP_LIMITS, guardSlackRequests } from './start/http-guard.js';
+import { answerUnreadableInstall } from './start/unreadable-installs.js';
 import { taskCommands } from './tasks/commands.js';
 import { registerTasks } from './tasks/register.js';
 
@@ -57,9 +59,13 @@ export function workSubcommands(extra: readonly Subcommand[] = []): Subcommand[]
     ...projectCommands,
     ...directoryCommands,
     ...peopleCommands,
+    ...digestCommands,
     ...extra,
   ];
 }
+
+/** What Bolt hands an extended error handler (`extendedErrorHandler: true`). */
+type ExtendedErrorArgs = Parameters<Parameters<App['error']>[0]>[0];
 
 export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAppOptions = {}) {
   const slack = config.slack;
@@ -78,7 +84,13 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
     },
   ];
   // Bolt sets its logger to `logLevel` (info when absent): pass LOG_LEVEL, or it is lost.
-  const common = { logger: deps.logger, logLevel: boltLogLevel(config.logLevel), clientOptions };
+  const common = {
+    logger: deps.logger,
+    logLevel: boltLogLevel(config.logLevel),
+    clientOptions,
+    // The error handler gets the request's body and context (to answer it).
+    extendedErrorHandler: true,
+  };
 
   const limits = { ...DEFAULT_HTTP_LIMITS, ...config.httpLimits };
   /** Bolt's HTTP receiver behind the header, size, signature and replay checks. */
@@ -156,7 +168,20 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
       );
   }
 
-  app.error(async (error) => {
+  app.error(async ({ error, body, context }: ExtendedErrorArgs) => {
+    // A workspace whose installation the current key cannot open is told what to do.
+    if (
+      error.code === ErrorCode.AuthorizationError &&
+      (await answerUnreadableInstall(
+        deps.store,
+        config,
+        deps.logger,
+        { body, context },
+        INSTALL_PATH,
+      ))
+    ) {
+      return;
+    }
     // Listeners answer their own failures; this is the last guard. Message only: a Web API
     // error object carries request details we do not want in logs.
     deps.logger.error(`Unhandled error in a Slack listener: ${error.message}`);

@@ -17,18 +17,20 @@ import type { ServiceHandle } from '../../service/index.js';
 import { openStore, type Store } from '../../store/index.js';
 import { TaskIndexRefresh } from '../../sync/task-index-refresh.js';
 import { indexWorkClient } from '../../sync/task-sightings.js';
-import { buildApp, EVENTS_PATH } from '../app.js';
+import { buildApp, EVENTS_PATH, INSTALL_PATH } from '../app.js';
 import type { Subcommand } from '../commands/router.js';
 import type { WorklinkDeps } from '../context/deps.js';
 import { RouteRegistry } from '../context/routes.js';
 import { SlackUserDirectory } from '../context/slack-users.js';
 import { WorkClientCache, type WorkUrls } from '../context/work-clients.js';
+import { DigestScheduler } from '../notify/digest/scheduler.js';
 import { SlackMatcher } from '../notify/match.js';
 import { createNotifications } from '../notify/notifications.js';
 import { ServiceDirectory } from '../notify/service-directory.js';
 import { slackCode } from '../ui/error-text.js';
 import { applyServerLimits, DEFAULT_HTTP_LIMITS, serverOptions } from './http-guard.js';
 import { Lifecycle } from './lifecycle.js';
+import { unreadableInstallsSentence } from './unreadable-installs.js';
 
 export interface StartWorklinkOptions {
   config: AppConfig;
@@ -88,6 +90,10 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
 
   try {
     const store = openStore(config.dataDir, { secretsKey: config.secretsKey });
+    if (config.slack.mode === 'oauth') {
+      const unreadable = unreadableInstallsSentence(store, config, INSTALL_PATH);
+      if (unreadable) logger.error(unreadable);
+    }
     cleanup.push(() => store.close());
 
     let service: ServiceHandle | undefined;
@@ -152,7 +158,18 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       clock: options.clock,
     };
     // Every long-lived part, started once the app listens and stopped before it closes.
-    const lifecycle = new Lifecycle([notifications, indexRefresh]);
+    const digest = new DigestScheduler({
+      store,
+      logger,
+      workClients,
+      directory,
+      matcher,
+      users: deps.users,
+      slackFor: (teamId) => notifications.slackFor(teamId),
+      now: options.clock,
+    });
+    deps.digest = digest;
+    const lifecycle = new Lifecycle([notifications, indexRefresh, digest]);
     deps.routes.add(notifications.eventsRoute);
     deps.routes.add({
       method: 'GET',
