@@ -16,6 +16,7 @@ import { registerConnection } from './connection/register.js';
 import { watchStatusSection } from './connection/watch-status.js';
 import type { WorklinkDeps } from './context/deps.js';
 import { registerHome } from './home/publish.js';
+import { digestCommands } from './notify/digest/commands.js';
 import { answerOnFailure, normalizePayload } from './payload-guard.js';
 import { outboxStatusSection, peopleCommands } from './people/commands.js';
 import { projectCommands } from './projects/commands.js';
@@ -59,6 +60,7 @@ export function workSubcommands(extra: readonly Subcommand[] = []): Subcommand[]
     ...projectCommands,
     ...directoryCommands,
     ...peopleCommands,
+    ...digestCommands,
     ...extra,
   ];
 }

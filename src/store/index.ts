@@ -13,6 +13,7 @@ import { type InstallationsStore, installationsStore } from './installations.js'
 import { type KnownProjectsStore, knownProjectsStore } from './known-projects.js';
 import { type LookupCacheStore, lookupCacheStore } from './lookup-cache.js';
 import { migrate } from './migrations.js';
+import { type NotifySettingsStore, notifySettingsStore } from './notify-settings.js';
 import { type OutboxStore, outboxStore, type SeenEventsStore, seenEventsStore } from './outbox.js';
 import { type SeenRequestsStore, seenRequestsStore } from './seen-requests.js';
 import { type TaskIndexStore, taskIndexStore } from './task-index.js';
@@ -49,6 +50,8 @@ export interface Store {
   readonly lookups: LookupCacheStore;
   /** What Worklink knows of each task (search, my tasks, digest). */
   readonly taskIndex: TaskIndexStore;
+  /** Which notifications each person gets (`/work notify`). */
+  readonly notifySettings: NotifySettingsStore;
   /** What the watcher has seen in each watched project (src/sync/watcher.ts). */
   readonly watchState: WatchStateStore;
   /**
@@ -104,8 +107,10 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
   const userLinks = userLinksStore(db);
   const lookups = lookupCacheStore(db);
   const outbox = outboxStore(db);
+  const notifySettings = notifySettingsStore(db);
   const forgetUninstalledTeam = db.transaction((teamId: string, reason: string, now: number) => {
     lookups.clear(teamId);
+    notifySettings.deleteTeam(teamId);
     return {
       ...forgetTeam(teamId),
       userLinks: userLinks.deleteTeam(teamId),
@@ -126,6 +131,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     userLinks,
     lookups,
     taskIndex,
+    notifySettings,
     watchState,
     forgetTeam: (teamId) => forgetTeam(teamId),
     forgetUninstalledTeam: (teamId, reason, now = Date.now()) =>

@@ -169,7 +169,20 @@ export const migrations: Migration[] = [
   ) STRICT;
   CREATE INDEX seen_requests_expiry ON seen_requests (expires_at);
   `,
-  // 5: what the watcher has seen (src/store/watch-state.ts): per watched project its first
+  // 5: per-person notification settings (src/store/notify-settings.ts), one row per kind a
+  // person changed; and DMs that carry their own message (the daily digest) in the outbox.
+  `
+  CREATE TABLE notify_settings (
+    team_id       TEXT NOT NULL,
+    slack_user_id TEXT NOT NULL,
+    kind          TEXT NOT NULL,           -- 'digest'; more kinds later
+    enabled       INTEGER NOT NULL,
+    updated_at    TEXT NOT NULL,
+    PRIMARY KEY (team_id, slack_user_id, kind)
+  ) STRICT;
+  ALTER TABLE notify_outbox ADD COLUMN message TEXT; -- JSON {text, blocks}; NULL: assignment DM
+  `,
+  // 6: what the watcher has seen (src/store/watch-state.ts): per watched project its first
   // and last look, and the task ids seen there (new ones are announced once).
   `
   CREATE TABLE watched_projects (
