@@ -169,6 +169,19 @@ export const migrations: Migration[] = [
   ) STRICT;
   CREATE INDEX seen_requests_expiry ON seen_requests (expires_at);
   `,
+  // 5: per-person notification settings (src/store/notify-settings.ts), one row per kind a
+  // person changed; and DMs that carry their own message (the daily digest) in the outbox.
+  `
+  CREATE TABLE notify_settings (
+    team_id       TEXT NOT NULL,
+    slack_user_id TEXT NOT NULL,
+    kind          TEXT NOT NULL,           -- 'digest'; more kinds later
+    enabled       INTEGER NOT NULL,
+    updated_at    TEXT NOT NULL,
+    PRIMARY KEY (team_id, slack_user_id, kind)
+  ) STRICT;
+  ALTER TABLE notify_outbox ADD COLUMN message TEXT; -- JSON {text, blocks}; NULL: assignment DM
+  `,
 ];
 
 /** Brings `db` up to date. Throws when the file is newer than this code. */
