@@ -200,6 +200,11 @@ export const migrations: Migration[] = [
     PRIMARY KEY (team_id, project_id, task_id)
   ) STRICT, WITHOUT ROWID;
   `,
+  // 6: a task's assignees found by task (re-recording a task replaces them; without this it
+  // scanned all of the team's assignee rows).
+  `
+  CREATE INDEX task_index_assignees_task ON task_index_assignees (team_id, task_id);
+  `,
 ];
 
 /** Brings `db` up to date. Throws when the file is newer than this code. */
