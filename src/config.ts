@@ -43,6 +43,8 @@ export interface AppConfig {
   secretsKey?: Buffer;
   /** WORK_EVENTS_SECRET: HMAC secret of the service's event deliveries. */
   workEventsSecret?: string;
+  /** WORK_MAX_RESPONSE_BYTES: the service's answers past this size are refused unread. */
+  workMaxResponseBytes?: number;
   logLevel: LogLevelName;
 }
 
@@ -67,6 +69,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     dataDir: get('DATA_DIR') ?? './data',
     secretsKey: secretsKey(get('SECRETS_KEY')),
     workEventsSecret: get('WORK_EVENTS_SECRET'),
+    workMaxResponseBytes: byteCount('WORK_MAX_RESPONSE_BYTES', get('WORK_MAX_RESPONSE_BYTES')),
     logLevel: logLevel(get('LOG_LEVEL')),
   };
 }
@@ -174,6 +177,20 @@ function workApi(baseUrl: string | undefined, altUrl: string | undefined): AppCo
     }
   }
   return { baseUrl: baseUrl.replace(/\/+$/, ''), altUrl: altUrl.replace(/\/+$/, '') };
+}
+
+/** A size in bytes: a whole number, or one with a KiB/MiB suffix ("16MiB"). */
+function byteCount(name: string, value: string | undefined): number | undefined {
+  if (!value) return undefined;
+  const m = /^(\d+)\s*(KiB|MiB)?$/i.exec(value);
+  const unit = m?.[2]?.toLowerCase();
+  const n = m ? Number(m[1]) * (unit === 'mib' ? 1024 * 1024 : unit === 'kib' ? 1024 : 1) : 0;
+  if (!m || n < 1024) {
+    throw new ConfigError(
+      `${name} must be a size of at least 1024 bytes, such as 8388608 or 8MiB, not "${value}".`,
+    );
+  }
+  return n;
 }
 
 /** 64 hex characters, or base64 of exactly 32 bytes. The value itself is never echoed. */

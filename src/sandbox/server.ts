@@ -8,6 +8,7 @@ import type { ServerResponse } from 'node:http';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { isAllowedHost } from './host-check.js';
 import { Interactions } from './interactions.js';
 import { type AppSurface, DEFAULT_APP_SURFACE } from './manifest.js';
 import { pageRoutes } from './pageApi.js';
@@ -161,6 +162,14 @@ export async function startSandboxServer(opts: SandboxServerOptions): Promise<Sa
   const page = await loadPage();
   const streams = new Set<ServerResponse>();
   const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 1024 * 1024 });
+
+  app.addHook('onRequest', async (req, reply) => {
+    if (isAllowedHost(req.headers.host, opts.host)) return;
+    return reply
+      .code(421)
+      .type('text/plain')
+      .send('This sandbox answers only at localhost or its configured host.\n');
+  });
 
   const sendPage = (reply: FastifyReply) => {
     const index = page.get('index.html');

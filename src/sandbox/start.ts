@@ -5,11 +5,12 @@
 //   launchSandbox(config, {port: 0})  everything started; returns a handle (tests use this)
 //   startSandbox(config)              the same, plus the welcome text and Ctrl+C handling
 
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '@slack/bolt';
 import type { AppConfig } from '../config.js';
+import { makePrivateDir } from '../private-files.js';
 import { seedDemoWorkspace } from '../service/index.js';
 import {
   createLogger,
@@ -89,7 +90,7 @@ export async function launchSandbox(
   const embeddedService = config.workApi === undefined;
 
   try {
-    mkdirSync(dataDir, { recursive: true });
+    makePrivateDir(dataDir);
   } catch (e) {
     throw new StartupError(
       `DATA_DIR ${dataDir} could not be created (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { preparePrivateDatabase, restrictDatabaseFiles } from '../private-files.js';
 import { migrations } from './migrations.js';
 
 export type Db = Database.Database;
@@ -10,9 +11,11 @@ type Statement = Database.Statement<unknown[], unknown>;
  * makes a second process wait for the lock instead of failing at once.
  */
 export function openDatabase(path: string): Db {
+  preparePrivateDatabase(path);
   const db = new Database(path);
   try {
     db.pragma('journal_mode = WAL');
+    restrictDatabaseFiles(path);
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     db.pragma('synchronous = NORMAL');

@@ -16,7 +16,7 @@ import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { AppConfig } from '../config.js';
 import { type Connection, DecryptError, type Store } from '../store/index.js';
-import { WorkClient } from '../workapi/client.js';
+import { WorkClient, type WorkClientOptions } from '../workapi/client.js';
 import {
   APOLOGY,
   describeWorkError,
@@ -122,7 +122,11 @@ export class SlackUserDirectory {
 /** One WorkClient per (team, key): a new key after `/work connect` gets a new client. */
 export class WorkClientCache {
   private readonly clients = new Map<string, WorkClient>();
-  constructor(private readonly urls: WorkUrls) {}
+  constructor(
+    private readonly urls: WorkUrls,
+    /** Options every client gets (e.g. maxResponseBytes). */
+    private readonly shared: Pick<WorkClientOptions, 'maxResponseBytes'> = {},
+  ) {}
 
   for(connection: Pick<Connection, 'teamId' | 'apiKey'>): WorkClient {
     const keyHash = createHash('sha256').update(connection.apiKey).digest('hex').slice(0, 16);
@@ -133,7 +137,7 @@ export class WorkClientCache {
       for (const k of this.clients.keys()) {
         if (k.startsWith(`${connection.teamId}:`)) this.clients.delete(k);
       }
-      client = new WorkClient({ ...this.urls, apiKey: connection.apiKey });
+      client = new WorkClient({ ...this.shared, ...this.urls, apiKey: connection.apiKey });
       this.clients.set(id, client);
     }
     return client;
@@ -141,7 +145,7 @@ export class WorkClientCache {
 
   /** A client for a key that is not stored yet (connect), with its own time limit. */
   adHoc(apiKey: string, timeoutMs?: number): WorkClient {
-    return new WorkClient({ ...this.urls, apiKey, timeoutMs });
+    return new WorkClient({ ...this.shared, ...this.urls, apiKey, timeoutMs });
   }
 }
 

@@ -112,7 +112,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       routes: new RouteRegistry(),
       lifecycle,
       users: new SlackUserDirectory(),
-      workClients: new WorkClientCache(workUrls),
+      workClients: new WorkClientCache(workUrls, { maxResponseBytes: config.workMaxResponseBytes }),
       service,
     };
     deps.routes.add({

@@ -8,8 +8,9 @@
  * Nothing here logs; errors never contain the key or the plaintext.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { makePrivateDir } from '../private-files.js';
 
 const VERSION = 1;
 const IV_BYTES = 12;
@@ -67,7 +68,7 @@ export function createSecretBox(key: Buffer): SecretBox {
  */
 export function loadSecretsKey(dataDir: string, configured?: Buffer): Buffer {
   if (configured) return configured;
-  mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   const file = join(dataDir, KEY_FILE);
   try {
     writeFileSync(file, `${randomBytes(32).toString('hex')}\n`, { flag: 'wx', mode: 0o600 });

@@ -3,9 +3,9 @@
  * migrated on open, with one small module per table. The notification tables (outbox.ts,
  * userLinks.ts, lookupCache.ts) are reached through src/slack/notify/stores.ts on `store.db`.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { makePrivateDir, preparePrivateDatabase, restrictDatabaseFiles } from '../private-files.js';
 import { type ChannelProjectsStore, channelProjectsStore } from './channelProjects.js';
 import { type ConnectionsStore, connectionsStore } from './connections.js';
 import { createSecretBox, loadSecretsKey, type SecretBox } from './crypto.js';
@@ -64,11 +64,14 @@ export interface OpenStoreOptions {
 }
 
 export function openStore(dataDir: string, options: OpenStoreOptions = {}): Store {
-  mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   const secrets = createSecretBox(loadSecretsKey(dataDir, options.secretsKey));
-  const db = new Database(join(dataDir, DB_FILE));
+  const dbPath = join(dataDir, DB_FILE);
+  preparePrivateDatabase(dbPath);
+  const db = new Database(dbPath);
   try {
     db.pragma('journal_mode = WAL');
+    restrictDatabaseFiles(dbPath);
     db.pragma('foreign_keys = ON');
     // Another process (or the outbox worker) may hold the write lock for a moment.
     db.pragma('busy_timeout = 5000');

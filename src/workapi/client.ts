@@ -21,6 +21,7 @@ import {
   type UpdateProjectBody,
   type UpdateTaskBody,
 } from './contract.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLargeError, readCapped } from './read-capped.js';
 
 export type WorkErrorKind =
   | 'auth'
@@ -29,7 +30,8 @@ export type WorkErrorKind =
   | 'timeout'
   | 'network'
   | 'server'
-  | 'rate_limited';
+  | 'rate_limited'
+  | 'too_large';
 
 /** Every failure of a WorkClient call. `status` is 0 when no HTTP answer was had. */
 export class WorkApiError extends Error {
@@ -63,6 +65,8 @@ export interface WorkClientOptions {
   retry?: { attempts?: number; baseDelayMs?: number; maxRetryAfterMs?: number };
   /** Share one pool across clients (one per Slack workspace). */
   dispatcher?: Agent;
+  /** Answers larger than this are refused unread (WORK_MAX_RESPONSE_BYTES; default 8 MiB). */
+  maxResponseBytes?: number;
 }
 
 const sharedAgent = new Agent({
@@ -78,6 +82,7 @@ export class WorkClient {
   private readonly attempts: number;
   private readonly baseDelayMs: number;
   private readonly maxRetryAfterMs: number;
+  private readonly maxResponseBytes: number;
   private readonly dispatcher: Agent;
   /** Where update task was last answered: alt (spec) or base (some deployments). */
   private updateAddress: 'alt' | 'base' = 'alt';
@@ -87,6 +92,7 @@ export class WorkClient {
     this.attempts = options.retry?.attempts ?? 3;
     this.baseDelayMs = options.retry?.baseDelayMs ?? 250;
     this.maxRetryAfterMs = options.retry?.maxRetryAfterMs ?? 30_000;
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.dispatcher =
       options.dispatcher ??
       (options.connectTimeoutMs
@@ -175,6 +181,8 @@ export class WorkClient {
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.send(name, op.method, url, payload);
       const last = attempt >= this.attempts;
+      // The same question would get the same oversized answer: no retry.
+      if (outcome.kind === 'too_large') throw outcome.error;
       if (outcome.kind === 'answer') {
         const { status, text, retryAfterMs } = outcome;
         if (status >= 200 && status < 300) {
@@ -242,7 +250,7 @@ export class WorkClient {
     payload: string | undefined,
   ): Promise<
     | { kind: 'answer'; status: number; text: string; retryAfterMs: number }
-    | { kind: 'failure'; error: WorkApiError }
+    | { kind: 'failure' | 'too_large'; error: WorkApiError }
   > {
     const headers: Record<string, string> = {
       apiKey: this.options.apiKey,
@@ -258,7 +266,7 @@ export class WorkClient {
         body: payload,
         signal: AbortSignal.timeout(this.timeoutMs),
       });
-      const text = await res.body.text();
+      const text = await readCapped(res, this.maxResponseBytes);
       return {
         kind: 'answer',
         status: res.statusCode,
@@ -266,6 +274,10 @@ export class WorkClient {
         retryAfterMs: retryAfterMs(res.headers['retry-after']),
       };
     } catch (e) {
+      if (e instanceof ResponseTooLargeError) {
+        const message = `The service's answer was ${e.message} (WORK_MAX_RESPONSE_BYTES), so Worklink stopped reading it.`;
+        return { kind: 'too_large', error: new WorkApiError(name, 0, 'too_large', message) };
+      }
       return { kind: 'failure', error: transportError(name, e, this.timeoutMs) };
     }
   }

@@ -394,4 +394,29 @@ describe('the sandbox page', () => {
     expect(box && box.x + box.width).toBeLessThanOrEqual(width);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(width);
   });
+
+  it('renders a name that brings the renderer’s own placeholder characters as text, not markup', async () => {
+    // A project renamed to two links, the second carrying U+E000 0 U+E001 in its URL: the
+    // renderer used to swap its first stashed link back in there, inside href="…", so the
+    // first link's URL broke out of the attribute as an onmouseover handler.
+    const client = new WebClient(BOT_TOKEN, { slackApiUrl: sandbox.apiUrl });
+    const hostile =
+      '<https://a.example/ onmouseover=window.__pwned=1 x=|first> <https://b.example/\uE0000\uE001|second>';
+    await client.chat.postMessage({
+      channel: 'C0SBGENERAL',
+      text: hostile,
+      blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `Project: ${hostile}` } }],
+    });
+    await page.getByRole('button', { name: '# general' }).click();
+    const message = page.getByRole('article').filter({ hasText: 'Project:' }).last();
+    await message.waitFor();
+    for (const link of await message.locator('a').all()) await link.hover();
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBe(
+      undefined,
+    );
+    expect(await page.locator('[onmouseover]').count()).toBe(0);
+    expect(await message.getByRole('link', { name: 'second' }).getAttribute('href')).toBe(
+      'https://b.example/0',
+    );
+  });
 });

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { Agent, type Dispatcher, request } from 'undici';
 import type { Db } from '../../src/service/db.js';
 import {
@@ -143,7 +144,7 @@ export async function waitFor<T>(
 export class RecordingAgent extends Agent {
   readonly answers: { method: string; path: string; status: number; text: string }[] = [];
 
-  // WorkClient only uses the promise form of request() and reads body.text() once.
+  // WorkClient only uses the promise form of request() and reads the body once, as a stream.
   override request(...args: unknown[]): never {
     const options = args[0] as Dispatcher.RequestOptions;
     const pending = (
@@ -156,7 +157,7 @@ export class RecordingAgent extends Agent {
         status: res.statusCode,
         text,
       });
-      return { ...res, body: { text: async () => text } };
+      return { ...res, body: Readable.from([Buffer.from(text)]) };
     });
     return pending as never;
   }

@@ -242,7 +242,9 @@ export function mrkdwnToHtml(text, ctx = {}) {
     stash.push(html);
     return `\uE000${stash.length - 1}\uE001`;
   };
-  let s = String(text ?? '');
+  // U+E000/U+E001 mark the stash's placeholders below; text that brings its own could make a
+  // placeholder land inside an attribute and break out of it, so they never survive input.
+  let s = String(text ?? '').replace(/[\uE000\uE001]/g, '');
   s = s.replace(/```([\s\S]*?)```/g, (_m, code) =>
     keep(`<pre>${escapeHtml(unescapeSlack(code.replace(/^\n/, '')))}</pre>`),
   );
@@ -260,7 +262,7 @@ export function mrkdwnToHtml(text, ctx = {}) {
     .replaceAll('\n', '<br>');
   // Stashed pieces may contain other stashed pieces (a formatted link label); resolve repeatedly.
   for (let i = 0; i < 3 && html.includes('\uE000'); i++) {
-    html = html.replace(/\uE000(\d+)\uE001/g, (_m, n) => stash[Number(n)]);
+    html = html.replace(/\uE000(\d+)\uE001/g, (_m, n) => stash[Number(n)] ?? '');
   }
   return html;
 }

@@ -1,26 +1,50 @@
 /**
- * Comments posted from Slack act as the API key's owner, so a comment by anyone else names
- * its Slack author in the content: "— via Slack by Bob Brown".
+ * Comments posted from Slack act as the API key's owner in the service, so every comment
+ * made through Worklink ends with who wrote it in Slack, in one fixed form:
+ *
+ *   <text>
+ *
+ *   — Alice Adams (via Slack)
+ *
+ * A comment taken from a message ("Add to task as comment") names the message's author;
+ * when someone else ran the shortcut, they are named too:
+ * "— Bob Brown (via Slack, added by Alice Adams)". Names are Slack's real names (else the
+ * display name, else the user id); a message from an app is named by the app's name.
  */
 import type { WorkContext } from '../context.js';
-import { sameEmail, workspaceUsers } from './people.js';
 
-/** `text`, plus "— via Slack by <name>" unless the Slack user is the key's owner. */
-export async function authoredContent(ctx: WorkContext, text: string): Promise<string> {
-  const body = text.trim();
-  const [slackUser, owner] = await Promise.all([
-    ctx.deps.users.get(ctx.slack, ctx.teamId, ctx.userId).catch(() => undefined),
-    keyOwnerEmail(ctx).catch(() => undefined),
-  ]);
-  if (sameEmail(owner, slackUser?.email)) return body;
-  const who = slackUser?.name?.trim() || `Slack user ${ctx.userId}`;
-  return `${body}\n\n— via Slack by ${who}`;
+/** Who wrote a message a comment is taken from: a Slack user id, or a bot's name. */
+export interface MessageAuthor {
+  userId?: string;
+  botName?: string;
 }
 
-/** The e-mail of the service user the key acts as (verify().createdBy, via listUsers). */
-async function keyOwnerEmail(ctx: WorkContext): Promise<string | undefined> {
-  const ownerId = ctx.connection?.keyOwnerId ?? (await ctx.work.verify()).createdBy;
-  if (!ownerId) return undefined;
-  const users = await workspaceUsers(ctx);
-  return users.find((u) => u.id === ownerId)?.email;
+/** `text` with its attribution line (see above). */
+export async function authoredContent(
+  ctx: WorkContext,
+  text: string,
+  author?: MessageAuthor,
+): Promise<string> {
+  const body = text.trim();
+  const runner = await slackName(ctx, ctx.userId);
+  const writer = !author
+    ? runner
+    : author.userId
+      ? author.userId === ctx.userId
+        ? runner
+        : await slackName(ctx, author.userId)
+      : author.botName?.trim() || 'an app';
+  const addedBy = author && writer !== runner ? `, added by ${runner}` : '';
+  return `${body}\n\n${attribution(writer, addedBy)}`;
+}
+
+/** The attribution line itself: "— Alice Adams (via Slack)". */
+export function attribution(name: string, extra = ''): string {
+  return `— ${name} (via Slack${extra})`;
+}
+
+/** A Slack user's name for the service's readers; the id when Slack cannot say. */
+async function slackName(ctx: WorkContext, userId: string): Promise<string> {
+  const user = await ctx.deps.users.get(ctx.slack, ctx.teamId, userId).catch(() => undefined);
+  return user?.name?.trim() || `Slack user ${userId}`;
 }

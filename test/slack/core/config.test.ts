@@ -70,6 +70,7 @@ describe('modes', () => {
       SECRETS_KEY: key,
       WORK_EVENTS_SECRET: 'evsecret',
       LOG_LEVEL: 'DEBUG',
+      WORK_MAX_RESPONSE_BYTES: '16MiB',
     });
     expect(config).toMatchObject({
       slackApiUrl: 'http://127.0.0.1:4000/api/',
@@ -81,6 +82,7 @@ describe('modes', () => {
       dataDir: '/var/lib/worklink',
       workEventsSecret: 'evsecret',
       logLevel: 'debug',
+      workMaxResponseBytes: 16 * 1024 * 1024,
     });
     expect(config.secretsKey?.equals(Buffer.from(key, 'hex'))).toBe(true);
     const b64 = Buffer.alloc(32, 7).toString('base64');
@@ -168,6 +170,11 @@ describe('one sentence naming the variable', () => {
       /^SECRETS_KEY must be 64 hex characters or the base64 of 32 bytes/,
     ],
     ['bad log level', { LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of debug, info, warn, error/],
+    [
+      'tiny response limit',
+      { WORK_MAX_RESPONSE_BYTES: '12' },
+      /^WORK_MAX_RESPONSE_BYTES must be a size of at least 1024 bytes/,
+    ],
   ];
   for (const [name, env, expected] of cases) {
     it(name, () => {

@@ -166,8 +166,48 @@ describe('Add to task as comment', () => {
     );
     const { updated } = await serviceView(h, taskId);
     expect(updated.Comments?.filter((c) => c.Type === 1).map((c) => c.Comment)).toEqual([
-      `The client approved the design.\n\n${PERMALINK}\n\n— via Slack by Dan Diaz`,
+      `The client approved the design.\n\n${PERMALINK}\n\n— Dan Diaz (via Slack)`,
     ]);
+  });
+});
+
+describe('Add to task as comment: who wrote it', () => {
+  async function commentFrom(message: Record<string, unknown>, runner: string) {
+    const { taskId } = await h.work.createTask({ projectId: website, name: 'Attribution' });
+    const res = await h.slack.messageShortcut(
+      SHORTCUT.addCommentFromMessage,
+      { ts: MESSAGE_TS, text: 'Ship it on Friday.', ...message },
+      { userId: runner },
+    );
+    const open = await h.fake.waitForCall('views.open', (c) => c.body.trigger_id === res.triggerId);
+    await h.slack.viewSubmission(
+      {
+        callbackId: VIEW.commentFromMessage,
+        privateMetadata: viewOf(open).private_metadata,
+        values: textValues({
+          [COMMENT_BLOCK.taskId]: { [COMMENT_ACTION.taskId]: taskId },
+          [COMMENT_BLOCK.text]: { [COMMENT_ACTION.text]: 'Ship it on Friday.' },
+        }),
+      },
+      { userId: runner },
+    );
+    await h.replyTo(res);
+    const { updated } = await serviceView(h, taskId);
+    return updated.Comments?.filter((c) => c.Type === 1).map((c) => c.Comment);
+  }
+
+  it('names the message’s author, not the person who ran the shortcut', async () => {
+    expect(await commentFrom({ user: h.users.bob.id }, h.users.alice.id)).toEqual([
+      `Ship it on Friday.\n\n${PERMALINK}\n\n— Bob Brown (via Slack, added by Alice Adams)`,
+    ]);
+  });
+
+  it('names an app by its name when an app wrote the message', async () => {
+    const comments = await commentFrom(
+      { user: undefined, bot_id: 'B0DEPLOY', bot_profile: { name: 'Deploy Bot' } },
+      h.users.carol.id,
+    );
+    expect(comments?.[0]).toMatch(/\n\n— Deploy Bot \(via Slack, added by Carol .+\)$/);
   });
 });
 

@@ -98,7 +98,7 @@ describe('Comment', () => {
     expect(replies[0]?.text).toBe('Added your comment to *Talk about me*.');
     const { updated } = await serviceView(h, taskId);
     expect(updated.Comments?.filter((c) => c.Type === 1).map((c) => c.Comment)).toEqual([
-      'Nice work\n\n— via Slack by Bob Brown',
+      'Nice work\n\n— Bob Brown (via Slack)',
     ]);
   });
 });

@@ -139,7 +139,7 @@ describe('/work add', () => {
   it('says how to link a project when the channel has none', async () => {
     const text = await replyText('add Orphan task');
     expect(text).toBe(
-      'This channel has no project yet. Link one with `/work project link <projectId>`, or use `/work new` to choose a project in a form.',
+      'This channel has no default project, so use `/work new` to choose a project in a form, or name it with `in:`, like `/work add Fix the login page in:"Website relaunch"`, or link one with `/work project link <projectId>`.',
     );
   });
 
@@ -196,8 +196,8 @@ describe('/work list', () => {
 
   it('says so when the channel has no project and none is named', async () => {
     const text = await replyText('list all');
-    expect(text).toContain(
-      'This channel has no project yet. Name one (`/work list open <projectId>`)',
+    expect(text).toBe(
+      'This channel has no default project, so name one: `/work list open <projectId>`, or link one with `/work project link <projectId>`.',
     );
   });
 
@@ -284,7 +284,7 @@ describe('/work comment', () => {
     return (updated.Comments ?? []).filter((c) => c.Type === 1).map((c) => c.Comment);
   }
 
-  it('posts as is for the key’s owner and names any other Slack author', async () => {
+  it('names its Slack author on every comment, the key’s owner too', async () => {
     const { taskId } = await h.work.createTask({ projectId: website, name: 'Discuss me' });
     expect(await replyText(`comment ${taskId} Looks good`)).toBe(
       'Added your comment to *Discuss me*.',
@@ -293,8 +293,8 @@ describe('/work comment', () => {
       'Added your comment to *Discuss me*.',
     );
     expect(await comments(taskId)).toEqual([
-      'Looks good',
-      'Ship it\nplease\n\n— via Slack by Bob Brown',
+      'Looks good\n\n— Alice Adams (via Slack)',
+      'Ship it\nplease\n\n— Bob Brown (via Slack)',
     ]);
   });
 
@@ -302,7 +302,7 @@ describe('/work comment', () => {
     const { taskId } = await h.work.createTask({ projectId: website, name: 'Escapes' });
     // Slack escapes a typed "R&D <beta>" and sends a mention as <@U…|name>.
     await replyText(`comment ${taskId} R&amp;D &lt;beta&gt; for <@U0BOB|bob>`);
-    expect(await comments(taskId)).toEqual(['R&D <beta> for @bob']);
+    expect(await comments(taskId)).toEqual(['R&D <beta> for @bob\n\n— Alice Adams (via Slack)']);
   });
 
   it.each([
@@ -377,7 +377,7 @@ describe('help', () => {
       expect(reply.text).toContain(`/work ${usage}`);
     }
     expect(shown(reply.blocks)).toContain(
-      'e.g. `/work add Fix the login page @bob due:friday p:high`',
+      'e.g. `/work add Fix the login page @bob due:next week p:high`',
     );
   });
 });

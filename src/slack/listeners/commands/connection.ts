@@ -226,7 +226,7 @@ function channelStatus(ctx: WorkContext): string {
     return 'This channel has no default project (`/work project link <projectId>` sets one).';
   }
   const name = ctx.store.knownProjects.get(ctx.teamId, link.projectId)?.projectName;
-  return `This channel’s default project: *${name ?? link.projectId}* (\`${link.projectId}\`).`;
+  return `This channel’s default project: *${esc(name ?? link.projectId)}* (\`${esc(link.projectId)}\`).`;
 }
 
 registerSubcommand({

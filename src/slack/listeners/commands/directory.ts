@@ -6,6 +6,7 @@ import type { App } from '@slack/bolt';
 import { runSafely, type WorklinkDeps } from '../../context.js';
 import { projectIdProblem } from '../../parse/ids.js';
 import { channelProjectId, forgetIfGone, rememberProject } from '../../projects/channel.js';
+import { noProjectHere } from '../../shared/project-here.js';
 import { customersMessage, groupsMessage, usersMessage } from '../../ui/messages/directory.js';
 import { registerSubcommand } from './work.js';
 
@@ -24,9 +25,7 @@ registerSubcommand({
     const fromChannel = !typed;
     const projectId = typed ?? channelProjectId(ctx);
     if (!projectId) {
-      await ctx.reply(
-        'This channel has no default project, so name one: `/work groups <projectId>`, or link one with `/work project link <projectId>`.',
-      );
+      await ctx.reply(noProjectHere(ctx, { name: '/work groups <projectId>' }));
       return;
     }
     const problem = typed ? projectIdProblem(typed) : undefined;

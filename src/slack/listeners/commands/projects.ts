@@ -12,6 +12,7 @@ import { replyWithProjectCard } from '../../projects/card.js';
 import { channelProjectId, knownName } from '../../projects/channel.js';
 import { linkProject } from '../../projects/link.js';
 import { openProjectCreateModal, openProjectEditModal } from '../../projects/modals.js';
+import { noProjectHere } from '../../shared/project-here.js';
 import { registerSubcommand, type SubcommandArgs } from './work.js';
 
 const EXAMPLE_ID = '65a1f0c2e4b0a1b2c3d4e5f6';
@@ -37,7 +38,7 @@ async function projectArg(
     if (linked) return linked;
     await ctx.reply(
       orChannel
-        ? `This channel has no default project, so name one: \`/work ${usage}\` (e.g. \`/work ${usage.replace(/<projectId>|\[projectId\]/, EXAMPLE_ID)}\`), or link one with \`/work project link <projectId>\`.`
+        ? noProjectHere(ctx, { name: `/work ${usage}` })
         : `Name the project: \`/work ${usage}\`. Project ids are shown on project cards.`,
     );
     return undefined;

@@ -10,11 +10,13 @@ import {
   type WorkContext,
   type WorklinkDeps,
 } from '../../context.js';
+import { formatDueDate } from '../../format/dates.js';
 import { esc, plainText } from '../../format/text.js';
-import { parseDueDate } from '../../parse/dates.js';
+import { type DateParse, parseDueDate } from '../../parse/dates.js';
 import { taskIdProblem } from '../../parse/ids.js';
 import { parseQuickAdd } from '../../parse/quickAdd.js';
 import { channelProjectId } from '../../projects/channel.js';
+import { noProjectHere, pickProject } from '../../shared/project-here.js';
 import { resolveAssignees } from '../../tasks/assignees.js';
 import { taskCardData } from '../../tasks/card.js';
 import { authoredContent } from '../../tasks/comment.js';
@@ -30,10 +32,6 @@ import { taskListMessage } from '../../ui/messages/taskList.js';
 import { registerSubcommand, type SubcommandArgs } from './work.js';
 
 const EXAMPLE_ID = '65a1f0c2e4b0a1b2c3d4e5f6';
-
-/** Said when a command needs the channel's project and there is none. */
-export const NO_CHANNEL_PROJECT =
-  'This channel has no project yet. Link one with `/work project link <projectId>`, or use `/work new` to choose a project in a form.';
 
 registerSubcommand({
   name: 'new',
@@ -51,8 +49,8 @@ registerSubcommand({
 registerSubcommand({
   name: 'add',
   group: 'Tasks',
-  usage: 'add <title> [@user…] [due:<date>] [p:<priority>]',
-  example: 'add Fix the login page @bob due:friday p:high',
+  usage: 'add <title> [@user…] [due:<date>] [p:<priority>] [in:<project>]',
+  example: 'add Fix the login page @bob due:next week p:high',
   summary: 'create a task in this channel’s project in one step',
   run: quickAdd,
 });
@@ -64,12 +62,18 @@ async function quickAdd(ctx: WorkContext, args: { text: string }): Promise<void>
     return;
   }
   const { title, assignees, due, priority } = parsed.value;
-  const projectId = channelProjectId(ctx);
+  const picked = parsed.value.project ? pickProject(ctx, parsed.value.project) : undefined;
+  if (picked && !picked.ok) {
+    await ctx.reply(picked.error);
+    return;
+  }
+  const projectId = picked?.projectId ?? channelProjectId(ctx);
   if (!projectId) {
-    await ctx.reply(NO_CHANNEL_PROJECT);
+    await ctx.reply(noProjectHere(ctx, { name: '/work add', creates: true }));
     return;
   }
   let dueDate: string | undefined;
+  const notes: string[] = [];
   if (due) {
     const date = parseDueDate(due, await ctx.userTimeZone());
     if (!date.ok) {
@@ -77,6 +81,7 @@ async function quickAdd(ctx: WorkContext, args: { text: string }): Promise<void>
       return;
     }
     dueDate = date.date;
+    notes.push(dueDateNote(due, date));
   }
   const [project, people] = await Promise.all([
     loadProjectInfo(ctx, projectId).catch((e: unknown) => e as Error),
@@ -121,10 +126,22 @@ async function quickAdd(ctx: WorkContext, args: { text: string }): Promise<void>
   } catch (e) {
     ctx.logger.warn(`Could not post the new task's card in ${ctx.channelId}: ${errMessage(e)}`);
   }
+  const sentence = [created.sentence, ...notes].filter(Boolean).join(' ');
   await ctx.reply({
-    text: created.sentence,
-    blocks: [section(created.sentence), ...(posted ? [] : card)],
+    text: sentence,
+    blocks: [section(sentence), ...(posted ? [] : card)],
   });
+}
+
+/** What was understood of a typed due date ("Due Fri, Dec 4, 2026 (from “next week”).") */
+function dueDateNote(typed: string, date: Extract<DateParse, { ok: true }>): string {
+  const understood = date.natural
+    ? `Due *${formatDueDate(date.date)}* (from “${esc(plainText(typed))}”).`
+    : '';
+  const past = date.past
+    ? `That due date (${formatDueDate(date.date)}) is in the past; the task has it anyway — change it with \`/work edit\` if that was a slip.`
+    : '';
+  return [understood, past].filter(Boolean).join(' ');
 }
 
 registerSubcommand({
@@ -141,9 +158,7 @@ registerSubcommand({
     }
     const projectId = parsed.projectId ?? channelProjectId(ctx);
     if (!projectId) {
-      await ctx.reply(
-        'This channel has no project yet. Name one (`/work list open <projectId>`), or link one with `/work project link <projectId>`.',
-      );
+      await ctx.reply(noProjectHere(ctx, { name: '/work list open <projectId>' }));
       return;
     }
     await runSafely(ctx, { action: 'list the tasks', id: projectId }, async () => {

@@ -21,6 +21,7 @@
  * Replies go through ctx.reply (ephemeral by default).
  */
 import type { App } from '@slack/bolt';
+import { closestCommand } from '../../commands/suggest.js';
 import {
   replyError,
   requireConnection,
@@ -77,6 +78,11 @@ export function workHelp(intro?: string) {
   );
 }
 
+/** Names and aliases of the commands help shows, in registration order. */
+function visibleNames(): string[] {
+  return ordered.filter((s) => !s.hidden).flatMap((s) => [s.name, ...(s.aliases ?? [])]);
+}
+
 function normalize(name: string): string {
   return name.trim().toLowerCase().replace(/\s+/g, ' ');
 }
@@ -104,6 +110,15 @@ export async function dispatch(ctx: WorkContext, text: string): Promise<void> {
   const found = resolve(text);
   if (!found) {
     const typed = text.trim();
+    const guess = typed ? closestCommand(typed, visibleNames()) : undefined;
+    if (guess) {
+      // Keep what followed the mistyped name: `/work lsit open` → `/work list open`.
+      const rest = typed.split(/\s+/).slice(guess.split(' ').length).join(' ');
+      const meant = `${guess}${rest ? ` ${rest}` : ''}`.slice(0, 80);
+      const sentence = `I don’t know \`/work ${typed.slice(0, 60)}\`. Did you mean \`/work ${meant}\`? (\`/work help\` lists every command.)`;
+      await ctx.reply(sentence).catch((e) => replyError(ctx, e, { action: 'answer' }));
+      return;
+    }
     const intro = typed ? `I don’t know \`/work ${typed.slice(0, 60)}\`.` : undefined;
     await ctx.reply(workHelp(intro)).catch((e) => replyError(ctx, e, { action: 'show help' }));
     return;

@@ -69,7 +69,13 @@ export function register(app: App, deps: WorklinkDeps): void {
     SHORTCUT.addCommentFromMessage,
     guarded(async (ctx, args) => {
       const shortcut = args.shortcut as MessageShortcut;
-      const message = shortcut.message as { text?: string; ts?: string };
+      const message = shortcut.message as {
+        text?: string;
+        ts?: string;
+        user?: string;
+        username?: string;
+        bot_profile?: { name?: string };
+      };
       try {
         await ctx.slack.views.open({
           trigger_id: shortcut.trigger_id,
@@ -79,6 +85,9 @@ export function register(app: App, deps: WorklinkDeps): void {
               responseUrl: ctx.responseUrl,
               messageChannel: shortcut.channel?.id,
               messageTs: message.ts,
+              // The comment names the message's author, not whoever runs the shortcut.
+              messageUser: message.user,
+              messageBot: message.user ? undefined : message.bot_profile?.name || message.username,
             },
             plainText(message.text ?? ''),
           ),

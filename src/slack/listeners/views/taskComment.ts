@@ -105,7 +105,8 @@ async function post(
     if (!body) {
       return { kind: 'invalid', errors: { [COMMENT_BLOCK.text]: 'Write a comment to post.' } };
     }
-    await ctx.work.postComment(taskId, { content: await authoredContent(ctx, body) });
+    const author = fromMessage ? { userId: meta.messageUser, botName: meta.messageBot } : undefined;
+    await ctx.work.postComment(taskId, { content: await authoredContent(ctx, body, author) });
     const name = esc(task.taskName || taskId);
     return {
       kind: 'posted',

@@ -50,6 +50,8 @@ export function describeWorkError(err: unknown, wording: ErrorWording): string {
       return `${failed}: ${notFound(err, wording.id)}`;
     case 'rate_limited':
       return `${failed}: the service is busy right now.${nothingChanged} Please try again in a minute.`;
+    case 'too_large':
+      return `${failed}: ${err.message.charAt(0).toLowerCase()}${err.message.slice(1)} An admin can raise WORK_MAX_RESPONSE_BYTES.${write ? ` The result is unknown. Check with ${wording.checkWith ?? '`/work list`'} before trying again.` : ''}`;
     case 'timeout':
     case 'network':
       return `${failed}: ${unreachable(err)}${unknownOrUnchanged(err, write, wording)}`;

@@ -11,7 +11,7 @@ import { parseObject, str } from '../metadata.js';
 export const COMMENT_BLOCK = { text: 'comment_text', taskId: 'comment_task' } as const;
 export const COMMENT_ACTION = { text: 'comment_text_input', taskId: 'comment_task_input' } as const;
 
-/** Leaves room for the message link and the "via Slack" line in the service's 10 000. */
+/** Leaves room for the message link and the attribution line in the service's 10 000. */
 const COMMENT_MAX = 3000;
 
 export interface CommentMeta {
@@ -22,6 +22,9 @@ export interface CommentMeta {
   /** The message a comment is made from: its channel and ts, for chat.getPermalink. */
   messageChannel?: string;
   messageTs?: string;
+  /** Who wrote that message (named in the comment): a Slack user id, or an app's name. */
+  messageUser?: string;
+  messageBot?: string;
 }
 
 const text = (t: string) => ({ type: 'plain_text' as const, text: t });
@@ -110,6 +113,8 @@ export function readCommentMeta(raw: string | undefined): CommentMeta {
     responseUrl: str(v.responseUrl),
     messageChannel: str(v.messageChannel),
     messageTs: str(v.messageTs),
+    messageUser: str(v.messageUser),
+    messageBot: str(v.messageBot),
   };
 }
 
