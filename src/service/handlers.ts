@@ -1,7 +1,6 @@
 import type {
   CreateProjectBody,
   CreateTaskBody,
-  ListTasksQuery,
   OperationName,
   PostCommentBody,
   UpdateProjectBody,
@@ -18,7 +17,14 @@ import {
   projectDetails,
   updateProject,
 } from './projects.js';
-import { createTask, getTaskJson, listTasksJson, postComment, updateTask } from './tasks.js';
+import {
+  createTask,
+  getTaskJson,
+  type ListTaskQuery,
+  listTasksJson,
+  postComment,
+  updateTask,
+} from './tasks.js';
 import { listUsers } from './users.js';
 import type { Caller } from './workspaces.js';
 
@@ -50,8 +56,10 @@ export const handlers: Record<OperationName, Handler> = {
     ctx.eventRecorded();
     return task;
   },
-  listTasks: ({ db, caller }, { query }) =>
-    new JsonText(listTasksJson(db, caller, query as ListTasksQuery)),
+  listTasks: ({ db, caller }, { query }) => {
+    const { json, total } = listTasksJson(db, caller, query as ListTaskQuery);
+    return new JsonText(json, total === undefined ? undefined : { 'x-total-count': String(total) });
+  },
   getTask: ({ db, caller }, { params }) => new JsonText(getTaskJson(db, caller, params.taskId)),
   updateTask: ({ db, caller }, { params, body }) =>
     updateTask(db, caller, params.taskId, body as UpdateTaskBody),

@@ -6,6 +6,7 @@
  * retried only when the request provably never reached the service (connection refused),
  * so a create is never made twice. 429 waits out `Retry-After`.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import { Agent, errors as undiciErrors } from 'undici';
 import type { z } from 'zod';
 import {
@@ -18,6 +19,7 @@ import {
   type PostCommentBody,
   pathId,
   responses,
+  type TaskListItem,
   type UpdateProjectBody,
   type UpdateTaskBody,
 } from './contract.js';
@@ -112,6 +114,31 @@ export class WorkClient {
     return this.call('listTasks', { query });
   }
 
+  /**
+   * One page of list tasks: `limit` tasks from `offset`. The embedded service pages the list
+   * itself and says the whole length in X-Total-Count; a service that does not know paging
+   * ignores the query and answers every task, which is cut here. Either way the caller gets
+   * the page and the total.
+   */
+  async listTasksPage(
+    query: Omit<ListTasksQuery, 'limit' | 'offset'>,
+    { limit, offset }: { limit: number; offset: number },
+  ): Promise<{ tasks: TaskListItem[]; total: number }> {
+    let totalHeader: string | undefined;
+    const tasks = await this.call(
+      'listTasks',
+      { query: { ...query, limit, offset } },
+      undefined,
+      (headers) => {
+        const h = headers['x-total-count'];
+        totalHeader = Array.isArray(h) ? h[0] : h;
+      },
+    );
+    const total = totalHeader === undefined ? Number.NaN : Number(totalHeader);
+    if (Number.isInteger(total) && total >= 0 && tasks.length <= limit) return { tasks, total };
+    return { tasks: tasks.slice(offset, offset + limit), total: tasks.length };
+  }
+
   getTask(taskId: string) {
     return this.call('getTask', { params: { taskId } });
   }
@@ -166,6 +193,8 @@ export class WorkClient {
     name: N,
     input: { params?: Record<string, string>; body?: unknown; query?: Record<string, unknown> },
     address?: 'base' | 'alt',
+    /** Sees the headers of the successful answer. */
+    onHeaders?: (headers: IncomingHttpHeaders) => void,
   ): Promise<Parsed<(typeof operations)[N]['response']>> {
     const op = operations[name];
     const url = this.buildUrl(name, address ?? op.address, input);
@@ -186,6 +215,7 @@ export class WorkClient {
       if (outcome.kind === 'answer') {
         const { status, text, retryAfterMs } = outcome;
         if (status >= 200 && status < 300) {
+          onHeaders?.(outcome.headers);
           return this.parse(name, op.response, text) as Parsed<(typeof operations)[N]['response']>;
         }
         const error = errorFromAnswer(name, status, text);
@@ -249,7 +279,13 @@ export class WorkClient {
     url: URL,
     payload: string | undefined,
   ): Promise<
-    | { kind: 'answer'; status: number; text: string; retryAfterMs: number }
+    | {
+        kind: 'answer';
+        status: number;
+        text: string;
+        retryAfterMs: number;
+        headers: IncomingHttpHeaders;
+      }
     | { kind: 'failure' | 'too_large'; error: WorkApiError }
   > {
     const headers: Record<string, string> = {
@@ -272,6 +308,7 @@ export class WorkClient {
         status: res.statusCode,
         text,
         retryAfterMs: retryAfterMs(res.headers['retry-after']),
+        headers: res.headers,
       };
     } catch (e) {
       if (e instanceof ResponseTooLargeError) {
