@@ -18,10 +18,9 @@
  *   npm run bench:notify [-- --limit 50 --people 500 --repeat-people 50 --repeats 10 --latency 100]
  */
 import { parseArgs } from 'node:util';
-import { notifyStore } from '../src/slack/notify/stores.js';
 import type { NewOutboxRow } from '../src/store/outbox.js';
-import { startFakeSlack } from '../test/support/fakeSlack.js';
-import { tempStore, testWorker } from '../test/support/notifyRows.js';
+import { startFakeSlack } from '../test/support/fake-slack.js';
+import { tempStore, testWorker } from '../test/support/notify-rows.js';
 import {
   dmAttempts,
   dmCalls,
@@ -29,7 +28,7 @@ import {
   imOf,
   scriptDmHistory,
   scriptRateLimit,
-} from '../test/support/notifySlack.js';
+} from '../test/support/notify-slack.js';
 
 const { values } = parseArgs({
   options: {
@@ -76,7 +75,7 @@ async function run(s: Scenario): Promise<Outcome> {
       perChannel: true,
       latencyMs: s.latencyMs,
     });
-    const { outbox } = notifyStore(tmp.store.db);
+    const { outbox } = tmp.store;
     const rows: NewOutboxRow[] = [];
     for (let p = 0; p < s.people; p++) {
       for (let k = 0; k < s.each; k++) {

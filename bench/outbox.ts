@@ -8,11 +8,10 @@
  *   npm run bench:outbox [-- --deliver 1000 --limit 200 --backlogs 1000,50000]
  */
 import { parseArgs } from 'node:util';
-import { notifyStore } from '../src/slack/notify/stores.js';
 import type { NewOutboxRow } from '../src/store/outbox.js';
-import { startFakeSlack } from '../test/support/fakeSlack.js';
-import { tempStore, testWorker } from '../test/support/notifyRows.js';
-import { scriptRateLimit } from '../test/support/notifySlack.js';
+import { startFakeSlack } from '../test/support/fake-slack.js';
+import { tempStore, testWorker } from '../test/support/notify-rows.js';
+import { scriptRateLimit } from '../test/support/notify-slack.js';
 
 const { values } = parseArgs({
   options: {
@@ -32,7 +31,7 @@ async function run(backlog: number) {
   const tmp = tempStore('worklink-bench-outbox-');
   try {
     scriptRateLimit(fake, { perSecond: LIMIT, perChannel: true });
-    const { outbox } = notifyStore(tmp.store.db);
+    const { outbox } = tmp.store;
     const rows: NewOutboxRow[] = Array.from({ length: backlog }, (_, i) => {
       const slackUserId = `U${String(i % RECIPIENTS).padStart(5, '0')}`;
       return {

@@ -53,7 +53,7 @@ export const migrations: Migration[] = [
   ) STRICT;
   `,
   // 2: notifications — the DM outbox, explicit user links, the e-mail lookup cache and the
-  // ids of service events already taken in (src/store/outbox.ts, userLinks.ts, lookupCache.ts).
+  // ids of service events already taken in (src/store/outbox.ts, user-links.ts, lookup-cache.ts).
   `
   CREATE TABLE notify_outbox (
     id                    INTEGER PRIMARY KEY,
@@ -115,7 +115,52 @@ export const migrations: Migration[] = [
   ) STRICT;
   CREATE INDEX notify_seen_events_age ON notify_seen_events (seen_at);
   `,
-  // 3: the worker asks for a team's due rows (src/store/outbox.ts, due/nextDueAt): one index
+  // 3: the task index (src/store/task-index.ts): what Worklink knows of each task of a team's
+  // service workspace, its words for FTS5 search, and who is assigned (for "my tasks").
+  `
+  CREATE TABLE task_index (
+    team_id      TEXT NOT NULL,
+    task_id      TEXT NOT NULL,
+    project_id   TEXT NOT NULL,
+    number       INTEGER,              -- TaskNumber, when known
+    name         TEXT NOT NULL,
+    done         INTEGER NOT NULL DEFAULT 0,
+    gone         INTEGER NOT NULL DEFAULT 0, -- the service no longer lists or returns it
+    status_name  TEXT,
+    due_date     TEXT,                 -- yyyy-MM-dd (the UTC calendar date)
+    priority     INTEGER,
+    assignees    TEXT NOT NULL DEFAULT '[]', -- JSON array of service user ids
+    creator_id   TEXT,
+    read_at      INTEGER,              -- epoch ms of the last whole read; NULL: names only
+    seen_at      INTEGER NOT NULL,     -- epoch ms of the last sighting of any kind
+    PRIMARY KEY (team_id, task_id)
+  ) STRICT;
+  CREATE INDEX task_index_number ON task_index (team_id, project_id, number);
+  CREATE INDEX task_index_refresh ON task_index (team_id, done, gone, read_at);
+
+  CREATE TABLE task_index_assignees (
+    team_id TEXT NOT NULL,
+    user_id TEXT NOT NULL,               -- service user id
+    task_id TEXT NOT NULL,
+    PRIMARY KEY (team_id, user_id, task_id)
+  ) STRICT, WITHOUT ROWID;
+
+  CREATE VIRTUAL TABLE task_index_fts USING fts5(
+    name, content = 'task_index', content_rowid = 'rowid',
+    tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3'
+  );
+  CREATE TRIGGER task_index_ai AFTER INSERT ON task_index BEGIN
+    INSERT INTO task_index_fts (rowid, name) VALUES (new.rowid, new.name);
+  END;
+  CREATE TRIGGER task_index_ad AFTER DELETE ON task_index BEGIN
+    INSERT INTO task_index_fts (task_index_fts, rowid, name) VALUES ('delete', old.rowid, old.name);
+  END;
+  CREATE TRIGGER task_index_au AFTER UPDATE OF name ON task_index BEGIN
+    INSERT INTO task_index_fts (task_index_fts, rowid, name) VALUES ('delete', old.rowid, old.name);
+    INSERT INTO task_index_fts (rowid, name) VALUES (new.rowid, new.name);
+  END;
+  `,
+  // 4: the worker asks for a team's due rows (src/store/outbox.ts, due/nextDueAt): one index
   // range per team, in due order, instead of walking every pending row of paused teams.
   `
   CREATE INDEX notify_outbox_team_due ON notify_outbox (status, team_id, next_attempt_at);

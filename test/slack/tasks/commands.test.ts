@@ -3,8 +3,8 @@
  * add, list, task, done, comment, new, and bad input for each.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { parseDueDate } from '../../../src/slack/parse/dates.js';
-import { VIEW } from '../../../src/slack/ui/ids.js';
+import { parseDueDate } from '../../../src/slack/parse/due-date.js';
+import { VIEW } from '../../../src/slack/ui/block-ids.js';
 import { STATUS_TYPE } from '../../../src/workapi/contract.js';
 import { type Harness, startHarness } from '../../support/harness.js';
 import {
@@ -236,9 +236,9 @@ describe('/work task', () => {
   });
 
   it.each([
-    ['task', 'Name the task by its id'],
-    ['task abc', '`abc` is too short to be a task id'],
-    ['task &lt;taskId&gt;', 'Replace `&lt;taskId&gt;` with a task’s id'],
+    ['task', 'Name the task by words of its name, `#12`'],
+    ['task abc', 'No task matches “abc”. Create it with `/work new abc`.'],
+    ['task &lt;taskId&gt;', 'No task matches “&lt;taskId&gt;”.'],
     ['task ffffffffffffffffffffffff', 'there is no task `ffffffffffffffffffffffff`'],
   ])('`/work %s` answers one helpful sentence', async (command, expected) => {
     expect(await replyText(command)).toContain(expected);
@@ -270,8 +270,8 @@ describe('/work done', () => {
   });
 
   it.each([
-    ['done', 'Name the task by its id'],
-    ['done 12345', '`12345` is too short to be a task id'],
+    ['done', 'Name the task by words of its name, `#12`'],
+    ['done 12345', 'No open task matches “12345”.'],
     ['done ffffffffffffffffffffffff', 'there is no task `ffffffffffffffffffffffff`'],
   ])('`/work %s` answers one helpful sentence', async (command, expected) => {
     expect(await replyText(command)).toContain(expected);
@@ -306,8 +306,8 @@ describe('/work comment', () => {
   });
 
   it.each([
-    ['comment', 'Name the task by its id'],
-    ['comment short text', '`short` is too short to be a task id'],
+    ['comment', 'Name the task by words of its name, `#12`'],
+    ['comment short text', 'Put a colon between the task and the comment'],
     ['comment ffffffffffffffffffffffff hello', 'there is no task `ffffffffffffffffffffffff`'],
   ])('`/work %s` answers one helpful sentence', async (command, expected) => {
     expect(await replyText(command)).toContain(expected);
@@ -316,7 +316,7 @@ describe('/work comment', () => {
   it('asks for the text when it is empty', async () => {
     const { taskId } = await h.work.createTask({ projectId: website, name: 'Silent' });
     expect(await replyText(`comment ${taskId}   `)).toBe(
-      `Write the comment after the task id, like \`/work comment ${taskId} Looks good to me\`. Nothing was posted.`,
+      'Write the comment after the task, like `/work comment #12 Looks good to me`. Nothing was posted.',
     );
     expect(await comments(taskId)).toEqual([]);
   });
@@ -369,10 +369,11 @@ describe('help', () => {
       'new [title]',
       'add <title> [@user…] [due:<date>] [p:<priority>]',
       'list [open|done|all] [projectId]',
-      'task <taskId>',
-      'edit <taskId>',
-      'done <taskId>',
-      'comment <taskId> <text>',
+      'task <task>',
+      'edit <task>',
+      'done <task>',
+      'comment <task>: <text>',
+      'assign <task> @person…',
     ]) {
       expect(reply.text).toContain(`/work ${usage}`);
     }

@@ -1,0 +1,181 @@
+/**
+ * Task subcommands of `/work`: new, add, list, task, edit, done, comment (`taskCommands`,
+ * handed to the router by src/slack/app.ts); the router has acked and checked the
+ * connection already.
+ */
+import type { Subcommand } from '../commands/router.js';
+import { errMessage, replyError, runSafely } from '../context/error-replies.js';
+import type { WorkContext } from '../context/work-context.js';
+import { formatDueDate } from '../format/date-text.js';
+import { esc, plainText } from '../format/text.js';
+import { type DateParse, parseDueDate } from '../parse/due-date.js';
+import { parseQuickAdd } from '../parse/quick-add.js';
+import { channelProjectId } from '../shared/project-context.js';
+import { noProjectHere, pickProject } from '../shared/project-here.js';
+import { section } from '../ui/blocks.js';
+import { resolveAssignees } from './assignees.js';
+import { taskCardData } from './card/load.js';
+import { taskCard, taskCardText } from './card/view.js';
+import { createTaskFromSlack } from './create.js';
+import { factsFromTask } from './facts.js';
+import { openTaskForm } from './form/open.js';
+import { loadListPage, parseListArgs } from './list/load.js';
+import { taskListMessage } from './list/view.js';
+import { loadProjectInfo } from './project-info.js';
+import { runTaskVerb, TASK_VERB_USAGE } from './task-verbs.js';
+
+const newCommand: Subcommand = {
+  name: 'new',
+  group: 'Tasks',
+  usage: 'new [title]',
+  example: 'new Fix the login page',
+  summary: 'create a task in a form (every field)',
+  async run(ctx, args) {
+    // As typed: Slack escapes &, < and > in command text and sends mentions as markup.
+    const name = plainText(args.text).trim();
+    await openTaskForm(ctx, { mode: 'create', values: name ? { name } : {} });
+  },
+};
+
+const addCommand: Subcommand = {
+  name: 'add',
+  group: 'Tasks',
+  usage: 'add <title> [@user…] [due:<date>] [p:<priority>] [in:<project>]',
+  example: 'add Fix the login page @bob due:next week p:high',
+  summary: 'create a task in this channel’s project in one step',
+  run: quickAdd,
+};
+
+async function quickAdd(ctx: WorkContext, args: { text: string }): Promise<void> {
+  const parsed = parseQuickAdd(args.text);
+  if (!parsed.ok) {
+    await ctx.reply(`${parsed.error} Nothing was created.`);
+    return;
+  }
+  const { title, assignees, due, priority } = parsed.value;
+  const picked = parsed.value.project ? pickProject(ctx, parsed.value.project) : undefined;
+  if (picked && !picked.ok) {
+    await ctx.reply(picked.error);
+    return;
+  }
+  const projectId = picked?.projectId ?? channelProjectId(ctx);
+  if (!projectId) {
+    await ctx.reply(noProjectHere(ctx, { name: '/work add', creates: true }));
+    return;
+  }
+  let dueDate: string | undefined;
+  const notes: string[] = [];
+  if (due) {
+    const date = parseDueDate(due, await ctx.userTimeZone());
+    if (!date.ok) {
+      await ctx.reply(`${date.error} Nothing was created.`);
+      return;
+    }
+    dueDate = date.date;
+    notes.push(dueDateNote(due, date));
+  }
+  const [project, people] = await Promise.all([
+    loadProjectInfo(ctx, projectId).catch((e: unknown) => e as Error),
+    resolveAssignees(ctx, assignees),
+  ]);
+  if (project instanceof Error) {
+    await replyError(ctx, project, { action: 'load this channel’s project', id: projectId });
+    return;
+  }
+  if (!people.ok) {
+    await ctx.reply(people.error);
+    return;
+  }
+  let created: Awaited<ReturnType<typeof createTaskFromSlack>>;
+  try {
+    created = await createTaskFromSlack(
+      ctx,
+      {
+        projectId,
+        name: title,
+        ...(people.ids.length ? { taskUsers: people.ids } : {}),
+        ...(dueDate ? { dueDate } : {}),
+        ...(priority !== undefined ? { priority } : {}),
+      },
+      project.name,
+    );
+  } catch (e) {
+    await replyError(ctx, e, { action: 'create the task', checkWith: '`/work list`' });
+    return;
+  }
+  const data = await taskCardData(ctx, factsFromTask(created.task), project);
+  const card = taskCard(data);
+  // The card goes to the channel for everyone; the summary only to the person who typed.
+  let posted = false;
+  try {
+    await ctx.slack.chat.postMessage({
+      channel: ctx.channelId ?? ctx.userId,
+      text: taskCardText(data),
+      blocks: card,
+    });
+    posted = true;
+  } catch (e) {
+    ctx.logger.warn(`Could not post the new task's card in ${ctx.channelId}: ${errMessage(e)}`);
+  }
+  const sentence = [created.sentence, ...notes].filter(Boolean).join(' ');
+  await ctx.reply({
+    text: sentence,
+    blocks: [section(sentence), ...(posted ? [] : card)],
+  });
+}
+
+/** What was understood of a typed due date ("Due Fri, Dec 4, 2026 (from “next week”).") */
+function dueDateNote(typed: string, date: Extract<DateParse, { ok: true }>): string {
+  const understood = date.natural
+    ? `Due *${formatDueDate(date.date)}* (from “${esc(plainText(typed))}”).`
+    : '';
+  const past = date.past
+    ? `That due date (${formatDueDate(date.date)}) is in the past; the task has it anyway — change it with \`/work edit\` if that was a slip.`
+    : '';
+  return [understood, past].filter(Boolean).join(' ');
+}
+
+const listCommand: Subcommand = {
+  name: 'list',
+  group: 'Tasks',
+  usage: 'list [open|done|all] [projectId]',
+  example: 'list open',
+  summary: 'list the tasks of this channel’s project (or another), 20 a page',
+  async run(ctx, args) {
+    const parsed = parseListArgs(args.words);
+    if (!parsed.ok) {
+      await ctx.reply(parsed.error);
+      return;
+    }
+    const projectId = parsed.projectId ?? channelProjectId(ctx);
+    if (!projectId) {
+      await ctx.reply(noProjectHere(ctx, { name: '/work list open <projectId>' }));
+      return;
+    }
+    await runSafely(ctx, { action: 'list the tasks', id: projectId }, async () => {
+      const data = await loadListPage(ctx, { projectId, filter: parsed.filter, page: 0 });
+      await ctx.reply(taskListMessage(data));
+    });
+  },
+};
+
+/** The task is an id, #12 (this channel's project, or "#12 in <project>") or words. */
+const verbCommands: Subcommand[] = (
+  [
+    ['task', 'show a task card', 'task Fix login'],
+    ['edit', 'change a task in a form', 'edit #12'],
+    ['done', 'mark a task complete', 'done #12 in Website'],
+    ['comment', 'comment on a task', 'comment Fix login: Looks good to me'],
+    ['assign', 'add people to a task', 'assign #12 @bob @carol'],
+  ] as const
+).map(([verb, summary, example]) => ({
+  name: verb,
+  group: 'Tasks',
+  usage: TASK_VERB_USAGE[verb],
+  example,
+  summary,
+  run: (ctx, args) => runTaskVerb(ctx, verb, args.text),
+}));
+
+/** The task subcommands, in the order help lists them. */
+export const taskCommands: Subcommand[] = [newCommand, addCommand, listCommand, ...verbCommands];

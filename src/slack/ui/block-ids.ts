@@ -1,0 +1,42 @@
+/**
+ * Block Kit ids shared between the views that render controls and the listeners that
+ * handle them. A button in a DM, a card and a list must reach the same handler, so the ids
+ * live here once. Button values carry the task id (or JSON where noted).
+ */
+export const ACTION = {
+  /** Task card / DM buttons; value = taskId. */
+  taskComment: 'task_comment',
+  taskEdit: 'task_edit',
+  taskComplete: 'task_complete',
+  taskOpen: 'task_open',
+  /** Pick list of a task command that matched several; value = JSON {verb, taskId, rest}. */
+  taskPick: 'task_pick',
+  /** List paging; value = JSON {projectId, filter, page}. */
+  taskListPage: 'task_list_page',
+  /** Project select inside the task form (dispatch_action): refreshes project fields. */
+  taskFormProject: 'task_form_project',
+  /** Project card buttons; value = projectId. */
+  projectEdit: 'project_edit',
+  projectOpen: 'project_open',
+  /** Project card button: make it the channel's default project; value = projectId. */
+  projectLink: 'project_link',
+  /** App Home buttons (no value). */
+  homeNewTask: 'home_new_task',
+  homeNewProject: 'home_new_project',
+} as const;
+
+export const VIEW = {
+  taskCreate: 'task_create_modal',
+  taskEdit: 'task_edit_modal',
+  taskComment: 'task_comment_modal',
+  commentFromMessage: 'comment_from_message_modal',
+  projectCreate: 'project_create_modal',
+  projectEdit: 'project_edit_modal',
+  loading: 'loading_modal',
+} as const;
+
+export const SHORTCUT = {
+  createTaskFromMessage: 'create_task_from_message',
+  addCommentFromMessage: 'add_comment_from_message',
+  newTask: 'new_task',
+} as const;
