@@ -19,8 +19,10 @@
  * - Enough sends in flight per team that Slack's latency does not hold delivery under the
  *   team's limit (rate × latency: 50/s at 100 ms is 5 in flight).
  */
+
 import type { Logger } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import { errMessage } from '../../error-message.js';
 import {
   CREATOR_SKIPPED,
   NO_SLACK_ACCOUNT,
@@ -145,7 +147,7 @@ export class NotifyWorker {
     this.running = true;
     this.unsubscribe = this.outbox.onChange(() => this.wake());
     this.loopDone = this.loop().catch((e: unknown) => {
-      this.options.logger?.error(`The notification worker stopped: ${(e as Error)?.message ?? e}`);
+      this.options.logger?.error(`The notification worker stopped: ${errMessage(e)}`);
     });
   }
 

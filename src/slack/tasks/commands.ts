@@ -3,8 +3,10 @@
  * handed to the router by src/slack/app.ts); the router has acked and checked the
  * connection already.
  */
+
 import type { Subcommand } from '../commands/router.js';
 import { errMessage, replyError, runSafely } from '../context/error-replies.js';
+import { settle } from '../context/submit-budget.js';
 import type { WorkContext } from '../context/work-context.js';
 import { formatDueDate } from '../format/date-text.js';
 import { esc, plainText } from '../format/text.js';
@@ -74,14 +76,15 @@ async function quickAdd(ctx: WorkContext, args: { text: string }): Promise<void>
     dueDate = date.date;
     notes.push(dueDateNote(due, date));
   }
-  const [project, people] = await Promise.all([
-    loadProjectInfo(ctx, projectId).catch((e: unknown) => e as Error),
+  const [loaded, people] = await Promise.all([
+    settle(loadProjectInfo(ctx, projectId)),
     resolveAssignees(ctx, assignees),
   ]);
-  if (project instanceof Error) {
-    await replyError(ctx, project, { action: 'load this channel’s project', id: projectId });
+  if (!loaded.ok) {
+    await replyError(ctx, loaded.error, { action: 'load this channel’s project', id: projectId });
     return;
   }
+  const project = loaded.value;
   if (!people.ok) {
     await ctx.reply(people.error);
     return;

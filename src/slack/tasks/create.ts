@@ -37,6 +37,7 @@ async function announceCreated(ctx: WorkContext, task: Task): Promise<string> {
         slack: ctx.slack,
         work: ctx.work,
         store: ctx.store,
+        logger: ctx.logger,
         directory: ctx.deps.directory,
         matcher: ctx.deps.matcher,
       },

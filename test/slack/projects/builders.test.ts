@@ -15,9 +15,9 @@ import {
   readCreateForm,
   readEditForm,
   readEditMeta,
-  type StateValues,
 } from '../../../src/slack/projects/form/read.js';
 import { packed } from '../../../src/slack/ui/blocks.js';
+import type { StateValues } from '../../../src/slack/ui/state-values.js';
 
 const original: ProjectSnapshot = {
   name: 'Alpha',

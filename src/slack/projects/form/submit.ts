@@ -6,7 +6,7 @@
  * card is posted where the form was opened. Nothing here ever throws into Bolt.
  */
 
-import type { App } from '@slack/bolt';
+import type { App, ViewResponseAction, ViewSubmitAction } from '@slack/bolt';
 import { isWorkApiError } from '../../../workapi/client.js';
 import type { Project } from '../../../workapi/contract.js';
 import type { WorklinkDeps } from '../../context/deps.js';
@@ -26,7 +26,6 @@ import {
   readEditForm,
   readEditMeta,
   readFormMeta,
-  type StateValues,
 } from './read.js';
 
 const CREATE_WORDING = {
@@ -34,14 +33,12 @@ const CREATE_WORDING = {
   checkWith: 'the projects in the work-management service',
 };
 
-type ViewAck = (response?: Record<string, unknown>) => Promise<void>;
-
 export function register(app: App, deps: WorklinkDeps): void {
-  app.view(VIEW.projectCreate, async (args) => {
+  app.view<ViewSubmitAction>(VIEW.projectCreate, async (args) => {
     const started = Date.now();
-    const ack = args.ack as unknown as ViewAck;
+    const { ack } = args;
     const { view } = args;
-    const form = readCreateForm(view.state.values as StateValues);
+    const form = readCreateForm(view.state.values);
     if (!form.ok) {
       await ack({ response_action: 'errors', errors: form.errors });
       return;
@@ -72,9 +69,9 @@ export function register(app: App, deps: WorklinkDeps): void {
     await cardAfter(ctx, outcome.value.projectId, text);
   });
 
-  app.view(VIEW.projectEdit, async (args) => {
+  app.view<ViewSubmitAction>(VIEW.projectEdit, async (args) => {
     const started = Date.now();
-    const ack = args.ack as unknown as ViewAck;
+    const { ack } = args;
     const { view } = args;
     const meta = readEditMeta(view.private_metadata);
     if (!meta) {
@@ -86,7 +83,7 @@ export function register(app: App, deps: WorklinkDeps): void {
       );
       return;
     }
-    const form = readEditForm(view.state.values as StateValues, meta.original);
+    const form = readEditForm(view.state.values, meta.original);
     if (!form.ok) {
       await ack({ response_action: 'errors', errors: form.errors });
       return;
@@ -158,7 +155,7 @@ function failure(
   error: unknown,
   wording: { action: string; id?: string; checkWith?: string },
   shownBlocks: string[],
-): Record<string, unknown> {
+): ViewResponseAction {
   if (isWorkApiError(error) && error.kind === 'invalid') {
     return { response_action: 'errors', errors: errorsFor(error.message, shownBlocks) };
   }
@@ -207,12 +204,10 @@ function safely(ctx: WorkContext, fn: () => string): string {
   }
 }
 
-function notice(title: string, text: string): Record<string, unknown> {
+function notice(title: string, text: string): ViewResponseAction {
   return { response_action: 'update', view: noticeModal(title, text) };
 }
 
-function blockIds(blocks: readonly unknown[] | undefined): string[] {
-  return (blocks ?? [])
-    .map((b) => (b as { block_id?: unknown }).block_id)
-    .filter((id): id is string => typeof id === 'string');
+function blockIds(blocks: readonly { block_id?: string }[] | undefined): string[] {
+  return (blocks ?? []).map((b) => b.block_id).filter((id): id is string => typeof id === 'string');
 }

@@ -4,6 +4,7 @@
  * endpoint gives ids and names only, so the page's tasks are read with get task, at most 8
  * at a time, to show status, due date and assignees.
  */
+import { errMessage, orDebug } from '../../context/error-replies.js';
 import type { WorkContext } from '../../context/work-context.js';
 import { userName, workspaceUsers } from '../../people/service-users.js';
 import { mapLimit } from '../../shared/concurrency.js';
@@ -62,7 +63,7 @@ export async function loadListPage(
   // Past the end (the list got shorter since the buttons were drawn): its last page.
   const page = Math.min(want, pageCount(total) - 1);
   if (page !== want) ({ tasks: slice, total } = await listPage(page));
-  const users = await workspaceUsers(ctx).catch(() => []);
+  const users = await workspaceUsers(ctx).catch(orDebug(ctx.logger, 'Service users', []));
   const person = (id: string) => {
     const u = users.find((x) => x.id === id);
     return { name: u ? userName(u) : id };
@@ -72,8 +73,9 @@ export async function loadListPage(
       const facts = factsFromTask(await ctx.work.getTask(item.taskId));
       const number = ctx.store.taskIndex.get(ctx.teamId, item.taskId)?.number;
       return cardDataFrom({ ...facts, number }, project, person);
-    } catch {
+    } catch (e) {
       // One unreadable task does not spoil the page.
+      ctx.logger.debug(`Task ${item.taskId} of a list page: ${errMessage(e)}`);
       return {
         taskId: item.taskId,
         name: item.taskName ?? item.taskId,
