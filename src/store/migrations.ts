@@ -160,7 +160,16 @@ export const migrations: Migration[] = [
     INSERT INTO task_index_fts (rowid, name) VALUES (new.rowid, new.name);
   END;
   `,
-  // 4: the worker asks for a team's due rows (src/store/outbox.ts, due/nextDueAt): one index
+  // 4: requests already taken in (src/store/seen-requests.ts): signatures of signed requests
+  // and Slack event ids, kept until their replay window closes.
+  `
+  CREATE TABLE seen_requests (
+    key        TEXT PRIMARY KEY,
+    expires_at INTEGER NOT NULL            -- epoch ms
+  ) STRICT;
+  CREATE INDEX seen_requests_expiry ON seen_requests (expires_at);
+  `,
+  // 5: the worker asks for a team's due rows (src/store/outbox.ts, due/nextDueAt): one index
   // range per team, in due order, instead of walking every pending row of paused teams.
   `
   CREATE INDEX notify_outbox_team_due ON notify_outbox (status, team_id, next_attempt_at);

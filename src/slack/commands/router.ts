@@ -45,6 +45,8 @@ export interface Subcommand extends HelpEntry {
   needsConnection?: boolean;
   /** Left out of help (still dispatched). */
   hidden?: boolean;
+  /** Only Slack admins may use it; App Home lists it to admins only. */
+  adminOnly?: boolean;
   /** Nothing may follow the name: the router answers how to run it instead. */
   takesNothing?: boolean;
   run(ctx: WorkContext, args: SubcommandArgs): Promise<void>;

@@ -23,6 +23,7 @@ import { factsFromTask } from './facts.js';
 import { openTaskForm } from './form/open.js';
 import { loadListPage, parseListArgs } from './list/load.js';
 import { taskListMessage } from './list/view.js';
+import { personOfList, replyMine } from './mine/command.js';
 import { loadProjectInfo } from './project-info.js';
 import { runTaskVerb, TASK_VERB_USAGE } from './task-verbs.js';
 
@@ -106,6 +107,10 @@ async function quickAdd(ctx: WorkContext, args: { text: string }): Promise<void>
     await replyError(ctx, e, { action: 'create the task', checkWith: '`/work list`' });
     return;
   }
+  if (!created.task) {
+    await ctx.reply(created.sentence);
+    return;
+  }
   const data = await taskCardData(ctx, factsFromTask(created.task), project);
   const card = taskCard(data);
   // The card goes to the channel for everyone; the summary only to the person who typed.
@@ -141,10 +146,13 @@ function dueDateNote(typed: string, date: Extract<DateParse, { ok: true }>): str
 const listCommand: Subcommand = {
   name: 'list',
   group: 'Tasks',
-  usage: 'list [open|done|all] [projectId]',
-  example: 'list open',
-  summary: 'list the tasks of this channel’s project (or another), 20 a page',
+  usage: 'list [open|done|all] [projectId] | list mine | list @someone',
+  example: 'list mine',
+  summary:
+    'list the tasks of this channel’s project (or another), or a person’s open tasks, 20 a page',
   async run(ctx, args) {
+    const person = personOfList(args.words, ctx.userId);
+    if (person) return replyMine(ctx, person);
     const parsed = parseListArgs(args.words);
     if (!parsed.ok) {
       await ctx.reply(parsed.error);

@@ -36,7 +36,10 @@ export async function completeTask(ctx: WorkContext, taskId: string): Promise<Co
   const updated = await ctx.work.updateTask(taskId, { projectId, statusId: status._id });
   return {
     already: false,
-    facts: mergeFacts(read, factsFromUpdated(updated)),
+    // Any 2xx set the status, whether or not the answer describes the task.
+    facts: updated
+      ? mergeFacts(read, factsFromUpdated(updated))
+      : { ...read, done: true, statusId: status._id },
     project,
     status,
   };

@@ -83,6 +83,13 @@ function unknownOrUnchanged(err: WorkApiError, write: boolean, wording: ErrorWor
 
 function notFound(err: WorkApiError, id?: string): string {
   const op = err.operation;
+  // Create and list name no missing task: a 404 there means the project or the address.
+  if (op === 'createTask' || op === 'listTasks') {
+    return `the service does not know this project, or Worklink’s address for the service is wrong (an admin can check WORK_API_URL).${WRITES.has(op) ? ' Nothing was changed.' : ''}`;
+  }
+  if (op === 'createProject') {
+    return 'Worklink’s address for the service is wrong (an admin can check WORK_API_URL). Nothing was changed.';
+  }
   const thing = /task|comment/i.test(op) ? 'task' : /project|group/i.test(op) ? 'project' : '';
   const named = id ? ` \`${id}\`` : '';
   return thing

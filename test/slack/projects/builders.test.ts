@@ -155,6 +155,7 @@ describe('builders within Block Kit limits', () => {
 
   it('keeps the Home under 100 blocks with many links, projects and commands', () => {
     const view = homeView({
+      admin: true,
       connection: { workspaceName: 'W', connectedBy: 'U1', connectedAt: 'today' },
       links: Array.from({ length: 300 }, (_, i) => ({
         channelId: `C${i}`,

@@ -66,7 +66,7 @@ export function register(app: App, deps: WorklinkDeps): void {
     }
     const text = safely(ctx, () => created(ctx, outcome.value, form.value, meta.channelId));
     await ack(notice('Project created', text));
-    await cardAfter(ctx, outcome.value.projectId, text);
+    if (outcome.value) await cardAfter(ctx, outcome.value.projectId, text);
   });
 
   app.view<ViewSubmitAction>(VIEW.projectEdit, async (args) => {
@@ -104,10 +104,13 @@ export function register(app: App, deps: WorklinkDeps): void {
     };
     const saving = settle(ctx.work.updateProject(meta.projectId, form.value.body));
     const answer = await withinBudget(saving, budgetLeft(started));
-    const saved = (project: Project) => {
-      rememberProject(ctx, project.projectId, project.projectName);
-      const name = esc(project.projectName || meta.original.name);
-      return `Saved *${name}*: changed ${form.value.changes.join(', ')}.`;
+    const saved = (project: Project | undefined) => {
+      // Any 2xx saved it; only a name the service sent back is shown as its name.
+      if (project) rememberProject(ctx, project.projectId, project.projectName);
+      const name = project?.projectName
+        ? `*${esc(project.projectName)}*`
+        : `project \`${meta.projectId}\``;
+      return `Saved ${name}: changed ${form.value.changes.join(', ')}.`;
     };
     if (!answer.inTime) {
       await ack();
@@ -121,19 +124,23 @@ export function register(app: App, deps: WorklinkDeps): void {
     }
     const text = safely(ctx, () => saved(outcome.value));
     await ack(notice('Project saved', text));
-    await cardAfter(ctx, outcome.value.projectId, text);
+    await cardAfter(ctx, meta.projectId, text);
   });
 }
 
 /** Records the new project (and the channel link when asked); returns the sentence to show. */
 function created(
   ctx: WorkContext,
-  project: Project,
+  project: Project | undefined,
   form: CreateForm,
   channelId: string | undefined,
 ): string {
-  const name = esc(project.projectName || form.body.projectName);
-  const parts = [`Created *${name}* (\`${project.projectId}\`).`];
+  if (!project) {
+    return 'Project created; the service did not return its id, so Worklink cannot show or link it yet. It appears in the service under the name you gave.';
+  }
+  // Only a name the service sent back is shown as the project's name.
+  const name = project.projectName ? `*${esc(project.projectName)}*` : 'the project';
+  const parts = [`Created ${name} (\`${project.projectId}\`).`];
   if (form.linkChannel && channelId) {
     const link = linkChannel(ctx, channelId, project.projectId, project.projectName);
     const instead = link.replaced ? ` instead of *${esc(link.replaced.name)}*` : '';
@@ -176,7 +183,7 @@ async function finishLate<T>(
       return;
     }
     const text = safely(ctx, () => onSuccess(outcome.value));
-    const projectId = (outcome.value as { projectId?: string }).projectId;
+    const projectId = (outcome.value as { projectId?: string } | undefined)?.projectId;
     if (projectId) await cardAfter(ctx, projectId, text);
     else await ctx.reply(text);
   } catch (e) {

@@ -23,7 +23,7 @@ import { NOT_CONNECTED } from '../../ui/error-text.js';
 import { noticeModal } from '../../ui/notice-modal.js';
 import { taskCardData } from '../card/load.js';
 import { taskCard } from '../card/view.js';
-import { factsFromTask, mergeFacts, type TaskFacts } from '../facts.js';
+import { factsFromTask, mergeFacts } from '../facts.js';
 import { checkTaskForm, describeEnteredValues, errorBlock, readTaskFormValues } from './read.js';
 import { type SaveOutcome, saveTaskForm } from './save.js';
 import { readTaskFormMeta, type TaskFormMode, type TaskFormValues } from './view.js';
@@ -115,7 +115,11 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, mode: TaskFormMode):
 /** The confirmation with the task card, where the form was opened (or by DM). */
 async function report(ctx: WorkContext, result: Extract<SaveOutcome, { kind: 'saved' }>) {
   try {
-    let facts: TaskFacts = result.facts;
+    let facts = result.facts;
+    if (!facts) {
+      await ctx.reply(result.sentence);
+      return;
+    }
     if (!result.created) {
       // Update task answers without the estimate and group name: read the task again.
       const read = await ctx.work

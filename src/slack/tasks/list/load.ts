@@ -10,6 +10,7 @@ import { userName, workspaceUsers } from '../../people/service-users.js';
 import { mapLimit } from '../../shared/concurrency.js';
 import { cardDataFrom } from '../card/load.js';
 import { factsFromTask } from '../facts.js';
+import { dateIn } from '../mine/due-groups.js';
 import { loadProjectInfo } from '../project-info.js';
 import { type ListFilter, PAGE_SIZE, pageCount, type TaskListData } from './view.js';
 
@@ -85,7 +86,9 @@ export async function loadListPage(
       };
     }
   });
+  const now = ctx.deps.clock?.() ?? Date.now();
   return {
+    today: dateIn(await ctx.userTimeZone(), now),
     projectId: project.id,
     projectName: project.name,
     filter: input.filter,
