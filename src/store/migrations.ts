@@ -169,7 +169,20 @@ export const migrations: Migration[] = [
   ) STRICT;
   CREATE INDEX seen_requests_expiry ON seen_requests (expires_at);
   `,
-  // 5: the worker asks for a team's due rows (src/store/outbox.ts, due/nextDueAt): one index
+  // 5: per-person notification settings (src/store/notify-settings.ts), one row per kind a
+  // person changed; and DMs that carry their own message (the daily digest) in the outbox.
+  `
+  CREATE TABLE notify_settings (
+    team_id       TEXT NOT NULL,
+    slack_user_id TEXT NOT NULL,
+    kind          TEXT NOT NULL,           -- 'digest'; more kinds later
+    enabled       INTEGER NOT NULL,
+    updated_at    TEXT NOT NULL,
+    PRIMARY KEY (team_id, slack_user_id, kind)
+  ) STRICT;
+  ALTER TABLE notify_outbox ADD COLUMN message TEXT; -- JSON {text, blocks}; NULL: assignment DM
+  `,
+  // 6: the worker asks for a team's due rows (src/store/outbox.ts, due/nextDueAt): one index
   // range per team, in due order, instead of walking every pending row of paused teams.
   `
   CREATE INDEX notify_outbox_team_due ON notify_outbox (status, team_id, next_attempt_at);

@@ -29,6 +29,8 @@ export interface Notifications extends LongLivedPart {
   tuning: NotifyTuning;
   /** The secret events must be signed with (WORK_EVENTS_SECRET or generated), if any. */
   readonly eventsSecret: string | undefined;
+  /** The Web API client with a team's bot token (undefined when not installed). */
+  slackFor(teamId: string): WebClient | undefined;
   /** POST /work/events: the service's signed `task.created` deliveries. */
   readonly eventsRoute: { method: 'POST'; path: string; handler: RouteHandler };
 }
@@ -101,6 +103,7 @@ export function createNotifications(
   return {
     name: 'notifications',
     worker,
+    slackFor,
     tuning,
     eventsSecret,
     eventsRoute: {
