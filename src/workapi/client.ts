@@ -17,6 +17,7 @@ import {
   type Customer,
   describeIssue,
   extraOperations,
+  fastTaskListItem,
   type Group,
   type ListTasksQuery,
   type Operation,
@@ -37,7 +38,7 @@ import {
 } from './contract.js';
 import { errorFromAnswer, isWorkApiError, transportError, WorkApiError } from './errors.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLargeError, readCapped } from './read-capped.js';
-import { type DebugLog, readList, readOne, readWritten } from './reader.js';
+import { type DebugLog, type ItemReader, readList, readOne, readWritten } from './reader.js';
 
 export { isWorkApiError, WorkApiError, type WorkErrorKind } from './errors.js';
 
@@ -101,7 +102,7 @@ export class WorkClient {
   }
 
   listTasks(query: ListTasksQuery): Promise<TaskListItem[]> {
-    return this.readItems('listTasks', { query }, responses.TaskListItem, TASK_IDS);
+    return this.readItems('listTasks', { query }, fastTaskListItem, TASK_IDS);
   }
 
   /**
@@ -246,7 +247,7 @@ export class WorkClient {
   private async readItems<T>(
     name: ClientOperationName,
     input: CallInput,
-    item: z.ZodType<T>,
+    item: ItemReader<T>,
     ids: readonly string[],
   ): Promise<T[]> {
     return readList(name, item, ids, await this.call(name, input), this.options.log);
