@@ -200,7 +200,13 @@ export const migrations: Migration[] = [
     PRIMARY KEY (team_id, project_id, task_id)
   ) STRICT, WITHOUT ROWID;
   `,
-  // 6: a task's assignees found by task (re-recording a task replaces them; without this it
+  // 7: the worker asks for a team's due rows (src/store/outbox.ts, due/nextDueAt): one index
+  // range per team, in due order, instead of walking every pending row of paused teams.
+  `
+  CREATE INDEX notify_outbox_team_due ON notify_outbox (status, team_id, next_attempt_at);
+  DROP INDEX notify_outbox_due;
+  `,
+  // 8: a task's assignees found by task (re-recording a task replaces them; without this it
   // scanned all of the team's assignee rows).
   `
   CREATE INDEX task_index_assignees_task ON task_index_assignees (team_id, task_id);
