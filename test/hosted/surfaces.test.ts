@@ -106,6 +106,16 @@ describe.each(backends)('against the $name', ({ name, start }) => {
     expect(dms).toHaveLength(1);
   });
 
+  it('names tasks by words and #number; several give a pick list; none offers /work new', async () => {
+    expect(shown(await reply('task login fix'))).toContain('Fix the login page');
+    expect(shown(await reply('task #1'))).toMatch(/\* #1/);
+    await reply('add Fix the login button');
+    expect((await reply('task fix login')).text).toBe('2 tasks match. Which one?');
+    expect((await reply('task zebra unicorn')).text).toBe(
+      'No task matches “zebra unicorn”. Create it with `/work new zebra unicorn`.',
+    );
+  });
+
   it('comments on and completes a task', async () => {
     expect((await reply(`comment ${taskId} Looks good`)).text).toContain('comment');
     expect((await reply(`done ${taskId}`)).text).toMatch(/Marked \*Fix the login page\* complete/);
