@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import { App, HTTPReceiver, type Logger } from '@slack/bolt';
 import { startHarness } from '../test/support/harness.js';
-import { SlackRequests } from '../test/support/slackRequests.js';
+import { SlackRequests } from '../test/support/slack-requests.js';
 
 const BARE_SECRET = 'bare-signing-secret';
 

@@ -9,15 +9,13 @@
  *   npm run bench:notify [-- --tasks 1000 --limit 50]
  */
 import { parseArgs } from 'node:util';
-import { notificationsOf } from '../src/slack/notify/index.js';
-import { notifyStore } from '../src/slack/notify/stores.js';
 import { startHarness } from '../test/support/harness.js';
 import {
   dmCalls,
   dmCountsByOutboxId,
   scriptDmHistory,
   scriptRateLimit,
-} from '../test/support/notifySlack.js';
+} from '../test/support/notify-slack.js';
 
 const { values } = parseArgs({
   options: {
@@ -41,13 +39,13 @@ async function main() {
   try {
     // The harness logs at debug level into memory; a benchmark wants production's level.
     h.logger.setLevel('info' as never);
-    const notifications = notificationsOf(h.worklink.deps)!;
+    const notifications = h.worklink.deps.notifications;
     // These tasks are created outside Slack; no Slack announcement will come to take over.
     notifications.tuning.eventGraceMs = 0;
     h.service.setEventsSubscriber({ url: `${h.worklink.url}/work/events`, secret: SECRET });
     scriptDmHistory(h.fake);
     const limiter = scriptRateLimit(h.fake, { perSecond: LIMIT, retryAfterS: 1 });
-    const { outbox } = notifyStore(h.worklink.store.db);
+    const { outbox } = h.worklink.store;
 
     const emails = ['bob@example.com', 'carol@example.com', 'dan@example.com'];
     const assignees = emails.map((e) => h.seed.users.find((u) => u.email === e)!.id);

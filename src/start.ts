@@ -4,7 +4,7 @@
  * print as one sentence on stderr and exit 1; no stack traces.
  */
 import { type AppConfig, ConfigError, loadConfig } from './config.js';
-import { StartupError, startWorklink } from './slack/worklink.js';
+import { StartupError, startWorklink } from './slack/start/worklink.js';
 
 export async function start(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   let config: AppConfig;

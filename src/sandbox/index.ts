@@ -3,8 +3,8 @@
 // `npm start` experience (embedded service + Bolt app + sandbox), `launchSandbox` the same
 // without the console and signal handling (tests).
 
-export type { BlockObj, ElementObj } from './blockKit.js';
-export { validateBlocks, validateView } from './blockValidation.js';
+export type { BlockObj, ElementObj } from './block-kit.js';
+export { validateBlocks, validateView } from './block-validation.js';
 export type { Container, InteractionResult } from './interactions.js';
 export { Interactions } from './interactions.js';
 export type { AppCommand, AppShortcut, AppSurface } from './manifest.js';
@@ -16,8 +16,8 @@ export type { LaunchOptions, SandboxStack } from './start.js';
 export { launchSandbox, startSandbox } from './start.js';
 export type { LogEntry, SandboxMessage, SlackView } from './state.js';
 export { SandboxState } from './state.js';
-export type { RawValue, RawValues } from './viewState.js';
-export type { ApiCall, Fault } from './webApi.js';
-export { WebApi } from './webApi.js';
+export type { RawValue, RawValues } from './view-state.js';
+export type { ApiCall, Fault } from './web-api.js';
+export { WebApi } from './web-api.js';
 export type { SandboxChannelSpec, SandboxUserSpec } from './workspace.js';
 export { DEFAULT_BOT, DEFAULT_CHANNELS, DEFAULT_TEAM, DEFAULT_USERS } from './workspace.js';

@@ -3,11 +3,11 @@
 // what Slack does with the app's HTTP answer (command responses, `response_action`s). Also the
 // response_url endpoint's logic. The page's buttons and the tests both come through here.
 
-import { findElement, STATEFUL_TYPES, shown } from './blockKit.js';
-import { validateBlocks, validateView } from './blockValidation.js';
-import { nextTs, slackId } from './ids.js';
+import { findElement, STATEFUL_TYPES, shown } from './block-kit.js';
+import { validateBlocks, validateView } from './block-validation.js';
 import type { AppSurface } from './manifest.js';
 import { type BodyKind, type Delivery, deliverSigned } from './signer.js';
+import { nextTs, slackId } from './slack-ids.js';
 import {
   MAX_VIEW_STACK,
   RESPONSE_URL_MAX_USES,
@@ -23,7 +23,7 @@ import {
   type RawValue,
   type RawValues,
   type StateContext,
-} from './viewState.js';
+} from './view-state.js';
 
 /** What the page (or a test) learns from an interaction. */
 export interface InteractionResult {

@@ -11,9 +11,9 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { isAllowedHost } from './host-check.js';
 import { Interactions } from './interactions.js';
 import { type AppSurface, DEFAULT_APP_SURFACE } from './manifest.js';
-import { pageRoutes } from './pageApi.js';
+import { pageRoutes } from './page-api.js';
 import { type LogEntry, SandboxState } from './state.js';
-import { type Args, WebApi } from './webApi.js';
+import { type Args, WebApi } from './web-api.js';
 import {
   DEFAULT_CHANNELS,
   DEFAULT_TEAM,

@@ -17,7 +17,7 @@ import {
   StartupError,
   startWorklink,
   type WorklinkHandle,
-} from '../slack/worklink.js';
+} from '../slack/start/worklink.js';
 import type { Verification } from '../workapi/contract.js';
 import { type Welcome, welcomeText } from './banner.js';
 import { type AppSurface, DEFAULT_APP_SURFACE, readAppManifest } from './manifest.js';
@@ -28,7 +28,7 @@ import {
   SetupFileError,
   saveSetup,
   setupFilePath,
-} from './setupFile.js';
+} from './setup-file.js';
 import { DEFAULT_CHANNELS, DEFAULT_TEAM, DEFAULT_USERS } from './workspace.js';
 
 export interface LaunchOptions {

@@ -3,8 +3,8 @@
 // (through Server-Sent Events) and tests can follow along.
 
 import { EventEmitter } from 'node:events';
-import { type BlockObj, normalizeBlocks } from './blockKit.js';
-import { nextTs, slackId, triggerId } from './ids.js';
+import { type BlockObj, normalizeBlocks } from './block-kit.js';
+import { nextTs, slackId, triggerId } from './slack-ids.js';
 import {
   DEFAULT_BOT,
   DEFAULT_CHANNELS,

@@ -1,7 +1,7 @@
 import { Agent, request } from 'undici';
+import { signEvent } from '../workapi/event-signature.js';
 import type { Db } from './db.js';
-import { signEvent } from './event-signature.js';
-import { markDelivered, markFailed, oldestUndelivered, type PendingEvent } from './outbox.js';
+import { markDelivered, markFailed, oldestUndelivered, type PendingEvent } from './event-outbox.js';
 
 /** Where events go: the subscriber's URL and the secret their signatures use. */
 export interface EventsSubscriber {

@@ -1,6 +1,6 @@
 import type { Group } from '../workapi/contract.js';
 import { type Db, sql } from './db.js';
-import { newId } from './ids.js';
+import { newId } from './new-ids.js';
 
 interface GroupRow {
   id: string;

@@ -7,7 +7,7 @@ import { type Db, openDatabase } from './db.js';
 import { EventDelivery, type EventsSubscriber, type Logger } from './events.js';
 import { buildServer } from './server.js';
 
-export { signEvent, verifyEventSignature } from './event-signature.js';
+export { signEvent, verifyEventSignature } from '../workapi/event-signature.js';
 export type { EventsSubscriber, Logger } from './events.js';
 export { type SeedResult, seedDemoWorkspace } from './seed.js';
 

@@ -1,5 +1,5 @@
 import { type Db, sql } from './db.js';
-import { newId } from './ids.js';
+import { newId } from './new-ids.js';
 import { nowIso } from './time.js';
 
 export interface LabelSpec {

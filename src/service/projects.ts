@@ -9,8 +9,8 @@ import { customerExists } from './customers.js';
 import { type Db, sql } from './db.js';
 import { badRequest, notFound } from './errors.js';
 import { groupRows, insertGroups } from './groups.js';
-import { newId } from './ids.js';
 import { insertLabels, type LabelSpec, labelEntries } from './labels.js';
+import { newId } from './new-ids.js';
 import {
   DEFAULT_STATUSES,
   insertStatuses,

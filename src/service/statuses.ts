@@ -1,6 +1,6 @@
 import { STATUS_TYPE, type StatusEntry } from '../workapi/contract.js';
 import { type Db, sql } from './db.js';
-import { newId } from './ids.js';
+import { newId } from './new-ids.js';
 
 export interface StatusSpec {
   name: string;

@@ -10,9 +10,9 @@ import {
 import { recordActivity, taskComments } from './activity.js';
 import { type Db, sql } from './db.js';
 import { badRequest, notFound } from './errors.js';
+import { recordEvent } from './event-outbox.js';
 import { findGroup } from './groups.js';
-import { newId } from './ids.js';
-import { recordEvent } from './outbox.js';
+import { newId } from './new-ids.js';
 import { featuresOf, findProject, loadProject, type ProjectRow } from './projects.js';
 import { defaultStatus, findStatus, isDoneType } from './statuses.js';
 import { forgetTask, taskCache } from './task-cache.js';

@@ -1,6 +1,6 @@
 import type { WorkspaceUser } from '../workapi/contract.js';
 import { type Db, sql } from './db.js';
-import { newId } from './ids.js';
+import { newId } from './new-ids.js';
 import { nowIso } from './time.js';
 
 export interface NewUser {

@@ -1,5 +1,5 @@
 import { type Db, sql } from './db.js';
-import { hashApiKey, newApiKey, newId } from './ids.js';
+import { hashApiKey, newApiKey, newId } from './new-ids.js';
 import { nowIso } from './time.js';
 
 /** Who is calling: the key's workspace and its acting user (the key's createdBy). */

@@ -1,16 +1,23 @@
 /**
- * Builds the Bolt App for the configured mode and registers every listener group.
- * Kept thin: which receiver, which auth, which listeners — nothing else.
+ * Builds the Bolt App for the configured mode and registers each feature by calling it:
+ * the `/work` router with every feature's subcommands, then each feature's listeners.
+ * Kept thin: which receiver, which auth, which features — nothing else. Nothing registers
+ * itself on import; what is not called here does not run.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App, type AppOptions, HTTPReceiver, type Logger } from '@slack/bolt';
 import type { AppConfig } from '../config.js';
-import type { WorklinkDeps } from './context.js';
-import * as actions from './listeners/actions/index.js';
-import * as commands from './listeners/commands/index.js';
-import * as events from './listeners/events/index.js';
-import * as shortcuts from './listeners/shortcuts/index.js';
-import * as views from './listeners/views/index.js';
+import { type Subcommand, WorkRouter } from './commands/router.js';
+import { connectionCommands } from './connection/commands.js';
+import { registerConnection } from './connection/register.js';
+import type { WorklinkDeps } from './context/deps.js';
+import { registerHome } from './home/publish.js';
+import { outboxStatusSection, peopleCommands } from './people/commands.js';
+import { projectCommands } from './projects/commands.js';
+import { directoryCommands } from './projects/directory/commands.js';
+import { registerProjects } from './projects/register.js';
+import { taskCommands } from './tasks/commands.js';
+import { registerTasks } from './tasks/register.js';
 
 /** The bot scopes Worklink asks for (manifest.yml lists the same; a test checks). */
 export const BOT_SCOPES = [
@@ -33,6 +40,20 @@ export interface BuildAppOptions {
   botIdentity?: { botId: string; botUserId: string };
   /** Socket Mode serves extra routes on this port. */
   port?: number;
+  /** More `/work` subcommands, after the features' own (tests). */
+  subcommands?: readonly Subcommand[];
+}
+
+/** Every `/work` subcommand, in the order help lists them (the router adds `help`). */
+export function workSubcommands(extra: readonly Subcommand[] = []): Subcommand[] {
+  return [
+    ...connectionCommands([outboxStatusSection]),
+    ...taskCommands,
+    ...projectCommands,
+    ...directoryCommands,
+    ...peopleCommands,
+    ...extra,
+  ];
 }
 
 export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAppOptions = {}) {
@@ -114,7 +135,12 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
     deps.logger.error(`Unhandled error in a Slack listener: ${error.message}`);
   });
 
-  for (const group of [commands, actions, views, shortcuts, events]) group.register(app, deps);
+  const router = new WorkRouter(workSubcommands(options.subcommands));
+  router.register(app, deps);
+  registerConnection(app, deps);
+  registerTasks(app, deps);
+  registerProjects(app, deps);
+  registerHome(app, deps, router.visible());
   return app;
 }
 

@@ -1,26 +1,25 @@
 /**
  * The app's own database (DATA_DIR/worklink.db): one better-sqlite3 connection in WAL mode,
- * migrated on open, with one small module per table. The notification tables (outbox.ts,
- * userLinks.ts, lookupCache.ts) are reached through src/slack/notify/stores.ts on `store.db`.
+ * migrated on open, with one small module per table, each built once here.
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { makePrivateDir, preparePrivateDatabase, restrictDatabaseFiles } from '../private-files.js';
-import { type ChannelProjectsStore, channelProjectsStore } from './channelProjects.js';
+import { type ChannelProjectsStore, channelProjectsStore } from './channel-projects.js';
 import { type ConnectionsStore, connectionsStore } from './connections.js';
 import { createSecretBox, loadSecretsKey, type SecretBox } from './crypto.js';
 import { type InstallationsStore, installationsStore } from './installations.js';
-import { type KnownProjectsStore, knownProjectsStore } from './knownProjects.js';
-import { lookupCacheStore } from './lookupCache.js';
+import { type KnownProjectsStore, knownProjectsStore } from './known-projects.js';
+import { type LookupCacheStore, lookupCacheStore } from './lookup-cache.js';
 import { migrate } from './migrations.js';
-import { outboxStore } from './outbox.js';
-import { userLinksStore } from './userLinks.js';
+import { type OutboxStore, outboxStore, type SeenEventsStore, seenEventsStore } from './outbox.js';
+import { type UserLinksStore, userLinksStore } from './user-links.js';
 
-export type { ChannelProject, ChannelProjectsStore } from './channelProjects.js';
+export type { ChannelProject, ChannelProjectsStore } from './channel-projects.js';
 export type { Connection, ConnectionInfo, ConnectionsStore } from './connections.js';
 export { DecryptError, type SecretBox } from './crypto.js';
 export type { InstallationsStore } from './installations.js';
-export type { KnownProject, KnownProjectsStore } from './knownProjects.js';
+export type { KnownProject, KnownProjectsStore } from './known-projects.js';
 
 export const DB_FILE = 'worklink.db';
 
@@ -33,6 +32,14 @@ export interface Store {
   readonly installations: InstallationsStore;
   readonly channelProjects: ChannelProjectsStore;
   readonly knownProjects: KnownProjectsStore;
+  /** Assignment DMs waiting to be sent, one row per (team, task, person). */
+  readonly outbox: OutboxStore;
+  /** Ids of service events already taken in (a redelivery changes nothing). */
+  readonly seenEvents: SeenEventsStore;
+  /** `/work link`: service e-mail → Slack user, set by admins. */
+  readonly userLinks: UserLinksStore;
+  /** users.lookupByEmail answers, remembered for a while. */
+  readonly lookups: LookupCacheStore;
   /**
    * Forgets what Worklink keeps about a team's service workspace: the connection (API key),
    * channel links and known projects, in one transaction. Returns what was removed.
@@ -108,6 +115,10 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     installations: installationsStore(db, secrets),
     channelProjects,
     knownProjects,
+    outbox,
+    seenEvents: seenEventsStore(db),
+    userLinks,
+    lookups,
     forgetTeam: (teamId) => forgetTeam(teamId),
     forgetUninstalledTeam: (teamId, reason, now = Date.now()) =>
       forgetUninstalledTeam(teamId, reason, now),

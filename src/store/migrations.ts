@@ -53,7 +53,7 @@ export const migrations: Migration[] = [
   ) STRICT;
   `,
   // 2: notifications — the DM outbox, explicit user links, the e-mail lookup cache and the
-  // ids of service events already taken in (src/store/outbox.ts, userLinks.ts, lookupCache.ts).
+  // ids of service events already taken in (src/store/outbox.ts, user-links.ts, lookup-cache.ts).
   `
   CREATE TABLE notify_outbox (
     id                    INTEGER PRIMARY KEY,

@@ -80,6 +80,10 @@ export interface OutboxSummary {
 }
 
 export interface OutboxStore {
+  /** Tells the listeners (the worker) that rows were queued, so it need not wait for its poll. */
+  changed(): void;
+  /** Listens for `changed()`; returns the unsubscribe function. */
+  onChange(listener: () => void): () => void;
   /**
    * Queues rows in ONE transaction and returns the rows as they now stand (new or existing).
    * 'ignore' keeps any existing row as it is (service events). 'slack' also takes over a row
@@ -372,8 +376,16 @@ export function outboxStore(db: Database.Database): OutboxStore {
     projectName: 'project_name',
     dmChannel: 'dm_channel',
   };
+  const listeners = new Set<() => void>();
 
   return {
+    changed: () => {
+      for (const listener of listeners) listener();
+    },
+    onChange: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     enqueue: (rows, mode, now = Date.now()) => enqueue(rows, mode, now),
     get: (id) => {
       const r = byId.get(id);

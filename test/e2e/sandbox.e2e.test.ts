@@ -18,7 +18,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../../src/config.js';
 import { launchSandbox, type SandboxStack } from '../../src/sandbox/start.js';
 import { taskComments } from '../../src/service/activity.js';
-import { createLogger } from '../../src/slack/worklink.js';
+import { createLogger } from '../../src/slack/start/worklink.js';
 import { WorkClient } from '../../src/workapi/client.js';
 import { launchChromium } from '../support/browser.js';
 

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../../src/config.js';
 import { welcomeText } from '../../src/sandbox/banner.js';
 import { launchSandbox, welcomeOf } from '../../src/sandbox/start.js';
-import { createLogger, StartupError } from '../../src/slack/worklink.js';
+import { createLogger, StartupError } from '../../src/slack/start/worklink.js';
 import { openStore } from '../../src/store/index.js';
 
 const dirs: string[] = [];

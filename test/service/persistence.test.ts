@@ -8,9 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/service/db.js';
-import { signEvent, verifyEventSignature } from '../../src/service/event-signature.js';
 import { type ServiceHandle, seedDemoWorkspace, startService } from '../../src/service/index.js';
 import { strictResponses } from '../../src/workapi/contract.js';
+import { signEvent, verifyEventSignature } from '../../src/workapi/event-signature.js';
 import { makeTempDir, raw, waitFor } from './support.js';
 
 interface Delivery {

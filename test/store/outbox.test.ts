@@ -4,7 +4,7 @@
  * dedupe; user links; the lookup cache's expiry.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { lookupCacheStore } from '../../src/store/lookupCache.js';
+import { lookupCacheStore } from '../../src/store/lookup-cache.js';
 import { migrations } from '../../src/store/migrations.js';
 import {
   NO_SLACK_ACCOUNT,
@@ -12,8 +12,8 @@ import {
   outboxStore,
   seenEventsStore,
 } from '../../src/store/outbox.js';
-import { userLinksStore } from '../../src/store/userLinks.js';
-import { matchedRow, type TempStore, tempStore } from '../support/notifyRows.js';
+import { userLinksStore } from '../../src/store/user-links.js';
+import { matchedRow, type TempStore, tempStore } from '../support/notify-rows.js';
 
 let tmp: TempStore;
 let outbox: OutboxStore;

@@ -8,11 +8,11 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DecryptError } from '../../src/store/crypto.js';
 import { openStore, type Store } from '../../src/store/index.js';
-import { lookupCacheStore } from '../../src/store/lookupCache.js';
+import { lookupCacheStore } from '../../src/store/lookup-cache.js';
 import { migrate, migrations } from '../../src/store/migrations.js';
 import { outboxStore } from '../../src/store/outbox.js';
-import { userLinksStore } from '../../src/store/userLinks.js';
-import { matchedRow } from '../support/notifyRows.js';
+import { userLinksStore } from '../../src/store/user-links.js';
+import { matchedRow } from '../support/notify-rows.js';
 
 let dir: string;
 let store: Store | undefined;

@@ -14,6 +14,7 @@
  *     expect(reply.text).toContain('Alice Adams');
  *   });
  */
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,11 +27,16 @@ import {
   seedDemoWorkspace,
   startService,
 } from '../../src/service/index.js';
-import { createLogger, startWorklink, type WorklinkHandle } from '../../src/slack/worklink.js';
+import type { Subcommand } from '../../src/slack/commands/router.js';
+import {
+  createLogger,
+  startWorklink,
+  type WorklinkHandle,
+} from '../../src/slack/start/worklink.js';
 import type { Store } from '../../src/store/index.js';
 import { WorkClient } from '../../src/workapi/client.js';
-import { type FakeSlack, startFakeSlack } from './fakeSlack.js';
-import { SlackRequests, type SlackResponse } from './slackRequests.js';
+import { type FakeSlack, startFakeSlack } from './fake-slack.js';
+import { SlackRequests, type SlackResponse } from './slack-requests.js';
 
 export const TEAM_ID = 'T_TEST';
 export const SIGNING_SECRET = 'test-signing-secret-0123456789abcdef';
@@ -54,6 +60,8 @@ export interface HarnessOptions {
   dataDir?: string;
   /** Change the config before the app starts (e.g. the mode). */
   configure?: (config: AppConfig) => AppConfig;
+  /** More `/work` subcommands for this app (see test/slack/commands/router.test.ts). */
+  subcommands?: readonly Subcommand[];
 }
 
 export interface Harness {
@@ -117,6 +125,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       host: '127.0.0.1',
       serviceUrls: workUrls,
       logger,
+      subcommands: options.subcommands,
     });
     const app = worklink;
     const svc = service;

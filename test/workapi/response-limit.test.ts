@@ -6,7 +6,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeWorkError } from '../../src/slack/ui/messages/errors.js';
+import { describeWorkError } from '../../src/slack/ui/error-text.js';
 import { WorkApiError, WorkClient } from '../../src/workapi/client.js';
 
 const MiB = 1024 * 1024;

@@ -1,7 +1,7 @@
 /**
  * The one door through which a newly created task reaches its assignees' DMs.
  * Called by the create-task paths in Slack right after the service confirmed the task.
- * (The service's `task.created` events take the other door, src/slack/notify/events.ts,
+ * (The service's `task.created` events take the other door, src/slack/notify/events-receiver.ts,
  * into the same outbox; the unique key makes both together still one DM per assignee.)
  *
  * 1. One transaction queues a row per assignee — before anything else, so a crash after
@@ -22,9 +22,8 @@ import {
 } from '../../store/outbox.js';
 import type { WorkClient } from '../../workapi/client.js';
 import type { Task } from '../../workapi/contract.js';
-import { directoryFor, type ServiceUser } from './directory.js';
-import { matchSlackUser } from './match.js';
-import { notifyStore, outboxChanged } from './stores.js';
+import type { SlackMatcher } from './match.js';
+import type { ServiceDirectory, ServiceUser } from './service-directory.js';
 
 /** What announcing needs; a listener's WorkContext has all of it. */
 export interface AnnounceDeps {
@@ -32,6 +31,9 @@ export interface AnnounceDeps {
   work: WorkClient;
   /** The app store (src/store). */
   store: Store;
+  /** The running app's service users and Slack matching (WorklinkDeps has both). */
+  directory: ServiceDirectory;
+  matcher: SlackMatcher;
 }
 
 export interface AnnounceInput {
@@ -63,7 +65,7 @@ export async function announceNewTask(
   const { teamId, task, actor } = input;
   const ids = [...new Set((task.taskUsers ?? []).map((u) => u.taskUserId).filter(Boolean))];
   if (ids.length === 0) return { assignees: 0, notified: 0, skippedActor: false, unmatched: [] };
-  const { outbox } = notifyStore(store.db);
+  const { outbox } = store;
 
   // 1. Queue first (one transaction), matching afterwards.
   const now = Date.now();
@@ -101,7 +103,7 @@ export async function announceNewTask(
   } finally {
     // Whatever is still held goes to the worker now.
     for (const r of mine) outbox.release(r.id);
-    outboxChanged(store.db);
+    store.outbox.changed();
   }
 
   // 3. Report from the rows as they now stand.
@@ -120,8 +122,8 @@ async function matchRows(deps: AnnounceDeps, input: AnnounceInput, rows: OutboxR
   if (rows.length === 0) return;
   const { store } = deps;
   const { teamId, task, actor } = input;
-  const { outbox, links, lookups } = notifyStore(store.db);
-  const directory = directoryFor(store.db);
+  const { outbox } = store;
+  const { directory } = deps;
   const users = await directory.usersOf(teamId, deps.work).catch(() => undefined);
   const projectName =
     rows[0].projectName ??
@@ -143,9 +145,9 @@ async function matchRows(deps: AnnounceDeps, input: AnnounceInput, rows: OutboxR
       });
       // Without the service's user list the e-mail is unknown: the worker will try again.
       if (!users) return;
-      let match: Awaited<ReturnType<typeof matchSlackUser>>;
+      let match: Awaited<ReturnType<SlackMatcher['match']>>;
       try {
-        match = await matchSlackUser({ links, lookups, slack: deps.slack }, teamId, user?.email);
+        match = await deps.matcher.match(deps.slack, teamId, user?.email);
       } catch {
         return; // Slack busy or failing: the worker matches this row later.
       }

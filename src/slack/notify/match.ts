@@ -6,8 +6,8 @@
  * classify (classifySlackError).
  */
 import type { WebClient } from '@slack/web-api';
-import type { LookupCacheStore } from '../../store/lookupCache.js';
-import type { UserLinksStore } from '../../store/userLinks.js';
+import type { LookupCacheStore } from '../../store/lookup-cache.js';
+import type { UserLinksStore } from '../../store/user-links.js';
 
 export const LOOKUP_HIT_TTL_MS = 60 * 60_000;
 export const LOOKUP_MISS_TTL_MS = 10 * 60_000;
@@ -16,49 +16,49 @@ export type Match =
   | { kind: 'matched'; slackUserId: string; via: 'link' | 'email' }
   | { kind: 'unmatched' };
 
-export interface MatchDeps {
-  links: UserLinksStore;
+export interface MatchStores {
+  userLinks: UserLinksStore;
   lookups: LookupCacheStore;
-  slack: WebClient;
   hitTtlMs?: number;
   missTtlMs?: number;
 }
 
-/** Lookups under way, per cache (one per database), so a burst of DMs asks Slack once. */
-const underWay = new WeakMap<LookupCacheStore, Map<string, Promise<string | undefined>>>();
+/** One per running Worklink (in its deps): it keeps the lookups under way. */
+export class SlackMatcher {
+  /** Lookups under way, so a burst of DMs asks Slack once per e-mail. */
+  private readonly underWay = new Map<string, Promise<string | undefined>>();
 
-export async function matchSlackUser(
-  deps: MatchDeps,
-  teamId: string,
-  email: string | undefined,
-): Promise<Match> {
-  const address = email?.trim().toLowerCase();
-  if (!address) return { kind: 'unmatched' };
-  const link = deps.links.byEmail(teamId, address);
-  if (link) return { kind: 'matched', slackUserId: link.slackUserId, via: 'link' };
-  const cached = deps.lookups.get(teamId, address);
-  if (cached) {
-    return cached.slackUserId
-      ? { kind: 'matched', slackUserId: cached.slackUserId, via: 'email' }
-      : { kind: 'unmatched' };
+  constructor(private readonly stores: MatchStores) {}
+
+  async match(slack: WebClient, teamId: string, email: string | undefined): Promise<Match> {
+    const address = email?.trim().toLowerCase();
+    if (!address) return { kind: 'unmatched' };
+    const link = this.stores.userLinks.byEmail(teamId, address);
+    if (link) return { kind: 'matched', slackUserId: link.slackUserId, via: 'link' };
+    const cached = this.stores.lookups.get(teamId, address);
+    if (cached) {
+      return cached.slackUserId
+        ? { kind: 'matched', slackUserId: cached.slackUserId, via: 'email' }
+        : { kind: 'unmatched' };
+    }
+    const key = `${teamId}\n${address}`;
+    let pending = this.underWay.get(key);
+    if (!pending) {
+      pending = lookUp({ ...this.stores, slack }, teamId, address).finally(() =>
+        this.underWay.delete(key),
+      );
+      this.underWay.set(key, pending);
+    }
+    const slackUserId = await pending;
+    return slackUserId ? { kind: 'matched', slackUserId, via: 'email' } : { kind: 'unmatched' };
   }
-  let inFlight = underWay.get(deps.lookups);
-  if (!inFlight) {
-    inFlight = new Map();
-    underWay.set(deps.lookups, inFlight);
-  }
-  const key = `${teamId}\n${address}`;
-  let pending = inFlight.get(key);
-  if (!pending) {
-    const map = inFlight;
-    pending = lookUp(deps, teamId, address).finally(() => map.delete(key));
-    inFlight.set(key, pending);
-  }
-  const slackUserId = await pending;
-  return slackUserId ? { kind: 'matched', slackUserId, via: 'email' } : { kind: 'unmatched' };
 }
 
-async function lookUp(deps: MatchDeps, teamId: string, email: string): Promise<string | undefined> {
+async function lookUp(
+  deps: MatchStores & { slack: WebClient },
+  teamId: string,
+  email: string,
+): Promise<string | undefined> {
   let found: string | undefined;
   try {
     const res = await deps.slack.users.lookupByEmail({ email });

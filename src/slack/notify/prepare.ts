@@ -8,15 +8,16 @@ import type { Logger } from '@slack/bolt';
 import { DecryptError, type Store } from '../../store/index.js';
 import { CREATOR_SKIPPED, NO_SLACK_ACCOUNT, type OutboxRow } from '../../store/outbox.js';
 import type { WorkClient } from '../../workapi/client.js';
-import type { WorkClientCache } from '../context.js';
-import { directoryFor } from './directory.js';
-import { matchSlackUser } from './match.js';
-import { notifyStore } from './stores.js';
+import type { WorkClientCache } from '../context/work-clients.js';
+import type { SlackMatcher } from './match.js';
+import type { ServiceDirectory } from './service-directory.js';
 import type { Preparation, PrepareRow } from './worker.js';
 
 export interface PrepareDeps {
   store: Store;
   workClients: WorkClientCache;
+  directory: ServiceDirectory;
+  matcher: SlackMatcher;
   logger?: Pick<Logger, 'warn'>;
 }
 
@@ -27,8 +28,7 @@ export class ServiceUnavailableError extends Error {
 
 export function appPreparer(deps: PrepareDeps): PrepareRow {
   const { store } = deps;
-  const { links, lookups } = notifyStore(store.db);
-  const directory = directoryFor(store.db);
+  const { directory, matcher } = deps;
 
   const workFor = (teamId: string): WorkClient | undefined => {
     try {
@@ -72,7 +72,7 @@ export function appPreparer(deps: PrepareDeps): PrepareRow {
       });
       if (name) fields.projectName = name;
     }
-    const match = await matchSlackUser({ links, lookups, slack }, row.teamId, email);
+    const match = await matcher.match(slack, row.teamId, email);
     if (match.kind === 'unmatched') return { kind: 'failed', reason: NO_SLACK_ACCOUNT };
     if (match.slackUserId === row.actorSlackUserId) {
       return { kind: 'skipped', reason: CREATOR_SKIPPED };

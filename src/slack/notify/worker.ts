@@ -16,17 +16,15 @@
  */
 import type { Logger } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import type Database from 'better-sqlite3';
 import {
   CREATOR_SKIPPED,
   NO_SLACK_ACCOUNT,
   type OutboxRow,
   type OutboxStore,
 } from '../../store/outbox.js';
-import { assignmentMessage } from '../ui/messages/assignment.js';
+import { assignmentMessage } from './assignment-message.js';
 import { type PacerOptions, TeamPacer } from './pacer.js';
-import { classifySlackError, type SlackFailure } from './slackErrors.js';
-import { notifyStore, onOutboxChange } from './stores.js';
+import { classifySlackError, type SlackFailure } from './slack-errors.js';
 
 /** The message metadata event type that marks Worklink's assignment DMs. */
 export const DM_EVENT_TYPE = 'worklink_task_assigned';
@@ -47,7 +45,8 @@ export type Preparation =
 export type PrepareRow = (row: OutboxRow, slack: WebClient) => Promise<Preparation>;
 
 export interface NotifyWorkerOptions {
-  db: Database.Database;
+  /** The app store's outbox (src/store/outbox.ts); its changed() wakes the worker. */
+  outbox: OutboxStore;
   /** The Web API client for a team (its bot token), or undefined when not installed. */
   slackFor(teamId: string): WebClient | undefined;
   /** Default: rows without a recipient fail ("no Slack account linked"). */
@@ -119,7 +118,7 @@ export class NotifyWorker {
   private warnedNoHistory = false;
 
   constructor(private readonly options: NotifyWorkerOptions) {
-    this.outbox = notifyStore(options.db).outbox;
+    this.outbox = options.outbox;
     this.perTeam = options.perTeamConcurrency ?? 8;
     this.maxInFlight = options.maxInFlight ?? 32;
     this.leaseMs = options.leaseMs ?? 60_000;
@@ -134,7 +133,7 @@ export class NotifyWorker {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.unsubscribe = onOutboxChange(this.options.db, () => this.wake());
+    this.unsubscribe = this.outbox.onChange(() => this.wake());
     this.loopDone = this.loop().catch((e: unknown) => {
       this.options.logger?.error(`The notification worker stopped: ${(e as Error)?.message ?? e}`);
     });

@@ -1,7 +1,8 @@
 /** Making a project the channel's default: `/work project link <id>` and the card's button. */
-import { runSafely, type WorkContext } from '../context.js';
+import { runSafely } from '../context/error-replies.js';
+import type { WorkContext } from '../context/work-context.js';
 import { esc } from '../format/text.js';
-import { forgetIfGone, linkChannel } from './channel.js';
+import { forgetIfGone, linkChannel } from '../shared/project-context.js';
 
 /** Links the context's channel to `projectId` after checking that the project exists. */
 export async function linkProject(ctx: WorkContext, projectId: string): Promise<void> {

@@ -3,9 +3,9 @@
  * message has no link to make, so there people are told how to choose a project there (the
  * form, `in:<project>`, or the id), not to "link this channel".
  */
-import type { WorkContext } from '../context.js';
+import type { WorkContext } from '../context/work-context.js';
 import { esc } from '../format/text.js';
-import { idProblem } from '../parse/ids.js';
+import { idProblem } from '../parse/service-id.js';
 
 /** Slack's DM ids start with D (group DMs with G are channels for this purpose). */
 export function inDirectMessage(ctx: Pick<WorkContext, 'channelId'>): boolean {

@@ -5,10 +5,10 @@
  * sentence naming them.
  */
 
-import type { WorkContext } from '../context.js';
+import type { WorkContext } from '../context/work-context.js';
 import { esc } from '../format/text.js';
-import type { Assignee } from '../parse/quickAdd.js';
-import { userByEmail, userName, usersForHandle, workspaceUsers } from './people.js';
+import type { Assignee } from '../parse/quick-add.js';
+import { userByEmail, userName, usersForHandle, workspaceUsers } from '../people/service-users.js';
 
 export type AssigneeResolution = { ok: true; ids: string[] } | { ok: false; error: string };
 

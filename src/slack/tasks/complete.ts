@@ -3,10 +3,11 @@
  * Type-3 status by Index, set with update task. An already done task is left alone.
  */
 import type { StatusEntry } from '../../workapi/contract.js';
-import { replyError, type WorkContext } from '../context.js';
+import { replyError } from '../context/error-replies.js';
+import type { WorkContext } from '../context/work-context.js';
 import { esc } from '../format/text.js';
 import { factsFromTask, factsFromUpdated, mergeFacts, type TaskFacts } from './facts.js';
-import { firstDoneStatus, loadProjectInfo, type ProjectInfo } from './projectInfo.js';
+import { firstDoneStatus, loadProjectInfo, type ProjectInfo } from './project-info.js';
 
 export interface Completion {
   /** True when the task was done already (nothing was sent). */

@@ -3,7 +3,8 @@
  * task, then announceNewTask (the assignees' DMs), and one sentence that says both.
  */
 import type { CreateTaskBody, Task } from '../../workapi/contract.js';
-import { errMessage, type WorkContext } from '../context.js';
+import { errMessage } from '../context/error-replies.js';
+import type { WorkContext } from '../context/work-context.js';
 import { esc } from '../format/text.js';
 import { announceNewTask, describeAssignmentReport } from '../notify/announce.js';
 
@@ -32,7 +33,13 @@ export async function createTaskFromSlack(
 async function announceCreated(ctx: WorkContext, task: Task): Promise<string> {
   try {
     const report = await announceNewTask(
-      { slack: ctx.slack, work: ctx.work, store: ctx.store },
+      {
+        slack: ctx.slack,
+        work: ctx.work,
+        store: ctx.store,
+        directory: ctx.deps.directory,
+        matcher: ctx.deps.matcher,
+      },
       { teamId: ctx.teamId, task, actor: { slackUserId: ctx.userId } },
     );
     return describeAssignmentReport(report);

@@ -4,7 +4,7 @@
  * message) come with the message and are only looked up when the message left them out.
  */
 import type { TaskFileInput } from '../../workapi/contract.js';
-import type { WorkContext } from '../context.js';
+import type { WorkContext } from '../context/work-context.js';
 import { cut } from '../format/text.js';
 
 /** The parts of a Slack file object that matter here. */

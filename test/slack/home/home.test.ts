@@ -1,10 +1,11 @@
 /**
  * App Home: app_home_opened publishes the person's Home (connection, linked channels, known
- * projects, the commands from the registry); its buttons open the project form and cards.
+ * projects, the commands from the router); its buttons open the project form and cards.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { subcommands } from '../../../src/slack/listeners/commands/work.js';
-import { ACTION, VIEW } from '../../../src/slack/ui/ids.js';
+import { workSubcommands } from '../../../src/slack/app.js';
+import { WorkRouter } from '../../../src/slack/commands/router.js';
+import { ACTION, VIEW } from '../../../src/slack/ui/block-ids.js';
 import { type Harness, startHarness } from '../../support/harness.js';
 
 let h: Harness;
@@ -55,7 +56,7 @@ describe('connected', () => {
     expect(shown).toContain(`"value":"${h.seed.projects[0].projectId}"`);
     expect(shown).toContain(ACTION.homeNewProject);
     expect(shown).toContain(ACTION.homeNewTask);
-    for (const sub of subcommands().filter((s) => !s.hidden)) {
+    for (const sub of new WorkRouter(workSubcommands()).visible()) {
       expect(shown).toContain(`\`/work ${sub.usage}\``);
     }
   });

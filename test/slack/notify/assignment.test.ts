@@ -3,10 +3,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { describeAssignmentReport } from '../../../src/slack/notify/announce.js';
-import { classifySlackError } from '../../../src/slack/notify/slackErrors.js';
-import { ACTION } from '../../../src/slack/ui/ids.js';
-import { assignmentMessage } from '../../../src/slack/ui/messages/assignment.js';
-import { outboxStatusText } from '../../../src/slack/ui/messages/outbox.js';
+import { assignmentMessage } from '../../../src/slack/notify/assignment-message.js';
+import { outboxStatusText } from '../../../src/slack/notify/outbox-status.js';
+import { classifySlackError } from '../../../src/slack/notify/slack-errors.js';
+import { ACTION } from '../../../src/slack/ui/block-ids.js';
 
 describe('assignmentMessage', () => {
   const base = {

@@ -7,12 +7,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { signEvent } from '../../../src/service/event-signature.js';
 import { seedDemoWorkspace } from '../../../src/service/index.js';
-import { notificationsOf } from '../../../src/slack/notify/index.js';
-import { createLogger, startWorklink, type WorklinkHandle } from '../../../src/slack/worklink.js';
+import {
+  createLogger,
+  startWorklink,
+  type WorklinkHandle,
+} from '../../../src/slack/start/worklink.js';
 import { WorkClient } from '../../../src/workapi/client.js';
-import { type FakeSlack, startFakeSlack } from '../../support/fakeSlack.js';
+import { signEvent } from '../../../src/workapi/event-signature.js';
+import { type FakeSlack, startFakeSlack } from '../../support/fake-slack.js';
 import {
   BOT_TOKEN,
   SIGNING_SECRET,
@@ -21,7 +24,7 @@ import {
   TEAM_ID,
   waitFor,
 } from '../../support/harness.js';
-import { dmCalls } from '../../support/notifySlack.js';
+import { dmCalls } from '../../support/notify-slack.js';
 
 let fake: FakeSlack;
 let handle: WorklinkHandle;
@@ -51,7 +54,7 @@ afterAll(async () => {
 
 it('subscribes itself to the embedded service and DMs assignees of tasks made there', async () => {
   expect(handle.service).toBeDefined();
-  const notifications = notificationsOf(handle.deps)!;
+  const notifications = handle.deps.notifications;
   notifications.tuning.eventGraceMs = 0;
   expect(notifications.eventsSecret).toMatch(/^[0-9a-f]{64}$/);
 

@@ -8,13 +8,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { notifyStore } from '../../../src/slack/notify/stores.js';
-import { type FakeSlack, startFakeSlack } from '../../support/fakeSlack.js';
+import { type FakeSlack, startFakeSlack } from '../../support/fake-slack.js';
 import { waitFor } from '../../support/harness.js';
-import { matchedRow, type TempStore, tempStore } from '../../support/notifyRows.js';
-import { dmCalls, dmCountsByOutboxId, scriptDmHistory } from '../../support/notifySlack.js';
+import { matchedRow, type TempStore, tempStore } from '../../support/notify-rows.js';
+import { dmCalls, dmCountsByOutboxId, scriptDmHistory } from '../../support/notify-slack.js';
 
-const CHILD = fileURLToPath(new URL('../../support/notifyWorkerChild.ts', import.meta.url));
+const CHILD = fileURLToPath(new URL('../../support/notify-worker-child.ts', import.meta.url));
 const ROWS = 24;
 
 let fake: FakeSlack;
@@ -54,7 +53,7 @@ async function startChild(): Promise<ChildProcess> {
 }
 
 it('loses nothing and sends nothing twice when the worker is killed mid-delivery', async () => {
-  const { outbox } = notifyStore(tmp.store.db);
+  const { outbox } = tmp.store;
   const users = ['U_A1', 'U_A2', 'U_A3', 'U_A4', 'U_A5', 'U_A6'];
   const rows = outbox.enqueue(
     Array.from({ length: ROWS }, (_, i) => matchedRow('T_KILL', users[i % users.length])),

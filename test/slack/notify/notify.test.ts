@@ -7,21 +7,20 @@
  */
 import { WebClient } from '@slack/web-api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { signEvent } from '../../../src/service/event-signature.js';
-import { countUndelivered } from '../../../src/service/outbox.js';
+import { countUndelivered } from '../../../src/service/event-outbox.js';
 import {
   type AnnounceInput,
   announceNewTask,
   describeAssignmentReport,
 } from '../../../src/slack/notify/announce.js';
-import { type Notifications, notificationsOf } from '../../../src/slack/notify/index.js';
-import { notifyStore } from '../../../src/slack/notify/stores.js';
-import { ACTION } from '../../../src/slack/ui/ids.js';
+import type { Notifications } from '../../../src/slack/notify/notifications.js';
+import { ACTION } from '../../../src/slack/ui/block-ids.js';
 import type { OutboxStore } from '../../../src/store/outbox.js';
 import type { Task } from '../../../src/workapi/contract.js';
-import type { RecordedCall } from '../../support/fakeSlack.js';
+import { signEvent } from '../../../src/workapi/event-signature.js';
+import type { RecordedCall } from '../../support/fake-slack.js';
 import { BOT_TOKEN, type Harness, startHarness } from '../../support/harness.js';
-import { dmAttempts, dmCalls, scriptDmHistory } from '../../support/notifySlack.js';
+import { dmAttempts, dmCalls, scriptDmHistory } from '../../support/notify-slack.js';
 
 const EVENTS_SECRET = 'events-secret-for-tests-0123456789abcdef';
 
@@ -38,9 +37,9 @@ beforeAll(async () => {
     connect: true,
     configure: (c) => ({ ...c, workEventsSecret: EVENTS_SECRET }),
   });
-  notifications = notificationsOf(h.worklink.deps)!;
+  notifications = h.worklink.deps.notifications;
   notifications.tuning.eventGraceMs = 300;
-  outbox = notifyStore(h.worklink.store.db).outbox;
+  outbox = h.worklink.store.outbox;
   // In the harness the service is started outside the app: subscribe it as startWorklink
   // does for its own embedded service.
   h.service.setEventsSubscriber({ url: `${h.worklink.url}/work/events`, secret: EVENTS_SECRET });
@@ -83,7 +82,13 @@ const statusOf = (taskId: string, serviceUserId: string) =>
 
 function announce(task: Task, actor: AnnounceInput['actor']) {
   return announceNewTask(
-    { slack, work: h.work, store: h.worklink.store },
+    {
+      slack,
+      work: h.work,
+      store: h.worklink.store,
+      directory: h.worklink.deps.directory,
+      matcher: h.worklink.deps.matcher,
+    },
     { teamId: h.teamId, task, actor },
   );
 }
@@ -246,7 +251,7 @@ describe('tasks created in Slack', () => {
     const erin = h.fake.users.get('U_ERIN')!;
     h.fake.users.delete('U_ERIN');
     // Earlier tests found Erin by e-mail; that answer is cached for an hour.
-    notifyStore(h.worklink.store.db).lookups.clear(h.teamId);
+    h.worklink.store.lookups.clear(h.teamId);
     try {
       const task = await h.work.createTask({
         projectId,
@@ -278,7 +283,7 @@ describe('tasks created in Slack', () => {
       );
     } finally {
       h.fake.users.set('U_ERIN', erin);
-      notifyStore(h.worklink.store.db).lookups.clear(h.teamId);
+      h.worklink.store.lookups.clear(h.teamId);
     }
   });
 });
@@ -352,9 +357,7 @@ describe('/work link, /work unlink and /work me', () => {
       userId: 'U_BOB',
     });
     expect((await h.replyTo(refused)).text).toMatch(/only Slack workspace admins and owners/);
-    expect(
-      notifyStore(h.worklink.store.db).links.byEmail(h.teamId, 'erin@example.com'),
-    ).toBeUndefined();
+    expect(h.worklink.store.userLinks.byEmail(h.teamId, 'erin@example.com')).toBeUndefined();
 
     const unknown = await h.slack.slashCommand('link <@U_DAN> nobody@example.com');
     expect((await h.replyTo(unknown)).text).toMatch(/No user .* has the e-mail nobody@example.com/);

@@ -5,19 +5,18 @@
  */
 import { WebClient } from '@slack/web-api';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { notifyStore } from '../../../src/slack/notify/stores.js';
 import type { NotifyWorker } from '../../../src/slack/notify/worker.js';
 import type { OutboxStore } from '../../../src/store/outbox.js';
-import { type FakeSlack, startFakeSlack } from '../../support/fakeSlack.js';
+import { type FakeSlack, startFakeSlack } from '../../support/fake-slack.js';
 import { waitFor } from '../../support/harness.js';
-import { matchedRow, type TempStore, tempStore, testWorker } from '../../support/notifyRows.js';
+import { matchedRow, type TempStore, tempStore, testWorker } from '../../support/notify-rows.js';
 import {
   dmAttempts,
   dmCalls,
   dmCountsByOutboxId,
   imOf,
   scriptDmHistory,
-} from '../../support/notifySlack.js';
+} from '../../support/notify-slack.js';
 
 let fake: FakeSlack;
 let tmp: TempStore;
@@ -30,7 +29,7 @@ beforeAll(async () => {
 afterAll(() => fake?.close());
 beforeEach(() => {
   tmp = tempStore();
-  outbox = notifyStore(tmp.store.db).outbox;
+  outbox = tmp.store.outbox;
   fake.reset();
   scriptDmHistory(fake);
 });

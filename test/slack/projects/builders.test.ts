@@ -3,7 +3,11 @@
  * mapping, and the builders' Block Kit limits with large or partial data.
  */
 import { describe, expect, it } from 'vitest';
-import { projectIdProblem } from '../../../src/slack/parse/ids.js';
+import { homeView } from '../../../src/slack/home/view.js';
+import { projectIdProblem } from '../../../src/slack/parse/service-id.js';
+import { projectCard } from '../../../src/slack/projects/card/view.js';
+import { customersMessage } from '../../../src/slack/projects/directory/view.js';
+import { PROJECT_BLOCK, PROJECT_INPUT } from '../../../src/slack/projects/form/fields.js';
 import {
   errorsFor,
   hashText,
@@ -12,12 +16,8 @@ import {
   readEditForm,
   readEditMeta,
   type StateValues,
-} from '../../../src/slack/projects/form.js';
+} from '../../../src/slack/projects/form/read.js';
 import { packed } from '../../../src/slack/ui/blocks.js';
-import { homeView } from '../../../src/slack/ui/home/homeView.js';
-import { customersMessage } from '../../../src/slack/ui/messages/directory.js';
-import { projectCard } from '../../../src/slack/ui/messages/projectCard.js';
-import { PROJECT_BLOCK, PROJECT_INPUT } from '../../../src/slack/ui/modals/projectFields.js';
 
 const original: ProjectSnapshot = {
   name: 'Alpha',

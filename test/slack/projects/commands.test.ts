@@ -4,8 +4,8 @@
  * before connecting.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTION } from '../../../src/slack/ui/ids.js';
-import { NOT_CONNECTED } from '../../../src/slack/ui/messages/errors.js';
+import { ACTION } from '../../../src/slack/ui/block-ids.js';
+import { NOT_CONNECTED } from '../../../src/slack/ui/error-text.js';
 import { type Harness, type ReplyBody, startHarness } from '../../support/harness.js';
 
 let h: Harness;

@@ -9,9 +9,9 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertProject } from '../../../src/service/projects.js';
-import { WorkClientCache } from '../../../src/slack/context.js';
-import { ACTION, VIEW } from '../../../src/slack/ui/ids.js';
-import { PROJECT_BLOCK, PROJECT_INPUT } from '../../../src/slack/ui/modals/projectFields.js';
+import { WorkClientCache } from '../../../src/slack/context/work-clients.js';
+import { PROJECT_BLOCK, PROJECT_INPUT } from '../../../src/slack/projects/form/fields.js';
+import { ACTION, VIEW } from '../../../src/slack/ui/block-ids.js';
 import { type Harness, startHarness } from '../../support/harness.js';
 
 let h: Harness;

@@ -4,11 +4,11 @@
  * paging over 25 tasks with bounded concurrency.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ACTION, VIEW } from '../../../src/slack/ui/ids.js';
-import { LIST_NEXT, LIST_PREV } from '../../../src/slack/ui/messages/taskList.js';
-import { COMMENT_ACTION, COMMENT_BLOCK } from '../../../src/slack/ui/modals/commentModal.js';
+import { COMMENT_ACTION, COMMENT_BLOCK } from '../../../src/slack/tasks/comment/view.js';
+import { LIST_NEXT, LIST_PREV } from '../../../src/slack/tasks/list/view.js';
+import { ACTION, VIEW } from '../../../src/slack/ui/block-ids.js';
 import { type Harness, startHarness } from '../../support/harness.js';
-import { textValues } from '../../support/slackRequests.js';
+import { textValues } from '../../support/slack-requests.js';
 import { answeredView, serviceView, shown, viewOf } from './helpers.js';
 
 let h: Harness;

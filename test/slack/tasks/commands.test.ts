@@ -3,8 +3,8 @@
  * add, list, task, done, comment, new, and bad input for each.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { parseDueDate } from '../../../src/slack/parse/dates.js';
-import { VIEW } from '../../../src/slack/ui/ids.js';
+import { parseDueDate } from '../../../src/slack/parse/due-date.js';
+import { VIEW } from '../../../src/slack/ui/block-ids.js';
 import { STATUS_TYPE } from '../../../src/workapi/contract.js';
 import { type Harness, startHarness } from '../../support/harness.js';
 import {

@@ -5,10 +5,10 @@
  * result reported after, input DMed back on failure), and the edit form's partial update.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ACTION, VIEW } from '../../../src/slack/ui/ids.js';
+import { ACTION, VIEW } from '../../../src/slack/ui/block-ids.js';
 import { STATUS_TYPE } from '../../../src/workapi/contract.js';
 import { type Harness, startHarness } from '../../support/harness.js';
-import type { SlackResponse } from '../../support/slackRequests.js';
+import type { SlackResponse } from '../../support/slack-requests.js';
 import {
   answeredView,
   errorsOf,

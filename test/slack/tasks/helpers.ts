@@ -3,7 +3,7 @@
  * Slack, building a submission's state.values from a form's own blocks, and reading a task's
  * status id / files / number from the service (update task with no change answers them).
  */
-import type { RecordedCall } from '../../support/fakeSlack.js';
+import type { RecordedCall } from '../../support/fake-slack.js';
 import type { Harness } from '../../support/harness.js';
 
 export interface ViewJson {

@@ -6,19 +6,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { plainText } from '../../../src/slack/format/text.js';
-import {
-  descriptionFromMessage,
-  nameFromMessage,
-} from '../../../src/slack/listeners/shortcuts/tasks.js';
-import { taskIdProblem } from '../../../src/slack/parse/ids.js';
-import { mapLimit, withinBudget } from '../../../src/slack/tasks/concurrency.js';
+import { taskIdProblem } from '../../../src/slack/parse/service-id.js';
+import { usersForHandle } from '../../../src/slack/people/service-users.js';
+import { mapLimit, withinBudget } from '../../../src/slack/shared/concurrency.js';
+import { type TaskCardData, taskCard } from '../../../src/slack/tasks/card/view.js';
 import { formatFileSize, toTaskFile } from '../../../src/slack/tasks/files.js';
-import { parseListArgs } from '../../../src/slack/tasks/list.js';
-import { usersForHandle } from '../../../src/slack/tasks/people.js';
-import { firstDoneStatus, type ProjectInfo } from '../../../src/slack/tasks/projectInfo.js';
-import { ACTION } from '../../../src/slack/ui/ids.js';
-import { type TaskCardData, taskCard } from '../../../src/slack/ui/messages/taskCard.js';
-import { taskListMessage } from '../../../src/slack/ui/messages/taskList.js';
+import {
+  blockForServiceError,
+  checkTaskForm,
+  editFingerprints,
+} from '../../../src/slack/tasks/form/read.js';
 import {
   encodeTaskFormMeta,
   readTaskFormMeta,
@@ -26,12 +23,12 @@ import {
   type TaskFormValues,
   taskBlockId,
   taskFormModal,
-} from '../../../src/slack/ui/modals/taskForm.js';
-import {
-  blockForServiceError,
-  checkTaskForm,
-  editFingerprints,
-} from '../../../src/slack/ui/modals/taskFormSubmission.js';
+} from '../../../src/slack/tasks/form/view.js';
+import { parseListArgs } from '../../../src/slack/tasks/list/load.js';
+import { taskListMessage } from '../../../src/slack/tasks/list/view.js';
+import { firstDoneStatus, type ProjectInfo } from '../../../src/slack/tasks/project-info.js';
+import { descriptionFromMessage, nameFromMessage } from '../../../src/slack/tasks/shortcuts.js';
+import { ACTION } from '../../../src/slack/ui/block-ids.js';
 import { fileSize } from '../../../src/workapi/contract.js';
 
 const PID = '0123456789abcdef01234567';

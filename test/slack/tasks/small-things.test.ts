@@ -5,7 +5,7 @@
  * is taken with a note, and in a DM the project is chosen with the form or `in:`.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { parseDueDate } from '../../../src/slack/parse/dates.js';
+import { parseDueDate } from '../../../src/slack/parse/due-date.js';
 import { type Harness, startHarness } from '../../support/harness.js';
 import { findTask, linkChannel } from './helpers.js';
 

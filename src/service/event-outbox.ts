@@ -1,0 +1,74 @@
+import { type Db, sql } from './db.js';
+import { newId } from './new-ids.js';
+import { nowIso } from './time.js';
+
+/** The envelope every event carries; `data` holds the event's own fields. */
+export interface EventEnvelope {
+  id: string;
+  type: string;
+  createdAt: string;
+  workspaceId: string;
+  actorId: string;
+}
+
+/**
+ * Appends an event to the outbox. Call inside the transaction that makes the change, so the
+ * event exists exactly when the change does.
+ */
+export function recordEvent(
+  db: Db,
+  type: string,
+  workspaceId: string,
+  actorId: string,
+  data: Record<string, unknown>,
+): string {
+  const envelope: EventEnvelope = { id: newId(), type, createdAt: nowIso(), workspaceId, actorId };
+  sql(
+    db,
+    `INSERT INTO events (id, type, workspace_id, payload, created_at) VALUES (?, ?, ?, ?, ?)`,
+  ).run(
+    envelope.id,
+    type,
+    workspaceId,
+    JSON.stringify({ ...envelope, ...data }),
+    envelope.createdAt,
+  );
+  return envelope.id;
+}
+
+export interface PendingEvent {
+  seq: number;
+  id: string;
+  payload: string;
+  attempts: number;
+}
+
+/** The oldest undelivered event: delivery is strictly in order. */
+export function oldestUndelivered(db: Db): PendingEvent | undefined {
+  return sql<PendingEvent>(
+    db,
+    `SELECT seq, id, payload, attempts FROM events
+      WHERE delivered_at IS NULL ORDER BY seq LIMIT 1`,
+  ).get();
+}
+
+export function markDelivered(db: Db, seq: number): void {
+  sql(db, 'UPDATE events SET delivered_at = ?, attempts = attempts + 1 WHERE seq = ?').run(
+    nowIso(),
+    seq,
+  );
+}
+
+export function markFailed(db: Db, seq: number, error: string): void {
+  sql(db, 'UPDATE events SET attempts = attempts + 1, last_error = ? WHERE seq = ?').run(
+    error.slice(0, 500),
+    seq,
+  );
+}
+
+export function countUndelivered(db: Db): number {
+  return (
+    sql<{ n: number }>(db, 'SELECT COUNT(*) AS n FROM events WHERE delivered_at IS NULL').get()
+      ?.n ?? 0
+  );
+}

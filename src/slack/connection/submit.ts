@@ -1,0 +1,78 @@
+/**
+ * The connect modal's submission. A modal's input problems must be answered in the HTTP
+ * response (`response_action: 'errors'`), so this listener — unlike the others — checks the
+ * key BEFORE ack, within a budget well inside Slack's 3 s. When the service is slower than
+ * that, the modal closes and the check finishes in the background; the result (connected,
+ * or why not) arrives as an ephemeral reply or DM, so the pasted key is never lost.
+ */
+import type { App } from '@slack/bolt';
+import type { WorklinkDeps } from '../context/deps.js';
+import { errMessage } from '../context/error-replies.js';
+import { canManageConnection } from '../context/permissions.js';
+import { workContext } from '../context/work-context.js';
+import { noticeModal } from '../ui/notice-modal.js';
+import { checkKey, keyProblem, saveConnection } from './commands.js';
+import { API_KEY_ACTION, API_KEY_BLOCK, CONNECT_CALLBACK_ID, readConnectMeta } from './view.js';
+
+/** Time allowed for the role check and verify() before the modal must be answered. */
+export const CONNECT_BUDGET_MS = 2_200;
+
+export function register(app: App, deps: WorklinkDeps): void {
+  app.view(CONNECT_CALLBACK_ID, async (args) => {
+    const { ack, view } = args;
+    const started = Date.now();
+    const apiKey = view.state.values[API_KEY_BLOCK]?.[API_KEY_ACTION]?.value?.trim() ?? '';
+    const problem = keyProblem(apiKey);
+    if (problem) {
+      await ack({ response_action: 'errors', errors: { [API_KEY_BLOCK]: problem } });
+      return;
+    }
+    const meta = readConnectMeta(view.private_metadata);
+    const ctx = workContext(deps, args, meta);
+    const permission = canManageConnection(ctx);
+    const check = checkKey(deps, apiKey);
+    const both = Promise.all([permission, check]);
+    const budget = Math.max(0, CONNECT_BUDGET_MS - (Date.now() - started));
+    const inTime = await Promise.race([both, delay(budget).then(() => undefined)]);
+
+    if (!inTime) {
+      // Too slow for the modal: close it and report the outcome where the command was typed.
+      await ack();
+      try {
+        const [allowed, result] = await both;
+        if (!allowed.allowed) return void (await ctx.reply(allowed.message));
+        if (!result.ok) {
+          await ctx.reply(
+            `${result.message} Nothing was saved; run \`/work connect\` to try again.`,
+          );
+          return;
+        }
+        await ctx.reply(saveConnection(ctx, apiKey, result.verification));
+      } catch (e) {
+        deps.logger.error(`Finishing a slow connect failed: ${errMessage(e)}`);
+        await ctx
+          .reply('Sorry, connecting failed unexpectedly and nothing was saved. Please try again.')
+          .catch(() => undefined);
+      }
+      return;
+    }
+
+    const [allowed, result] = inTime;
+    if (!allowed.allowed) {
+      await ack({ response_action: 'errors', errors: { [API_KEY_BLOCK]: allowed.message } });
+      return;
+    }
+    if (!result.ok) {
+      await ack({ response_action: 'errors', errors: { [API_KEY_BLOCK]: result.message } });
+      return;
+    }
+    const text = saveConnection(ctx, apiKey, result.verification);
+    await ack({ response_action: 'update', view: noticeModal('Worklink connected', text) });
+    // Also leave a trace in the channel, so the admin sees it after closing the modal.
+    await ctx.reply(text).catch((e) => deps.logger.warn(`Connect reply failed: ${errMessage(e)}`));
+  });
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

@@ -1,0 +1,36 @@
+/**
+ * `deps` (WorklinkDeps): the per-app bag of long-lived parts — store, config, logger, caches,
+ * notifications — built once by src/slack/start/worklink.ts and handed to every feature's
+ * `register(app, deps)` by src/slack/app.ts.
+ */
+import type { Logger } from '@slack/bolt';
+import type { AppConfig } from '../../config.js';
+import type { Store } from '../../store/index.js';
+import type { SlackMatcher } from '../notify/match.js';
+import type { Notifications } from '../notify/notifications.js';
+import type { ServiceDirectory } from '../notify/service-directory.js';
+import type { RouteRegistry } from './routes.js';
+import type { SlackUserDirectory } from './slack-users.js';
+import type { WorkClientCache, WorkUrls } from './work-clients.js';
+
+export interface WorklinkDeps {
+  config: AppConfig;
+  store: Store;
+  logger: Logger;
+  /** The work-management service this app talks to. */
+  workUrls: WorkUrls;
+  /** Extra HTTP routes served beside /slack/events (HTTP and OAuth modes; Socket Mode on PORT). */
+  routes: RouteRegistry;
+  /** users.info, cached: time zones and admin flags. */
+  users: SlackUserDirectory;
+  /** WorkClient per team + key, built lazily. */
+  workClients: WorkClientCache;
+  /** The service's users and project names, cached per team (DMs, cards, `/work link`). */
+  directory: ServiceDirectory;
+  /** Service user → Slack user (link, else e-mail), shared by DMs and cards. */
+  matcher: SlackMatcher;
+  /** The outbox worker and the events receiver (a long-lived part: start/lifecycle.ts). */
+  notifications: Notifications;
+  /** The embedded service, when this process started it (else undefined). */
+  service?: { setEventsSubscriber(s: { url: string; secret: string }): void };
+}

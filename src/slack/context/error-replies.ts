@@ -1,0 +1,56 @@
+/** Failures turned into one sentence for the person who acted (see ui/error-text.ts). */
+import { DecryptError } from '../../store/index.js';
+import {
+  APOLOGY,
+  describeWorkError,
+  type ErrorWording,
+  KEY_UNREADABLE,
+  NOT_CONNECTED,
+} from '../ui/error-text.js';
+import { NotConnectedError, type WorkContext } from './work-context.js';
+
+/**
+ * Runs a handler body and turns any failure into a reply; never throws. Use it in every
+ * action/view/shortcut listener after ack (the /work router already wraps subcommands):
+ *   await runSafely(ctx, { action: 'mark the task complete', id }, async () => { … });
+ */
+export async function runSafely(
+  ctx: WorkContext,
+  wording: ErrorWording,
+  fn: () => Promise<void>,
+): Promise<void> {
+  try {
+    await fn();
+  } catch (err) {
+    await replyError(ctx, err, wording);
+  }
+}
+
+/** Replies with the sentence for `err` (see describeWorkError); logs unexpected ones. */
+export async function replyError(
+  ctx: WorkContext,
+  err: unknown,
+  wording: ErrorWording,
+): Promise<void> {
+  const text = errorText(ctx, err, wording);
+  try {
+    await ctx.reply(text);
+  } catch (replyErr) {
+    ctx.logger.error(`Could not deliver an error reply to ${ctx.userId}: ${errMessage(replyErr)}`);
+  }
+}
+
+/** The sentence for `err`; unexpected errors are logged (message + stack, no secrets). */
+export function errorText(ctx: WorkContext, err: unknown, wording: ErrorWording): string {
+  if (err instanceof NotConnectedError) return NOT_CONNECTED;
+  if (err instanceof DecryptError) return KEY_UNREADABLE;
+  const text = describeWorkError(err, wording);
+  if (text === APOLOGY) {
+    ctx.logger.error(`Unexpected failure while trying to ${wording.action}:`, err);
+  }
+  return text;
+}
+
+export function errMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

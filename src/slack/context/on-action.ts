@@ -1,0 +1,21 @@
+/** Registering a button listener: see afterAck (ack, context, connection, one-sentence failures). */
+import type { App } from '@slack/bolt';
+import { afterAck } from './after-ack.js';
+import type { WorklinkDeps } from './deps.js';
+import type { WorkContext } from './work-context.js';
+
+export type ActionArgs = Parameters<Parameters<App['action']>[1]>[0];
+
+/** The pressed element's value, trimmed (buttons carry a task or project id). */
+export function pressedValue(args: ActionArgs): string {
+  return String((args.action as { value?: unknown }).value ?? '').trim();
+}
+
+export function onAction(
+  app: App,
+  deps: WorklinkDeps,
+  actionId: string | RegExp,
+  fn: (ctx: WorkContext, args: ActionArgs) => Promise<void>,
+): void {
+  app.action(actionId, afterAck<ActionArgs>(deps, 'button', fn));
+}

@@ -1,0 +1,39 @@
+/** The work-management service's clients: one per team and key. */
+import { createHash } from 'node:crypto';
+import type { Connection } from '../../store/index.js';
+import { WorkClient, type WorkClientOptions } from '../../workapi/client.js';
+
+export interface WorkUrls {
+  baseUrl: string;
+  altUrl: string;
+}
+
+/** One WorkClient per (team, key): a new key after `/work connect` gets a new client. */
+export class WorkClientCache {
+  private readonly clients = new Map<string, WorkClient>();
+  constructor(
+    private readonly urls: WorkUrls,
+    /** Options every client gets (e.g. maxResponseBytes). */
+    private readonly shared: Pick<WorkClientOptions, 'maxResponseBytes'> = {},
+  ) {}
+
+  for(connection: Pick<Connection, 'teamId' | 'apiKey'>): WorkClient {
+    const keyHash = createHash('sha256').update(connection.apiKey).digest('hex').slice(0, 16);
+    const id = `${connection.teamId}:${keyHash}`;
+    let client = this.clients.get(id);
+    if (!client) {
+      // Drop the team's client for an older key.
+      for (const k of this.clients.keys()) {
+        if (k.startsWith(`${connection.teamId}:`)) this.clients.delete(k);
+      }
+      client = new WorkClient({ ...this.shared, ...this.urls, apiKey: connection.apiKey });
+      this.clients.set(id, client);
+    }
+    return client;
+  }
+
+  /** A client for a key that is not stored yet (connect), with its own time limit. */
+  adHoc(apiKey: string, timeoutMs?: number): WorkClient {
+    return new WorkClient({ ...this.shared, ...this.urls, apiKey, timeoutMs });
+  }
+}

@@ -1,0 +1,207 @@
+/**
+ * What every feature handler gets, built AFTER `ack()`:
+ *
+ *   const ctx = workContext(deps, args);         // args = the Bolt listener's arguments
+ *   if (!(await requireConnection(ctx))) return; // answers "not connected" itself
+ *   const task = await ctx.work.getTask(id);     // WorkClient for the team's connection
+ *   await ctx.reply({ text: 'Done.' });          // ephemeral via response_url, else DM
+ */
+import type { AllMiddlewareArgs, Logger } from '@slack/bolt';
+import type { KnownBlock } from '@slack/types';
+import type { WebClient } from '@slack/web-api';
+import { type Connection, DecryptError, type Store } from '../../store/index.js';
+import type { WorkClient } from '../../workapi/client.js';
+import { KEY_UNREADABLE, NOT_CONNECTED } from '../ui/error-text.js';
+import type { WorklinkDeps } from './deps.js';
+import { postToResponseUrl } from './response-url.js';
+
+/** A reply to the person who acted. Ephemeral unless `response_type: 'in_channel'`. */
+export interface ReplyMessage {
+  text: string;
+  blocks?: KnownBlock[];
+  response_type?: 'ephemeral' | 'in_channel';
+  replace_original?: boolean;
+}
+
+/** The plain ids a context is built from (for code outside Bolt listeners: workers, tests). */
+export interface ContextInput {
+  teamId: string;
+  enterpriseId?: string;
+  userId: string;
+  channelId?: string;
+  triggerId?: string;
+  responseUrl?: string;
+  /** Web API client with this team's bot token. */
+  slack: WebClient;
+  /** Bolt's respond (response_url), when the payload carried one. */
+  respond?: (message: ReplyMessage) => Promise<unknown>;
+}
+
+export interface WorkContext extends ContextInput {
+  deps: WorklinkDeps;
+  store: Store;
+  logger: Logger;
+  /** The team's connection, or undefined (see `requireConnection`). */
+  connection: Connection | undefined;
+  /** Why `connection` is undefined although a row exists: the key cannot be decrypted. */
+  connectionUnreadable: boolean;
+  /** WorkClient for the connection; throws NotConnectedError when there is none. */
+  readonly work: WorkClient;
+  /** Always works: response_url if any, else an ephemeral in the channel, else a DM. */
+  reply(message: ReplyMessage | string): Promise<void>;
+  /** The acting user's IANA time zone from users.info (cached); 'UTC' when unknown. */
+  userTimeZone(): Promise<string>;
+}
+
+export class NotConnectedError extends Error {
+  override readonly name = 'NotConnectedError';
+  constructor() {
+    super(NOT_CONNECTED);
+  }
+}
+
+/** The parts of Bolt's listener arguments the context needs (commands, actions, views…). */
+export interface BoltArgsLike {
+  context: AllMiddlewareArgs['context'];
+  client: WebClient;
+  body: unknown;
+  respond?: (message: never) => Promise<unknown>;
+}
+
+interface PayloadIds {
+  team_id?: string;
+  enterprise_id?: string;
+  user_id?: string;
+  channel_id?: string;
+  trigger_id?: string;
+  response_url?: string;
+  team?: { id?: string } | null;
+  enterprise?: { id?: string } | null;
+  user?: { id?: string; team_id?: string } | string;
+  channel?: { id?: string } | string;
+  container?: { channel_id?: string };
+  event?: { user?: string | { id?: string }; channel?: string };
+  response_urls?: { response_url?: string; channel_id?: string }[];
+}
+
+/** Builds the context from Bolt's arguments. Synchronous SQLite only; call it after ack. */
+export function workContext(
+  deps: WorklinkDeps,
+  args: BoltArgsLike,
+  overrides: { channelId?: string; responseUrl?: string } = {},
+): WorkContext {
+  const body = (args.body ?? {}) as PayloadIds;
+  const userField = body.user;
+  const eventUser = body.event?.user;
+  const userId =
+    args.context.userId ??
+    body.user_id ??
+    (typeof userField === 'string' ? userField : userField?.id) ??
+    (typeof eventUser === 'string' ? eventUser : eventUser?.id) ??
+    '';
+  const teamId =
+    args.context.teamId ??
+    body.team_id ??
+    body.team?.id ??
+    (typeof userField === 'object' ? userField?.team_id : undefined) ??
+    '';
+  const channelField = body.channel;
+  const channelId =
+    overrides.channelId ??
+    body.channel_id ??
+    (typeof channelField === 'string' ? channelField : channelField?.id) ??
+    body.container?.channel_id ??
+    body.event?.channel ??
+    body.response_urls?.[0]?.channel_id;
+  const responseUrl =
+    overrides.responseUrl ?? body.response_url ?? body.response_urls?.[0]?.response_url;
+  return buildWorkContext(deps, {
+    teamId,
+    enterpriseId: args.context.enterpriseId ?? body.enterprise_id ?? body.enterprise?.id,
+    userId,
+    channelId,
+    triggerId: body.trigger_id,
+    responseUrl,
+    slack: args.client,
+    respond: args.respond as WorkContext['respond'],
+  });
+}
+
+/** The context from plain ids (see ContextInput). */
+export function buildWorkContext(deps: WorklinkDeps, input: ContextInput): WorkContext {
+  let connection: Connection | undefined;
+  let connectionUnreadable = false;
+  try {
+    connection = input.teamId ? deps.store.connections.get(input.teamId) : undefined;
+  } catch (e) {
+    if (!(e instanceof DecryptError)) throw e;
+    connectionUnreadable = true;
+  }
+  const { slack, respond } = input;
+  let workClient: WorkClient | undefined;
+  const ctx: WorkContext = {
+    deps,
+    ...input,
+    store: deps.store,
+    logger: deps.logger,
+    connection,
+    connectionUnreadable,
+    get work(): WorkClient {
+      if (!ctx.connection) throw new NotConnectedError();
+      workClient ??= deps.workClients.for(ctx.connection);
+      return workClient;
+    },
+    async reply(message) {
+      const msg: ReplyMessage = typeof message === 'string' ? { text: message } : message;
+      const withType = { response_type: 'ephemeral' as const, ...msg };
+      if (respond) {
+        await respond(withType);
+        return;
+      }
+      if (input.responseUrl) {
+        await postToResponseUrl(input.responseUrl, withType);
+        return;
+      }
+      if (input.channelId && withType.response_type === 'ephemeral') {
+        try {
+          await slack.chat.postEphemeral({
+            channel: input.channelId,
+            user: input.userId,
+            text: msg.text,
+            blocks: msg.blocks,
+          });
+          return;
+        } catch {
+          // Not in that channel (or it is gone): fall back to a DM below.
+        }
+      }
+      await slack.chat.postMessage({
+        channel:
+          withType.response_type === 'in_channel' && input.channelId
+            ? input.channelId
+            : input.userId,
+        text: msg.text,
+        blocks: msg.blocks,
+      });
+    },
+    async userTimeZone() {
+      try {
+        const user = await deps.users.get(slack, input.teamId, input.userId);
+        return user.tz || 'UTC';
+      } catch {
+        return 'UTC';
+      }
+    },
+  };
+  return ctx;
+}
+
+/**
+ * The connection, or — after answering the user with one helpful sentence — undefined.
+ *   const conn = await requireConnection(ctx); if (!conn) return;
+ */
+export async function requireConnection(ctx: WorkContext): Promise<Connection | undefined> {
+  if (ctx.connection) return ctx.connection;
+  await ctx.reply(ctx.connectionUnreadable ? KEY_UNREADABLE : NOT_CONNECTED);
+  return undefined;
+}

@@ -1,0 +1,51 @@
+/**
+ * App Home: on app_home_opened (the Home tab), publish the person's Home view — connection
+ * state, linked channels, known projects and the /work commands it is given (src/slack/app.ts).
+ */
+import type { App } from '@slack/bolt';
+import type { Subcommand } from '../commands/router.js';
+import type { WorklinkDeps } from '../context/deps.js';
+import { errMessage } from '../context/error-replies.js';
+import { type WorkContext, workContext } from '../context/work-context.js';
+import { formatMoment } from '../format/date-text.js';
+import { homeView } from './view.js';
+
+/** Builds and publishes the Home view of `ctx.userId`. Throws when views.publish fails. */
+async function publishHome(ctx: WorkContext, commands: readonly Subcommand[]): Promise<void> {
+  const { store, teamId } = ctx;
+  const info = store.connections.info(teamId);
+  const connectedAt = info ? formatMoment(info.connectedAt, await ctx.userTimeZone()) : '';
+  const known = store.knownProjects.list(teamId);
+  const names = new Map(known.map((p) => [p.projectId, p.projectName]));
+  const links = store.channelProjects.listForTeam(teamId).map((l) => ({
+    channelId: l.channelId,
+    projectId: l.projectId,
+    projectName:
+      names.get(l.projectId) ??
+      store.knownProjects.get(teamId, l.projectId)?.projectName ??
+      l.projectId,
+  }));
+  const view = homeView({
+    connection: info
+      ? { workspaceName: info.workspaceName, connectedBy: info.connectedBy, connectedAt }
+      : undefined,
+    keyUnreadable: ctx.connectionUnreadable,
+    links,
+    projects: known,
+    commands,
+  });
+  await ctx.slack.views.publish({ user_id: ctx.userId, view });
+}
+
+/** `commands`: what the Home tab lists (the router's visible subcommands). */
+export function registerHome(app: App, deps: WorklinkDeps, commands: readonly Subcommand[]): void {
+  app.event('app_home_opened', async (args) => {
+    // Events are acknowledged by Bolt; the Messages tab has no view to publish.
+    if (args.event.tab && args.event.tab !== 'home') return;
+    try {
+      await publishHome(workContext(deps, args), commands);
+    } catch (e) {
+      deps.logger.warn(`Could not publish App Home for ${args.event.user}: ${errMessage(e)}`);
+    }
+  });
+}

@@ -1,0 +1,109 @@
+/**
+ * The App Home tab: the connection (or how to connect), the channels linked to projects, the
+ * projects this team knows, quick buttons, and the commands — the /work router's visible
+ * subcommands, given by the caller, so the list is always what the app really answers.
+ * A pure function of its input.
+ */
+import type { Button, HomeView, KnownBlock } from '@slack/types';
+import { cut, esc } from '../format/text.js';
+import { ACTION } from '../ui/block-ids.js';
+import { context, packed, section } from '../ui/blocks.js';
+
+export interface HomeInput {
+  connection?: {
+    workspaceName: string;
+    connectedBy: string;
+    /** Already formatted in the reader's time zone. */
+    connectedAt: string;
+  };
+  /** A connection row exists but its key cannot be decrypted. */
+  keyUnreadable?: boolean;
+  links: readonly { channelId: string; projectId: string; projectName: string }[];
+  projects: readonly { projectId: string; projectName: string }[];
+  commands: readonly { usage: string; summary: string; group?: string }[];
+}
+
+/** Slack allows 100 blocks in a Home tab; projects with an Open button take one each. */
+const MAX_PROJECT_ROWS = 15;
+
+export function homeView(input: HomeInput): HomeView {
+  const blocks: KnownBlock[] = [
+    { type: 'header', text: { type: 'plain_text', text: 'Worklink' } },
+    section(connectionText(input)),
+  ];
+  const connected = Boolean(input.connection) && !input.keyUnreadable;
+  if (connected) {
+    const buttons: Button[] = [
+      button('New task', ACTION.homeNewTask, 'primary'),
+      button('New project', ACTION.homeNewProject),
+    ];
+    blocks.push({ type: 'actions', block_id: 'home_buttons', elements: buttons });
+  }
+
+  blocks.push({ type: 'divider' }, section('*Channels linked to projects*'));
+  if (input.links.length) {
+    const lines = input.links.map(
+      (l) => `<#${l.channelId}> → *${esc(l.projectName)}*  \`${esc(l.projectId)}\``,
+    );
+    blocks.push(...packed('', lines));
+  } else {
+    blocks.push(
+      context(
+        'No channel has a default project yet. In a channel, run `/work project link <projectId>`.',
+      ),
+    );
+  }
+
+  blocks.push({ type: 'divider' }, section('*Projects*'));
+  if (input.projects.length) {
+    for (const p of input.projects.slice(0, MAX_PROJECT_ROWS)) {
+      blocks.push({
+        type: 'section',
+        text: {
+          type: 'mrkdwn',
+          text: cut(`*${esc(p.projectName)}*  \`${esc(p.projectId)}\``, 3000),
+        },
+        accessory: { ...button('Open', ACTION.projectOpen), value: p.projectId },
+      });
+    }
+    const more = input.projects.length - MAX_PROJECT_ROWS;
+    if (more > 0)
+      blocks.push(context(`…and ${more} more. \`/work project <projectId>\` opens any.`));
+  } else {
+    blocks.push(
+      context(
+        'Projects you create, open or link with `/work project …` are listed here (the service has no project list).',
+      ),
+    );
+  }
+
+  blocks.push({ type: 'divider' }, section('*Commands*'));
+  const groups = new Map<string, string[]>();
+  for (const c of input.commands) {
+    const group = c.group ?? 'Other';
+    groups.set(group, [...(groups.get(group) ?? []), `\`/work ${c.usage}\` — ${c.summary}`]);
+  }
+  for (const [group, lines] of groups) blocks.push(...packed(`_${group}_`, lines));
+  blocks.push(context('`/work help` in any channel shows an example for each command.'));
+  return { type: 'home', blocks: blocks.slice(0, 100) };
+}
+
+function connectionText(input: HomeInput): string {
+  if (input.keyUnreadable) {
+    return ':warning: Worklink cannot read its stored API key (the server’s SECRETS_KEY changed). An admin can run `/work connect` again.';
+  }
+  const c = input.connection;
+  if (!c) {
+    return 'Worklink is *not connected* to a work-management workspace yet. A Slack admin can run `/work connect` (or `/work connect <apiKey>`) in any channel.';
+  }
+  return `:white_check_mark: Connected to *${esc(c.workspaceName)}* by <@${c.connectedBy}> on ${esc(c.connectedAt)}.`;
+}
+
+function button(text: string, actionId: string, style?: 'primary'): Button {
+  return {
+    type: 'button',
+    action_id: actionId,
+    text: { type: 'plain_text', text },
+    ...(style ? { style } : {}),
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * Notifications as one long-lived part of a running Worklink: the outbox worker, the
+ * `POST /work/events` receiver and — with the embedded service — the service's event
+ * subscription pointed at this app. Built by src/slack/start/worklink.ts, held in
+ * `deps.notifications`, started and stopped by src/slack/start/lifecycle.ts.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Logger } from '@slack/bolt';
+import { WebClient } from '@slack/web-api';
+import type { AppConfig } from '../../config.js';
+import type { Store } from '../../store/index.js';
+import type { RouteHandler } from '../context/routes.js';
+import type { WorkClientCache } from '../context/work-clients.js';
+import type { LongLivedPart } from '../start/lifecycle.js';
+import { EVENTS_ROUTE, eventsHandler } from './events-receiver.js';
+import type { SlackMatcher } from './match.js';
+import { appPreparer } from './prepare.js';
+import type { ServiceDirectory } from './service-directory.js';
+import { NotifyWorker, type NotifyWorkerOptions } from './worker.js';
+
+export { EVENTS_ROUTE } from './events-receiver.js';
+
+/** Knobs tests and benchmarks may turn on a running app. */
+export interface NotifyTuning {
+  /** See EventsReceiverOptions.graceMs (default 5 s). */
+  eventGraceMs: number;
+}
+
+export interface Notifications extends LongLivedPart {
+  worker: NotifyWorker;
+  tuning: NotifyTuning;
+  /** The secret events must be signed with (WORK_EVENTS_SECRET or generated), if any. */
+  readonly eventsSecret: string | undefined;
+  /** POST /work/events: the service's signed `task.created` deliveries. */
+  readonly eventsRoute: { method: 'POST'; path: string; handler: RouteHandler };
+}
+
+export interface NotificationsDeps {
+  config: AppConfig;
+  store: Store;
+  logger: Logger;
+  workClients: WorkClientCache;
+  directory: ServiceDirectory;
+  matcher: SlackMatcher;
+  /** The embedded service, when this process started it. */
+  service?: { setEventsSubscriber(s: { url: string; secret: string }): void };
+}
+
+/** Web API timeout for DM sends; the claim lease is several of these. */
+const SEND_TIMEOUT_MS = 10_000;
+
+export function createNotifications(
+  deps: NotificationsDeps,
+  workerOptions: Partial<NotifyWorkerOptions> = {},
+): Notifications {
+  const { config, store, logger } = deps;
+  // With the embedded service and no configured secret, the app makes one up and tells the
+  // service; an external service must be given WORK_EVENTS_SECRET.
+  const eventsSecret =
+    config.workEventsSecret ?? (deps.service ? randomBytes(32).toString('hex') : undefined);
+
+  const clients = new Map<string, WebClient>();
+  const slackFor = (teamId: string): WebClient | undefined => {
+    let token: string | undefined;
+    if (config.slack.mode === 'oauth') {
+      const enterpriseId = store.connections.info(teamId)?.enterpriseId;
+      token = store.installations.find(teamId, enterpriseId)?.bot?.token;
+    } else if (config.slack.mode === 'http' || config.slack.mode === 'socket') {
+      token = config.slack.botToken;
+    }
+    if (!token) return undefined;
+    let client = clients.get(token);
+    if (!client) {
+      client = new WebClient(token, {
+        slackApiUrl: config.slackApiUrl,
+        logger,
+        // The worker does its own retrying (per row, with reconciling) and 429 pausing.
+        retryConfig: { retries: 0 },
+        rejectRateLimitedCalls: true,
+        timeout: SEND_TIMEOUT_MS,
+      });
+      clients.set(token, client);
+    }
+    return client;
+  };
+
+  const worker = new NotifyWorker({
+    outbox: store.outbox,
+    slackFor,
+    prepare: appPreparer({
+      store,
+      workClients: deps.workClients,
+      directory: deps.directory,
+      matcher: deps.matcher,
+      logger,
+    }),
+    logger,
+    leaseMs: 6 * SEND_TIMEOUT_MS,
+    ...workerOptions,
+  });
+  const tuning: NotifyTuning = { eventGraceMs: 5_000 };
+
+  return {
+    name: 'notifications',
+    worker,
+    tuning,
+    eventsSecret,
+    eventsRoute: {
+      method: 'POST',
+      path: EVENTS_ROUTE,
+      handler: eventsHandler({
+        store,
+        secret: () => eventsSecret,
+        graceMs: () => tuning.eventGraceMs,
+        logger,
+      }),
+    },
+    start(handle) {
+      worker.start();
+      if (deps.service && eventsSecret && handle.url) {
+        deps.service.setEventsSubscriber({
+          url: `${handle.url}${EVENTS_ROUTE}`,
+          secret: eventsSecret,
+        });
+        logger.info(`The embedded service sends its events to ${handle.url}${EVENTS_ROUTE}.`);
+      }
+    },
+    stop: () => worker.stop(),
+  };
+}

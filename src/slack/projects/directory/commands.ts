@@ -1,0 +1,91 @@
+/**
+ * Directory subcommands: `/work groups [projectId]` (the channel's project by default),
+ * `/work customers` (companies with their clients) and `/work users` (e-mail, owner/admin).
+ */
+import type { Subcommand } from '../../commands/router.js';
+import { runSafely } from '../../context/error-replies.js';
+import { projectIdProblem } from '../../parse/service-id.js';
+import { channelProjectId, forgetIfGone, rememberProject } from '../../shared/project-context.js';
+import { noProjectHere } from '../../shared/project-here.js';
+import { customersMessage, groupsMessage, usersMessage } from './view.js';
+
+const groupsCommand: Subcommand = {
+  name: 'groups',
+  group: 'Directory',
+  usage: 'groups [projectId]',
+  example: 'groups 65a1f0c2e4b0a1b2c3d4e5f6',
+  summary: 'list a project’s task groups (this channel’s project when no id is given)',
+  async run(ctx, args) {
+    if (args.words.length > 1) {
+      await ctx.reply('`/work groups` takes at most one project id; nothing was done.');
+      return;
+    }
+    const typed = args.words[0];
+    const fromChannel = !typed;
+    const projectId = typed ?? channelProjectId(ctx);
+    if (!projectId) {
+      await ctx.reply(noProjectHere(ctx, { name: '/work groups <projectId>' }));
+      return;
+    }
+    const problem = typed ? projectIdProblem(typed) : undefined;
+    if (problem) {
+      await ctx.reply(problem);
+      return;
+    }
+    await runSafely(ctx, { action: 'list the groups', id: projectId }, async () => {
+      const [details, groups] = await forgetIfGone(
+        ctx,
+        projectId,
+        Promise.all([ctx.work.getProjectDetails(projectId), ctx.work.listProjectGroups(projectId)]),
+      );
+      rememberProject(ctx, projectId, details.Name);
+      await ctx.reply(
+        groupsMessage({
+          projectId,
+          projectName: details.Name || projectId,
+          groups,
+          groupsEnabled: details.IsGroupEnabled,
+          fromChannel,
+        }),
+      );
+    });
+  },
+};
+
+const customersCommand: Subcommand = {
+  name: 'customers',
+  group: 'Directory',
+  usage: 'customers',
+  example: 'customers',
+  summary: 'list the workspace’s customers and their clients',
+  async run(ctx, args) {
+    if (args.words.length) {
+      await ctx.reply('`/work customers` takes nothing after it: run just `/work customers`.');
+      return;
+    }
+    await runSafely(ctx, { action: 'list the customers' }, async () => {
+      await ctx.reply(customersMessage(await ctx.work.listCustomers()));
+    });
+  },
+};
+
+const usersCommand: Subcommand = {
+  name: 'users',
+  group: 'Directory',
+  usage: 'users',
+  example: 'users',
+  summary: 'list the workspace’s users with e-mail and owner/admin marks',
+  async run(ctx, args) {
+    if (args.words.length) {
+      await ctx.reply('`/work users` takes nothing after it: run just `/work users`.');
+      return;
+    }
+    await runSafely(ctx, { action: 'list the users' }, async () => {
+      const users = await ctx.work.listUsers();
+      await ctx.reply(usersMessage({ users, keyOwnerId: ctx.connection?.keyOwnerId }));
+    });
+  },
+};
+
+/** `/work groups`, `customers` and `users`. */
+export const directoryCommands: Subcommand[] = [groupsCommand, customersCommand, usersCommand];

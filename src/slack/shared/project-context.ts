@@ -1,0 +1,69 @@
+/**
+ * What the Slack side remembers about projects: the channel's default project
+ * (channel_projects) and the projects this team has seen (known_projects, which stand in for
+ * the project list the service does not have).
+ */
+import { isWorkApiError } from '../../workapi/client.js';
+import type { WorkContext } from '../context/work-context.js';
+
+/** Records a sighting of a project (linked, created or looked up). */
+export function rememberProject(ctx: WorkContext, projectId: string, name: string | undefined) {
+  ctx.store.knownProjects.remember(ctx.teamId, projectId, name?.trim() || projectId);
+}
+
+/** The default project of the context's channel, if it has one. */
+export function channelProjectId(ctx: WorkContext): string | undefined {
+  if (!ctx.channelId) return undefined;
+  return ctx.store.channelProjects.get(ctx.teamId, ctx.channelId)?.projectId;
+}
+
+/** A project's name as remembered, else its id. */
+export function knownName(ctx: WorkContext, projectId: string): string {
+  return ctx.store.knownProjects.get(ctx.teamId, projectId)?.projectName ?? projectId;
+}
+
+export interface LinkResult {
+  /** The project the channel was linked to before, when it was another one. */
+  replaced?: { projectId: string; name: string };
+  /** The channel was already linked to this project. */
+  already: boolean;
+}
+
+/** Makes `projectId` the channel's default project and remembers it. */
+export function linkChannel(
+  ctx: WorkContext,
+  channelId: string,
+  projectId: string,
+  name: string | undefined,
+): LinkResult {
+  const before = ctx.store.channelProjects.get(ctx.teamId, channelId);
+  ctx.store.db.transaction(() => {
+    rememberProject(ctx, projectId, name);
+    ctx.store.channelProjects.link(ctx.teamId, channelId, projectId, ctx.userId);
+  })();
+  if (!before) return { already: false };
+  if (before.projectId === projectId) return { already: true };
+  return {
+    already: false,
+    replaced: { projectId: before.projectId, name: knownName(ctx, before.projectId) },
+  };
+}
+
+/**
+ * What `loading` gives; when it fails with a 404 for `projectId`, that project is no longer
+ * offered (it was deleted or never existed here) and the failure is passed on.
+ */
+export async function forgetIfGone<T>(
+  ctx: WorkContext,
+  projectId: string,
+  loading: Promise<T>,
+): Promise<T> {
+  try {
+    return await loading;
+  } catch (err) {
+    if (isWorkApiError(err) && err.kind === 'not_found') {
+      ctx.store.knownProjects.forget(ctx.teamId, projectId);
+    }
+    throw err;
+  }
+}

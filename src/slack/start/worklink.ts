@@ -1,0 +1,286 @@
+/**
+ * startWorklink: the whole Slack side in one call — store, work-management service (external
+ * or embedded), the long-lived parts (deps), Bolt app for the mode, listening, then the
+ * long-lived parts started (start/lifecycle.ts) — returning a handle to use and stop it.
+ * Used by src/start.ts, the sandbox, the tests and the benchmarks.
+ */
+
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { App, Logger, LogLevel } from '@slack/bolt';
+import { WebClient } from '@slack/web-api';
+import type { AppConfig, LogLevelName } from '../../config.js';
+import type { ServiceHandle } from '../../service/index.js';
+import { openStore, type Store } from '../../store/index.js';
+import { buildApp, EVENTS_PATH } from '../app.js';
+import type { Subcommand } from '../commands/router.js';
+import type { WorklinkDeps } from '../context/deps.js';
+import { RouteRegistry } from '../context/routes.js';
+import { SlackUserDirectory } from '../context/slack-users.js';
+import { WorkClientCache, type WorkUrls } from '../context/work-clients.js';
+import { SlackMatcher } from '../notify/match.js';
+import { createNotifications } from '../notify/notifications.js';
+import { ServiceDirectory } from '../notify/service-directory.js';
+import { Lifecycle } from './lifecycle.js';
+
+export interface StartWorklinkOptions {
+  config: AppConfig;
+  /** Overrides config.port; 0 picks a free port. */
+  port?: number;
+  /** Interface to listen on (default: all). */
+  host?: string;
+  /** The service to use; else config.workApi; else the embedded service is started. */
+  serviceUrls?: WorkUrls;
+  logger?: Logger;
+  /** More `/work` subcommands (tests: a probe that throws, …). */
+  subcommands?: readonly Subcommand[];
+}
+
+export interface WorklinkHandle {
+  /** Base URL of the app's HTTP server, e.g. http://127.0.0.1:54321 (empty in Socket Mode
+   *  when no extra route is served). */
+  url: string;
+  /** Where Slack posts commands, interactivity and events: `${url}/slack/events`. */
+  eventsUrl: string;
+  store: Store;
+  /** The embedded service, when this call started it. */
+  service?: ServiceHandle;
+  workUrls: WorkUrls;
+  app: App;
+  deps: WorklinkDeps;
+  stop(): Promise<void>;
+}
+
+/** Thrown for start-up problems a person must fix; `message` is one sentence. */
+export class StartupError extends Error {
+  override readonly name = 'StartupError';
+}
+
+export async function startWorklink(options: StartWorklinkOptions): Promise<WorklinkHandle> {
+  const { config } = options;
+  const logger = options.logger ?? createLogger(config.logLevel);
+  if (config.slack.mode === 'sandbox') {
+    throw new StartupError(
+      'startWorklink needs Slack credentials; the sandbox starts it in HTTP mode with its own.',
+    );
+  }
+  const port = options.port ?? config.port;
+  const cleanup: (() => Promise<void> | void)[] = [];
+  const runCleanup = async () => {
+    for (const fn of cleanup.reverse()) {
+      try {
+        await fn();
+      } catch (e) {
+        logger.warn(`Stopping Worklink: ${(e as Error).message}`);
+      }
+    }
+    cleanup.length = 0;
+  };
+
+  try {
+    const store = openStore(config.dataDir, { secretsKey: config.secretsKey });
+    cleanup.push(() => store.close());
+
+    let service: ServiceHandle | undefined;
+    let workUrls = options.serviceUrls ?? config.workApi;
+    if (!workUrls) {
+      const { startService } = await import('../../service/index.js');
+      service = await startService({
+        dbPath: join(config.dataDir, 'service.db'),
+        port: 0,
+        host: '127.0.0.1',
+        logger,
+      });
+      cleanup.push(() => service?.close());
+      workUrls = { baseUrl: service.baseUrl, altUrl: service.altUrl };
+      logger.info(`Embedded work-management service at ${service.url}`);
+    }
+
+    const botIdentity =
+      config.slack.mode === 'oauth'
+        ? undefined
+        : await checkBotToken(config.slack.botToken, config.slackApiUrl);
+
+    const workClients = new WorkClientCache(workUrls, {
+      maxResponseBytes: config.workMaxResponseBytes,
+    });
+    const directory = new ServiceDirectory();
+    const matcher = new SlackMatcher(store);
+    const notifications = createNotifications({
+      config,
+      store,
+      logger,
+      workClients,
+      directory,
+      matcher,
+      service,
+    });
+    const deps: WorklinkDeps = {
+      config,
+      store,
+      logger,
+      workUrls,
+      routes: new RouteRegistry(),
+      users: new SlackUserDirectory(),
+      workClients,
+      directory,
+      matcher,
+      notifications,
+      service,
+    };
+    // Every long-lived part, started once the app listens and stopped before it closes.
+    const lifecycle = new Lifecycle([notifications]);
+    deps.routes.add(notifications.eventsRoute);
+    deps.routes.add({
+      method: 'GET',
+      path: '/healthz',
+      handler: (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end('ok');
+      },
+    });
+
+    const app = buildApp(config, deps, {
+      botIdentity,
+      port,
+      subcommands: options.subcommands,
+    });
+    let url = '';
+    if (config.slack.mode === 'socket') {
+      await app.start();
+      cleanup.push(async () => {
+        await app.stop();
+      });
+      url = socketModeUrl(app, port);
+    } else {
+      const server = (await app.start({ port, host: options.host })) as Server;
+      cleanup.push(async () => {
+        await app.stop();
+      });
+      url = serverUrl(server, options.host);
+    }
+    const handle = { url, eventsUrl: url ? `${url}${EVENTS_PATH}` : '' };
+    cleanup.push(() =>
+      lifecycle.stop((part, e) =>
+        logger.warn(`Stopping ${part.name}: ${e instanceof Error ? e.message : String(e)}`),
+      ),
+    );
+    await lifecycle.start(handle);
+    logger.info(
+      config.slack.mode === 'socket'
+        ? `Worklink is connected to Slack in Socket Mode${url ? `; extra routes on ${url}` : ''}.`
+        : `Worklink is listening on ${handle.eventsUrl} (${config.slack.mode} mode).`,
+    );
+
+    let stopping: Promise<void> | undefined;
+    return {
+      ...handle,
+      store,
+      service,
+      workUrls,
+      app,
+      deps,
+      stop: () => {
+        stopping ??= runCleanup();
+        return stopping;
+      },
+    };
+  } catch (e) {
+    await runCleanup();
+    throw e;
+  }
+}
+
+/** auth.test up front: a wrong token stops start-up with one sentence, not a later 401. */
+async function checkBotToken(
+  token: string,
+  slackApiUrl: string | undefined,
+): Promise<{ botId: string; botUserId: string }> {
+  const client = new WebClient(token, {
+    slackApiUrl,
+    retryConfig: { retries: 1, minTimeout: 500 },
+    timeout: 10_000,
+  });
+  try {
+    const result = await client.auth.test();
+    if (!result.bot_id || !result.user_id) {
+      throw new StartupError('SLACK_BOT_TOKEN is not a bot token (auth.test named no bot).');
+    }
+    return { botId: result.bot_id, botUserId: result.user_id };
+  } catch (e) {
+    if (e instanceof StartupError) throw e;
+    const code = (e as { data?: { error?: string } }).data?.error;
+    throw new StartupError(
+      code
+        ? `SLACK_BOT_TOKEN was refused by Slack (${code}).`
+        : `Slack could not be reached to check SLACK_BOT_TOKEN (${(e as Error).message}).`,
+    );
+  }
+}
+
+function serverUrl(server: Server, host: string | undefined): string {
+  const address = server.address() as AddressInfo;
+  let shown = host && host !== '0.0.0.0' && host !== '::' ? host : '127.0.0.1';
+  if (shown.includes(':')) shown = `[${shown}]`;
+  return `http://${shown}:${address.port}`;
+}
+
+/** Socket Mode's receiver runs its own HTTP server for extra routes; find its port. */
+function socketModeUrl(app: App, fallbackPort: number): string {
+  const receiver = (app as unknown as { receiver?: { httpServer?: Server } }).receiver;
+  const address = receiver?.httpServer?.address() as AddressInfo | null | undefined;
+  return address ? `http://127.0.0.1:${address.port}` : `http://127.0.0.1:${fallbackPort}`;
+}
+
+// ── Logging ─────────────────────────────────────────────────────────────────
+
+const LEVELS: Record<LogLevelName, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+/**
+ * Bolt's Logger on the console, one line per entry. Callers never pass secrets; Error
+ * objects are printed as message (+ stack at debug level) rather than dumped whole.
+ */
+export function createLogger(
+  level: LogLevelName = 'info',
+  write: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): Logger {
+  let current = level;
+  let name = 'worklink';
+  const emit = (at: LogLevelName, msgs: unknown[]) => {
+    if (LEVELS[at] < LEVELS[current]) return;
+    const text = msgs
+      .map((m) =>
+        m instanceof Error
+          ? current === 'debug'
+            ? (m.stack ?? m.message)
+            : `${m.name}: ${m.message}`
+          : typeof m === 'string'
+            ? m
+            : safeJson(m),
+      )
+      .join(' ');
+    write(`${new Date().toISOString()} ${at.toUpperCase()} ${name}: ${text}`);
+  };
+  return {
+    debug: (...m) => emit('debug', m),
+    info: (...m) => emit('info', m),
+    warn: (...m) => emit('warn', m),
+    error: (...m) => emit('error', m),
+    setLevel: (l) => {
+      current = (l as string as LogLevelName) in LEVELS ? (l as string as LogLevelName) : 'info';
+    },
+    getLevel: () => current as unknown as LogLevel,
+    setName: (n) => {
+      name = n;
+    },
+  };
+}
+
+function safeJson(v: unknown): string {
+  try {
+    return JSON.stringify(v);
+  } catch {
+    return String(v);
+  }
+}

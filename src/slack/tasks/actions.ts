@@ -1,0 +1,100 @@
+/**
+ * Task buttons, wherever the card or list is (channel message, ephemeral, DM — the
+ * notification DMs use the same ids with value = taskId): Comment, Edit, Mark complete,
+ * Open, list paging; App Home's "New task" (the form's own menus: form/actions.ts).
+ */
+import type { App } from '@slack/bolt';
+import type { KnownBlock } from '@slack/types';
+import type { WorklinkDeps } from '../context/deps.js';
+import { runSafely } from '../context/error-replies.js';
+import { type ActionArgs, onAction, pressedValue } from '../context/on-action.js';
+import type { WorkContext } from '../context/work-context.js';
+import { taskIdProblem } from '../parse/service-id.js';
+import { ACTION } from '../ui/block-ids.js';
+import { slackErrorCode } from '../ui/error-text.js';
+import { taskCardData } from './card/load.js';
+import { taskCard, taskCardText } from './card/view.js';
+import { taskCommentModal } from './comment/view.js';
+import { completeTask, completionSentence, replyCompletionError } from './complete.js';
+import { factsFromTask } from './facts.js';
+import { openTaskForm } from './form/open.js';
+import { loadListPage } from './list/load.js';
+import { readListPageValue, taskListMessage } from './list/view.js';
+
+export function register(app: App, deps: WorklinkDeps): void {
+  /** A button whose value is a task id: an unusable one is answered, `fn` gets a usable one. */
+  const onTaskButton = (
+    actionId: string,
+    fn: (ctx: WorkContext, taskId: string, args: ActionArgs) => Promise<void>,
+  ) =>
+    onAction(app, deps, actionId, async (ctx, args) => {
+      const taskId = pressedValue(args);
+      const problem = taskIdProblem(taskId);
+      if (problem) return void (await ctx.reply(problem));
+      await fn(ctx, taskId, args);
+    });
+
+  onTaskButton(ACTION.taskComplete, async (ctx, taskId, args) => {
+    try {
+      const done = await completeTask(ctx, taskId);
+      const data = await taskCardData(ctx, done.facts, done.project);
+      const note = done.already ? 'Already done.' : `Marked complete by <@${ctx.userId}>.`;
+      const blocks: KnownBlock[] = [
+        ...taskCard(data),
+        { type: 'context', elements: [{ type: 'mrkdwn', text: note }] },
+      ];
+      // Replace the card that was pressed, so it shows ✅ for everyone who sees it.
+      if (args.respond) {
+        await args.respond({ replace_original: true, text: taskCardText(data), blocks });
+      } else {
+        await ctx.reply({ text: completionSentence(done), blocks });
+      }
+    } catch (e) {
+      await replyCompletionError(ctx, e, taskId);
+    }
+  });
+
+  onTaskButton(ACTION.taskEdit, async (ctx, taskId) => {
+    await openTaskForm(ctx, { mode: 'edit', taskId });
+  });
+
+  onTaskButton(ACTION.taskComment, async (ctx, taskId) => {
+    if (!ctx.triggerId) return;
+    try {
+      await ctx.slack.views.open({
+        trigger_id: ctx.triggerId,
+        view: taskCommentModal({
+          taskId,
+          channelId: ctx.channelId,
+          responseUrl: ctx.responseUrl,
+        }),
+      });
+    } catch (e) {
+      await ctx.reply(
+        `Could not open the comment form (${slackErrorCode(e)}). You can comment with \`/work comment ${taskId} <text>\`.`,
+      );
+    }
+  });
+
+  onTaskButton(ACTION.taskOpen, async (ctx, taskId) => {
+    await runSafely(ctx, { action: 'load the task', id: taskId }, async () => {
+      const data = await taskCardData(ctx, factsFromTask(await ctx.work.getTask(taskId)));
+      await ctx.reply({ text: taskCardText(data), blocks: taskCard(data) });
+    });
+  });
+
+  // Previous / Next: ACTION.taskListPage + ":prev" / ":next".
+  onAction(app, deps, new RegExp(`^${ACTION.taskListPage}(:|$)`), async (ctx, args) => {
+    const page = readListPageValue(pressedValue(args));
+    if (!page)
+      return void (await ctx.reply('That list button is out of date; run `/work list` again.'));
+    await runSafely(ctx, { action: 'list the tasks', id: page.projectId }, async () => {
+      const message = taskListMessage(await loadListPage(ctx, page));
+      if (args.respond) await args.respond({ replace_original: true, ...message });
+      else await ctx.reply(message);
+    });
+  });
+
+  // App Home's button carries no value.
+  onAction(app, deps, ACTION.homeNewTask, (ctx) => openTaskForm(ctx, { mode: 'create' }));
+}

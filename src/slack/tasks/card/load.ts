@@ -1,0 +1,70 @@
+/**
+ * The data of a task card, gathered: project name and statuses, assignee names, and Slack
+ * mentions for assignees whose e-mail matches a Slack user. The card itself is a pure
+ * function (card/view.ts).
+ */
+import { PRIORITY_NAMES } from '../../../workapi/contract.js';
+import type { WorkContext } from '../../context/work-context.js';
+import { slackIdsFor, userName, workspaceUsers } from '../../people/service-users.js';
+import type { TaskFacts } from '../facts.js';
+import { loadProjectInfo, type ProjectInfo, statusFromDoneFlag } from '../project-info.js';
+import type { TaskCardData } from './view.js';
+
+/**
+ * Everything the card shows. Look-ups that fail leave their part out (a card without the
+ * project name beats no card); `project` may be passed when already loaded.
+ */
+export async function taskCardData(
+  ctx: WorkContext,
+  facts: TaskFacts,
+  project?: ProjectInfo,
+): Promise<TaskCardData> {
+  const [info, users] = await Promise.all([
+    project ??
+      (facts.projectId
+        ? loadProjectInfo(ctx, facts.projectId, { withGroups: !facts.groupName }).catch(
+            () => undefined,
+          )
+        : undefined),
+    workspaceUsers(ctx).catch(() => []),
+  ]);
+  const assigned = facts.assigneeIds.map((id) => users.find((u) => u.id === id) ?? { id });
+  const slackIds = await slackIdsFor(ctx, assigned);
+  return cardDataFrom(facts, info, (id) => {
+    const user = assigned.find((u) => u.id === id);
+    return {
+      name: user ? userName(user) : id,
+      slackUserId: slackIds.get(id),
+    };
+  });
+}
+
+/** Pure: facts + project + a person resolver → card data. */
+export function cardDataFrom(
+  facts: TaskFacts,
+  project: ProjectInfo | undefined,
+  person: (serviceUserId: string) => { name: string; slackUserId?: string },
+): TaskCardData {
+  const status =
+    (facts.statusId && project?.statuses.find((s) => s._id === facts.statusId)) ||
+    (project ? statusFromDoneFlag(project.statuses, facts.done) : undefined);
+  const groupName =
+    facts.groupName ??
+    (facts.groupId
+      ? project?.groups.find((g) => g.groupId === facts.groupId)?.groupName
+      : undefined);
+  const showPriority = project?.priorityEnabled !== false && facts.priority !== undefined;
+  return {
+    taskId: facts.taskId,
+    name: facts.name,
+    number: facts.number,
+    projectName: project?.name,
+    groupName: groupName ?? undefined,
+    status: { name: status?.Name ?? (facts.done ? 'Done' : 'Open'), done: facts.done },
+    assignees: facts.assigneeIds.map(person),
+    dueDate: facts.dueDate,
+    priorityName: showPriority ? PRIORITY_NAMES[facts.priority ?? 0] : undefined,
+    estimate: project?.estimateEnabled === false ? undefined : facts.estimate,
+    milestone: project?.milestoneEnabled === false ? undefined : facts.milestone,
+  };
+}

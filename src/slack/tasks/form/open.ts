@@ -1,0 +1,198 @@
+/**
+ * Opening the create/edit form: a loading view with the trigger_id at once (Slack's trigger
+ * expires 3 s after the click), then the data (known projects, the chosen project's details
+ * and groups, the workspace's users, the task for an edit), then views.update with the form.
+ */
+import { isWorkApiError } from '../../../workapi/client.js';
+import type { TaskFileInput } from '../../../workapi/contract.js';
+import { errMessage, errorText } from '../../context/error-replies.js';
+import type { WorkContext } from '../../context/work-context.js';
+import { calendarDate } from '../../format/date-text.js';
+import { workspaceUsers } from '../../people/service-users.js';
+import { slackErrorCode } from '../../ui/error-text.js';
+import { loadingModal, noticeModal } from '../../ui/notice-modal.js';
+import { factsFromTask } from '../facts.js';
+import { loadProjectInfo, type ProjectInfo, statusFromDoneFlag } from '../project-info.js';
+import { editFingerprints } from './read.js';
+import {
+  createDefaults,
+  type TaskFormData,
+  type TaskFormMeta,
+  type TaskFormValues,
+  taskFormModal,
+} from './view.js';
+
+export type OpenFormRequest =
+  | {
+      mode: 'create';
+      values?: TaskFormValues;
+      files?: TaskFileInput[];
+      /** Slow prefill work (permalink, files) done while the loading view shows. */
+      prefill?: () => Promise<{ values?: TaskFormValues; files?: TaskFileInput[] }>;
+    }
+  | { mode: 'edit'; taskId: string };
+
+/** Opens the loading view, then the form; failures are said in the modal (or a reply). */
+export async function openTaskForm(ctx: WorkContext, req: OpenFormRequest): Promise<void> {
+  const title = req.mode === 'edit' ? 'Edit task' : 'New task';
+  if (!ctx.triggerId) {
+    await ctx.reply('The task form can only be opened from a command, button or shortcut.');
+    return;
+  }
+  let viewId: string | undefined;
+  try {
+    const opened = await ctx.slack.views.open({
+      trigger_id: ctx.triggerId,
+      view: loadingModal(title),
+    });
+    viewId = opened.view?.id;
+  } catch (e) {
+    const how =
+      req.mode === 'edit'
+        ? 'Please try again.'
+        : 'Please try again, or create it in one step with `/work add <title>`.';
+    await ctx.reply(`Could not open the task form (${slackErrorCode(e)}). ${how}`);
+    return;
+  }
+  if (!viewId) return;
+  const meta: TaskFormMeta = {
+    mode: req.mode,
+    channelId: ctx.channelId,
+    responseUrl: ctx.responseUrl,
+  };
+  try {
+    let data: TaskFormData;
+    if (req.mode === 'edit') {
+      data = await editFormData(ctx, req.taskId, meta);
+    } else {
+      type Prefill = { values?: TaskFormValues; files?: TaskFileInput[] };
+      const extra: Prefill = req.prefill ? await req.prefill().catch(() => ({})) : {};
+      const files = [...(req.files ?? []), ...(extra.files ?? [])];
+      data = await createFormData(ctx, {
+        meta: { ...meta, files: files.length ? files : undefined },
+        values: { ...req.values, ...extra.values },
+      });
+    }
+    await ctx.slack.views.update({ view_id: viewId, view: taskFormModal(data) });
+  } catch (e) {
+    const id = req.mode === 'edit' ? req.taskId : undefined;
+    const text = errorText(ctx, e, {
+      action: req.mode === 'edit' ? 'load the task' : 'load the task form',
+      id,
+    });
+    try {
+      await ctx.slack.views.update({ view_id: viewId, view: noticeModal(title, text) });
+    } catch (updateErr) {
+      ctx.logger.warn(
+        `Could not show the task form problem in the modal: ${errMessage(updateErr)}`,
+      );
+      await ctx.reply(text).catch(() => undefined);
+    }
+  }
+}
+
+/**
+ * The create form's data. The project is the one asked for, else the channel's linked one,
+ * else the most recently seen; an unknown project is said in the form, not thrown.
+ */
+export async function createFormData(
+  ctx: WorkContext,
+  input: { meta: TaskFormMeta; values?: TaskFormValues; banner?: string },
+): Promise<TaskFormData> {
+  const { meta } = input;
+  const values = { ...input.values };
+  const link = meta.channelId
+    ? ctx.store.channelProjects.get(ctx.teamId, meta.channelId)
+    : undefined;
+  const firstKnown = ctx.store.knownProjects.list(ctx.teamId, 1)[0]?.projectId;
+  const projectId = values.projectId ?? meta.projectId ?? link?.projectId ?? firstKnown;
+
+  const [loaded, users] = await Promise.all([
+    projectId ? loadProject(ctx, projectId) : Promise.resolve(undefined),
+    workspaceUsers(ctx),
+  ]);
+  const project = loaded?.project;
+  const projects = ctx.store.knownProjects
+    .list(ctx.teamId)
+    .map((p) => ({ id: p.projectId, name: p.projectName }));
+  return {
+    meta: { ...meta, projectId: project?.id },
+    values: {
+      ...createDefaults(project),
+      ...dropUndefined(values),
+      projectId: project?.id ?? projectId,
+    },
+    projects,
+    project,
+    projectProblem: loaded?.problem,
+    users,
+    banner: input.banner,
+  };
+}
+
+/** The project's info, or the sentence saying why it is missing (unknown ones are forgotten). */
+async function loadProject(
+  ctx: WorkContext,
+  projectId: string,
+): Promise<{ project?: ProjectInfo; problem?: string }> {
+  try {
+    return { project: await loadProjectInfo(ctx, projectId) };
+  } catch (e) {
+    if (isWorkApiError(e) && (e.kind === 'not_found' || e.kind === 'invalid')) {
+      ctx.store.knownProjects.forget(ctx.teamId, projectId);
+      return {
+        problem: `There is no project \`${projectId.slice(0, 40)}\` in the connected workspace; choose another.`,
+      };
+    }
+    if (isWorkApiError(e) || e instanceof Error) {
+      return { problem: errorText(ctx, e, { action: 'load the project', id: projectId }) };
+    }
+    throw e;
+  }
+}
+
+/** The edit form's data: the task's values, prefilled, with fingerprints to diff at submit. */
+export async function editFormData(
+  ctx: WorkContext,
+  taskId: string,
+  meta: TaskFormMeta,
+): Promise<TaskFormData> {
+  const facts = factsFromTask(await ctx.work.getTask(taskId));
+  const [project, users] = await Promise.all([
+    loadProjectInfo(ctx, facts.projectId ?? ''),
+    workspaceUsers(ctx),
+  ]);
+  const status = statusFromDoneFlag(project.statuses, facts.done);
+  const values: TaskFormValues = {
+    projectId: project.id,
+    name: facts.name,
+    description: facts.description ?? '',
+    assignees: facts.assigneeIds,
+    dueDate: calendarDate(facts.dueDate),
+    priority: project.priorityEnabled
+      ? String(facts.priority ?? project.defaultPriority)
+      : undefined,
+    groupId: facts.groupId,
+    statusId: status?._id,
+    estimate: facts.estimate !== undefined ? String(facts.estimate) : undefined,
+    milestone: facts.milestone !== undefined ? String(facts.milestone) : undefined,
+  };
+  return {
+    meta: {
+      ...meta,
+      mode: 'edit',
+      taskId: facts.taskId,
+      projectId: project.id,
+      orig: editFingerprints(values),
+    },
+    values,
+    projects: [],
+    project,
+    users,
+    statusUnknown: !status,
+  };
+}
+
+function dropUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

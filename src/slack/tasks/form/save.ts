@@ -1,0 +1,78 @@
+/**
+ * Saving the task form: read the uploaded files, create (or update) the task, announce it.
+ * The outcome is a value, never a thrown error, so the submission listener can race it
+ * against Slack's 3-second window and report it either in the modal or afterwards.
+ */
+import { isWorkApiError } from '../../../workapi/client.js';
+import type { CreateTaskBody } from '../../../workapi/contract.js';
+import { errorText } from '../../context/error-replies.js';
+import type { WorkContext } from '../../context/work-context.js';
+import { esc, listing } from '../../format/text.js';
+import { createTaskFromSlack } from '../create.js';
+import { factsFromTask, factsFromUpdated, type TaskFacts } from '../facts.js';
+import { FileReadError, readSlackFiles } from '../files.js';
+import { blockForServiceError, errorBlock, type TaskFormCheck } from './read.js';
+import type { TaskFormMeta } from './view.js';
+
+export type SaveOutcome =
+  | { kind: 'saved'; facts: TaskFacts; sentence: string; created: boolean }
+  /** Problems to show under the fields (the service's 400 verbatim, unreadable files). */
+  | { kind: 'invalid'; errors: Record<string, string>; message: string }
+  | { kind: 'failed'; message: string };
+
+type Ok = Extract<TaskFormCheck, { ok: true }>;
+
+export async function saveTaskForm(
+  ctx: WorkContext,
+  meta: TaskFormMeta,
+  check: Ok,
+): Promise<SaveOutcome> {
+  const edit = meta.mode === 'edit';
+  try {
+    if (edit) {
+      const taskId = meta.taskId ?? '';
+      const updated = factsFromUpdated(await ctx.work.updateTask(taskId, check.body));
+      const what = check.changed.length ? `: changed ${listing(check.changed)}` : '';
+      return {
+        kind: 'saved',
+        facts: updated,
+        sentence: `Saved *${esc(updated.name || taskId)}*${what}.`,
+        created: false,
+      };
+    }
+    const body: CreateTaskBody = { ...check.body };
+    if (check.fileIds.length) {
+      body.files = [...(body.files ?? []), ...(await readSlackFiles(ctx, check.fileIds))];
+    }
+    const created = await createTaskFromSlack(ctx, body);
+    return {
+      kind: 'saved',
+      // Get task has no status id; the one asked for is the one the task has.
+      facts: { ...factsFromTask(created.task), statusId: body.statusId },
+      sentence: created.sentence,
+      created: true,
+    };
+  } catch (e) {
+    if (e instanceof FileReadError) {
+      return {
+        kind: 'invalid',
+        errors: { [errorBlock('files', meta)]: e.message },
+        message: e.message,
+      };
+    }
+    // The service's (or the contract's) "field: problem", verbatim under that field.
+    if (isWorkApiError(e) && e.kind === 'invalid') {
+      return {
+        kind: 'invalid',
+        errors: { [blockForServiceError(e.message, meta)]: e.message },
+        message: e.message,
+      };
+    }
+    const message = errorText(ctx, e, {
+      action: edit ? 'save the task' : 'create the task',
+      id: meta.taskId,
+      checkWith: edit ? `\`/work task ${meta.taskId}\`` : '`/work list`',
+    });
+    return { kind: 'failed', message };
+  }
+}

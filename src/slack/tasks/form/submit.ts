@@ -1,0 +1,154 @@
+/**
+ * Submitting the create/edit task form. Input problems are answered in the HTTP response
+ * (`response_action: 'errors'`), so — like the connect modal — the save runs BEFORE ack,
+ * within a budget well inside Slack's 3 s: a service 400 then appears under its field,
+ * verbatim. When the service is slower, the modal turns into "Creating…", the save
+ * finishes in the background, and the result arrives as a reply; a failure then also DMs
+ * the person what they entered, so nothing typed is lost.
+ */
+import type { App } from '@slack/bolt';
+import type { WorklinkDeps } from '../../context/deps.js';
+import { errMessage } from '../../context/error-replies.js';
+import { type WorkContext, workContext } from '../../context/work-context.js';
+import { withinBudget } from '../../shared/concurrency.js';
+import { VIEW } from '../../ui/block-ids.js';
+import { section } from '../../ui/blocks.js';
+import { NOT_CONNECTED } from '../../ui/error-text.js';
+import { noticeModal } from '../../ui/notice-modal.js';
+import { taskCardData } from '../card/load.js';
+import { taskCard } from '../card/view.js';
+import { factsFromTask, mergeFacts, type TaskFacts } from '../facts.js';
+import {
+  checkTaskForm,
+  describeEnteredValues,
+  errorBlock,
+  readTaskFormValues,
+  type StateValues,
+} from './read.js';
+import { type SaveOutcome, saveTaskForm } from './save.js';
+import { readTaskFormMeta, type TaskFormMode, type TaskFormValues } from './view.js';
+
+/** Time allowed for files.info, the save and the announcement before the modal is answered. */
+export const TASK_SUBMIT_BUDGET_MS = 2_200;
+
+export function register(app: App, deps: WorklinkDeps): void {
+  app.view(VIEW.taskCreate, (args) => onSubmit(deps, args, 'create'));
+  app.view(VIEW.taskEdit, (args) => onSubmit(deps, args, 'edit'));
+}
+
+type ViewArgs = Parameters<Parameters<App['view']>[1]>[0];
+
+async function onSubmit(deps: WorklinkDeps, args: ViewArgs, mode: TaskFormMode): Promise<void> {
+  const { view } = args;
+  // view_submission acks take a response_action; view_closed never reaches this listener.
+  const ack = args.ack as (response?: unknown) => Promise<void>;
+  const started = Date.now();
+  const meta = readTaskFormMeta(view.private_metadata, mode);
+  const values = readTaskFormValues(view.state.values as unknown as StateValues);
+  const check = checkTaskForm(values, meta);
+  if (!check.ok) {
+    await ack({ response_action: 'errors', errors: check.errors });
+    return;
+  }
+  const ctx = workContext(deps, args, { channelId: meta.channelId, responseUrl: meta.responseUrl });
+  if (!ctx.connection) {
+    await ack({ response_action: 'errors', errors: { [errorBlock('name', meta)]: NOT_CONNECTED } });
+    return;
+  }
+  const title = mode === 'edit' ? 'Edit task' : 'New task';
+  if (mode === 'edit' && check.changed.length === 0) {
+    await ack({
+      response_action: 'update',
+      view: noticeModal(title, 'Nothing was changed, so nothing was saved.'),
+    });
+    return;
+  }
+
+  const outcome = saveTaskForm(ctx, meta, check);
+  const budget = TASK_SUBMIT_BUDGET_MS - (Date.now() - started);
+  const inTime = await withinBudget(outcome, budget);
+  if (inTime.inTime) {
+    const result = inTime.value;
+    if (result.kind === 'invalid') {
+      await ack({ response_action: 'errors', errors: result.errors });
+      return;
+    }
+    if (result.kind === 'failed') {
+      // Still inside the modal: the message under the name keeps everything typed.
+      await ack({
+        response_action: 'errors',
+        errors: { [errorBlock('name', meta)]: result.message },
+      });
+      return;
+    }
+    await ack({ response_action: 'update', view: noticeModal(title, result.sentence) });
+    await report(ctx, result);
+    return;
+  }
+
+  // Too slow for the modal: say so in it, and report the outcome afterwards.
+  const doing = mode === 'edit' ? 'Saving the task…' : 'Creating the task…';
+  await ack({
+    response_action: 'update',
+    view: noticeModal(
+      title,
+      `:hourglass_flowing_sand: ${doing} The service is slow; you can close this, the result will be sent to you.`,
+    ),
+  });
+  const result = await outcome;
+  if (result.kind === 'saved') {
+    await ctx.slack.views
+      .update({ view_id: view.id, view: noticeModal(title, result.sentence) })
+      .catch(() => undefined);
+    await report(ctx, result);
+    return;
+  }
+  await ctx.slack.views
+    .update({
+      view_id: view.id,
+      view: noticeModal(
+        title,
+        `${result.message}\n\nWhat you entered was sent to you in a direct message.`,
+      ),
+    })
+    .catch(() => undefined);
+  await dmEnteredValues(ctx, mode, result.message, values);
+}
+
+/** The confirmation with the task card, where the form was opened (or by DM). */
+async function report(ctx: WorkContext, result: Extract<SaveOutcome, { kind: 'saved' }>) {
+  try {
+    let facts: TaskFacts = result.facts;
+    if (!result.created) {
+      // Update task answers without the estimate and group name: read the task again.
+      const read = await ctx.work.getTask(facts.taskId).catch(() => undefined);
+      if (read) facts = mergeFacts(factsFromTask(read), facts);
+    }
+    const data = await taskCardData(ctx, facts);
+    await ctx.reply({
+      text: result.sentence,
+      blocks: [section(result.sentence), ...taskCard(data)],
+    });
+  } catch (e) {
+    ctx.logger.warn(`Could not report the saved task: ${errMessage(e)}`);
+    await ctx.reply(result.sentence).catch(() => undefined);
+  }
+}
+
+/** After the modal has gone, a failure must not lose what was typed: DM it back. */
+async function dmEnteredValues(
+  ctx: WorkContext,
+  mode: TaskFormMode,
+  message: string,
+  values: TaskFormValues,
+): Promise<void> {
+  const head =
+    mode === 'edit' ? 'Your changes to the task were not saved.' : 'Your task was not created.';
+  const entered = describeEnteredValues(values);
+  const text = `${head} ${message}\n\nHere is what you entered, so nothing is lost:\n${entered}`;
+  try {
+    await ctx.slack.chat.postMessage({ channel: ctx.userId, text: text.slice(0, 39_000) });
+  } catch (e) {
+    ctx.logger.error(`Could not DM ${ctx.userId} their unsaved task: ${errMessage(e)}`);
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * `/work list` and its paging buttons: the list endpoint gives ids and names only, so each
+ * page's tasks are read with get task, at most 8 at a time, to show status, due date and
+ * assignees.
+ */
+import type { WorkContext } from '../../context/work-context.js';
+import { userName, workspaceUsers } from '../../people/service-users.js';
+import { mapLimit } from '../../shared/concurrency.js';
+import { cardDataFrom } from '../card/load.js';
+import { factsFromTask } from '../facts.js';
+import { loadProjectInfo } from '../project-info.js';
+import { type ListFilter, PAGE_SIZE, pageCount, type TaskListData } from './view.js';
+
+export const LIST_CONCURRENCY = 8;
+
+export type ListArgs =
+  | { ok: true; filter: ListFilter; projectId?: string }
+  | { ok: false; error: string };
+
+/** `[open|done|all] [projectId]`, in either order. */
+export function parseListArgs(words: readonly string[]): ListArgs {
+  let filter: ListFilter | undefined;
+  let projectId: string | undefined;
+  for (const word of words) {
+    const w = word.toLowerCase();
+    if (w === 'open' || w === 'done' || w === 'all') {
+      if (filter && filter !== w) return { ok: false, error: 'Give one of open, done or all.' };
+      filter = w;
+    } else if (!projectId && /^[A-Za-z0-9_-]{10,100}$/.test(word)) {
+      projectId = word;
+    } else {
+      return {
+        ok: false,
+        error: `\`${word.replace(/`/g, '').slice(0, 40)}\` is neither open, done, all nor a project id. Try \`/work list open\` or \`/work list all <projectId>\`.`,
+      };
+    }
+  }
+  return { ok: true, filter: filter ?? 'open', projectId };
+}
+
+export async function loadListPage(
+  ctx: WorkContext,
+  input: { projectId: string; filter: ListFilter; page: number },
+): Promise<TaskListData> {
+  const complete = input.filter === 'open' ? false : input.filter === 'done' ? true : undefined;
+  // Both at once; a project error is reported before a list error (it names the project).
+  const [projectResult, listResult] = await Promise.allSettled([
+    loadProjectInfo(ctx, input.projectId),
+    ctx.work.listTasks({ projectId: input.projectId, complete }),
+  ]);
+  if (projectResult.status === 'rejected') throw projectResult.reason;
+  if (listResult.status === 'rejected') throw listResult.reason;
+  const project = projectResult.value;
+  const items = listResult.value;
+  const page = Math.min(Math.max(0, input.page), pageCount(items.length) - 1);
+  const slice = items.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE);
+  const users = await workspaceUsers(ctx).catch(() => []);
+  const person = (id: string) => {
+    const u = users.find((x) => x.id === id);
+    return { name: u ? userName(u) : id };
+  };
+  const rows = await mapLimit(slice, LIST_CONCURRENCY, async (item) => {
+    try {
+      return cardDataFrom(factsFromTask(await ctx.work.getTask(item.taskId)), project, person);
+    } catch {
+      // One unreadable task does not spoil the page.
+      return {
+        taskId: item.taskId,
+        name: item.taskName ?? item.taskId,
+        status: { name: '', done: false },
+        assignees: [],
+        partial: true,
+      };
+    }
+  });
+  return {
+    projectId: project.id,
+    projectName: project.name,
+    filter: input.filter,
+    page,
+    total: items.length,
+    rows,
+  };
+}

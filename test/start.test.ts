@@ -1,0 +1,94 @@
+/**
+ * `worklink start` as a real process: a wrong setting prints one sentence (no stack) and
+ * exits 1; a refused bot token likewise; a good configuration serves signed commands and
+ * stops cleanly on SIGTERM.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeSlack, startFakeSlack } from './support/fake-slack.js';
+import { waitFor } from './support/harness.js';
+import { SlackRequests } from './support/slack-requests.js';
+
+const root = new URL('../', import.meta.url).pathname;
+
+function run(env: Record<string, string>) {
+  // node --import tsx, not the tsx CLI: its signal relay adds a process and timing of its own.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'start'], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+  });
+  const out = { stdout: '', stderr: '' };
+  child.stdout.on('data', (d) => {
+    out.stdout += d;
+  });
+  child.stderr.on('data', (d) => {
+    out.stderr += d;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, out, exited };
+}
+
+let dir: string;
+let fake: FakeSlack;
+const children: ChildProcess[] = [];
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'worklink-start-'));
+  fake = await startFakeSlack({ tokens: ['xoxb-good'] });
+});
+afterAll(async () => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  await fake?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('start', () => {
+  it('stops on a partial setting with one sentence naming the variable', async () => {
+    const p = run({ SLACK_BOT_TOKEN: 'xoxb-good', DATA_DIR: dir });
+    children.push(p.child);
+    expect(await p.exited).toBe(1);
+    expect(p.out.stderr).toBe(
+      'worklink: SLACK_BOT_TOKEN is set but SLACK_SIGNING_SECRET or SLACK_APP_TOKEN is missing: HTTP mode needs SLACK_SIGNING_SECRET, Socket Mode needs SLACK_APP_TOKEN.\n',
+    );
+  });
+
+  it('stops when Slack refuses the bot token, without a stack trace', async () => {
+    const p = run({
+      SLACK_BOT_TOKEN: 'xoxb-bad',
+      SLACK_SIGNING_SECRET: 'sig',
+      SLACK_API_URL: fake.apiUrl,
+      PORT: '0',
+      DATA_DIR: join(dir, 'refused'),
+      LOG_LEVEL: 'error',
+    });
+    children.push(p.child);
+    expect(await p.exited).toBe(1);
+    expect(p.out.stderr).toBe('worklink: SLACK_BOT_TOKEN was refused by Slack (invalid_auth).\n');
+  });
+
+  it('serves signed commands with the embedded service and stops on SIGTERM', async () => {
+    const p = run({
+      SLACK_BOT_TOKEN: 'xoxb-good',
+      SLACK_SIGNING_SECRET: 'sig-for-start',
+      SLACK_API_URL: fake.apiUrl,
+      PORT: '0',
+      DATA_DIR: join(dir, 'good'),
+      LOG_LEVEL: 'info',
+    });
+    children.push(p.child);
+    const eventsUrl = await waitFor(
+      () => /listening on (\S+\/slack\/events)/.exec(p.out.stderr)?.[1],
+      { timeoutMs: 20_000 },
+    );
+    expect(p.out.stderr).toContain('Embedded work-management service at http://127.0.0.1:');
+    const slack = new SlackRequests({ url: eventsUrl, signingSecret: 'sig-for-start', fake });
+    const res = await slack.slashCommand('help');
+    expect(res.status).toBe(200);
+    const reply = await fake.waitForResponse((r) => res.responseUrl?.endsWith(r.id) ?? false);
+    expect(String(reply.body.text)).toContain('Worklink commands');
+    p.child.kill('SIGTERM');
+    expect(await p.exited).toBe(0);
+  });
+});
