@@ -13,6 +13,7 @@ import { type KnownProjectsStore, knownProjectsStore } from './known-projects.js
 import { type LookupCacheStore, lookupCacheStore } from './lookup-cache.js';
 import { migrate } from './migrations.js';
 import { type OutboxStore, outboxStore, type SeenEventsStore, seenEventsStore } from './outbox.js';
+import { type TaskMessagesStore, taskMessagesStore } from './task-messages.js';
 import { type UserLinksStore, userLinksStore } from './user-links.js';
 
 export type { ChannelProject, ChannelProjectsStore } from './channel-projects.js';
@@ -40,6 +41,8 @@ export interface Store {
   readonly userLinks: UserLinksStore;
   /** users.lookupByEmail answers, remembered for a while. */
   readonly lookups: LookupCacheStore;
+  /** The Slack messages posted about each task, kept current (src/slack/notify/live-updates.ts). */
+  readonly taskMessages: TaskMessagesStore;
   /**
    * Forgets what Worklink keeps about a team's service workspace: the connection (API key),
    * channel links and known projects, in one transaction. Returns what was removed.
@@ -99,8 +102,11 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
   const userLinks = userLinksStore(db);
   const lookups = lookupCacheStore(db);
   const outbox = outboxStore(db);
+  const taskMessages = taskMessagesStore(db);
   const forgetUninstalledTeam = db.transaction((teamId: string, reason: string, now: number) => {
     lookups.clear(teamId);
+    // Without a token its messages can no longer be updated.
+    taskMessages.deleteTeam(teamId);
     return {
       ...forgetTeam(teamId),
       userLinks: userLinks.deleteTeam(teamId),
@@ -119,6 +125,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     seenEvents: seenEventsStore(db),
     userLinks,
     lookups,
+    taskMessages,
     forgetTeam: (teamId) => forgetTeam(teamId),
     forgetUninstalledTeam: (teamId, reason, now = Date.now()) =>
       forgetUninstalledTeam(teamId, reason, now),

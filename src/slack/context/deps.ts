@@ -6,6 +6,7 @@
 import type { Logger } from '@slack/bolt';
 import type { AppConfig } from '../../config.js';
 import type { Store } from '../../store/index.js';
+import type { LiveMessages } from '../notify/live-messages.js';
 import type { SlackMatcher } from '../notify/match.js';
 import type { Notifications } from '../notify/notifications.js';
 import type { ServiceDirectory } from '../notify/service-directory.js';
@@ -31,6 +32,8 @@ export interface WorklinkDeps {
   matcher: SlackMatcher;
   /** The outbox worker and the events receiver (a long-lived part: start/lifecycle.ts). */
   notifications: Notifications;
+  /** Keeps the messages posted about each task current: `live.taskChanged(team, task)`. */
+  live: LiveMessages;
   /** The embedded service, when this process started it (else undefined). */
   service?: { setEventsSubscriber(s: { url: string; secret: string }): void };
 }

@@ -31,6 +31,8 @@ export interface Notifications extends LongLivedPart {
   tuning: NotifyTuning;
   /** The secret events must be signed with (WORK_EVENTS_SECRET or generated), if any. */
   readonly eventsSecret: string | undefined;
+  /** The team's bot client for background sends (no retries; 429s rejected), if any. */
+  slackFor(teamId: string): WebClient | undefined;
   /** POST /work/events: the service's signed `task.created` deliveries. */
   readonly eventsRoute: { method: 'POST'; path: string; handler: RouteHandler };
 }
@@ -103,6 +105,7 @@ export function createNotifications(
   return {
     name: 'notifications',
     worker,
+    slackFor,
     tuning,
     eventsSecret,
     eventsRoute: {

@@ -19,6 +19,7 @@ import type { WorklinkDeps } from '../context/deps.js';
 import { RouteRegistry } from '../context/routes.js';
 import { SlackUserDirectory } from '../context/slack-users.js';
 import { WorkClientCache, type WorkUrls } from '../context/work-clients.js';
+import { createLiveMessages } from '../notify/live-messages.js';
 import { SlackMatcher } from '../notify/match.js';
 import { createNotifications } from '../notify/notifications.js';
 import { ServiceDirectory } from '../notify/service-directory.js';
@@ -116,7 +117,15 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       matcher,
       service,
     });
-    const deps: WorklinkDeps = {
+    // Live messages read tasks through deps (work clients, users), built just below.
+    let deps: WorklinkDeps | undefined;
+    const live = createLiveMessages({
+      store,
+      logger,
+      slackFor: notifications.slackFor,
+      deps: () => deps as WorklinkDeps,
+    });
+    deps = {
       config,
       store,
       logger,
@@ -127,10 +136,11 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       directory,
       matcher,
       notifications,
+      live,
       service,
     };
     // Every long-lived part, started once the app listens and stopped before it closes.
-    const lifecycle = new Lifecycle([notifications]);
+    const lifecycle = new Lifecycle([notifications, live]);
     deps.routes.add(notifications.eventsRoute);
     deps.routes.add({
       method: 'GET',

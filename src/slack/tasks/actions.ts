@@ -15,8 +15,14 @@ import { slackErrorCode } from '../ui/error-text.js';
 import { taskCardData } from './card/load.js';
 import { taskCard, taskCardText } from './card/view.js';
 import { taskCommentModal } from './comment/view.js';
-import { completeTask, completionSentence, replyCompletionError } from './complete.js';
-import { factsFromTask } from './facts.js';
+import {
+  completeTask,
+  completionSentence,
+  reopenSentence,
+  reopenTask,
+  replyCompletionError,
+} from './complete.js';
+import { factsFromTask, taskChanged } from './facts.js';
 import { openTaskForm } from './form/open.js';
 import { loadListPage } from './list/load.js';
 import { readListPageValue, taskListMessage } from './list/view.js';
@@ -37,6 +43,9 @@ export function register(app: App, deps: WorklinkDeps): void {
   onTaskButton(ACTION.taskComplete, async (ctx, taskId, args) => {
     try {
       const done = await completeTask(ctx, taskId);
+      if (!done.already) taskChanged(ctx, done.facts);
+      // A live message (card, DM) is updated by the change itself, like every other one.
+      if (isLiveMessage(ctx, taskId, args)) return;
       const data = await taskCardData(ctx, done.facts, done.project);
       const note = done.already ? 'Already done.' : `Marked complete by <@${ctx.userId}>.`;
       const blocks: KnownBlock[] = [
@@ -48,6 +57,23 @@ export function register(app: App, deps: WorklinkDeps): void {
         await args.respond({ replace_original: true, text: taskCardText(data), blocks });
       } else {
         await ctx.reply({ text: completionSentence(done), blocks });
+      }
+    } catch (e) {
+      await replyCompletionError(ctx, e, taskId);
+    }
+  });
+
+  onTaskButton(ACTION.taskReopen, async (ctx, taskId, args) => {
+    try {
+      const reopened = await reopenTask(ctx, taskId);
+      if (!reopened.already) taskChanged(ctx, reopened.facts);
+      if (isLiveMessage(ctx, taskId, args)) return;
+      const data = await taskCardData(ctx, reopened.facts, reopened.project);
+      const blocks = taskCard(data);
+      if (args.respond) {
+        await args.respond({ replace_original: true, text: taskCardText(data), blocks });
+      } else {
+        await ctx.reply({ text: reopenSentence(reopened), blocks });
       }
     } catch (e) {
       await replyCompletionError(ctx, e, taskId);
@@ -97,4 +123,19 @@ export function register(app: App, deps: WorklinkDeps): void {
 
   // App Home's button carries no value.
   onAction(app, deps, ACTION.homeNewTask, (ctx) => openTaskForm(ctx, { mode: 'create' }));
+}
+
+/** Whether the pressed button sits on a message Worklink keeps current for this task. */
+function isLiveMessage(ctx: WorkContext, taskId: string, args: ActionArgs): boolean {
+  const body = args.body as {
+    container?: { channel_id?: string; message_ts?: string };
+    message?: { ts?: string };
+    channel?: { id?: string };
+  };
+  const channel = body.container?.channel_id ?? body.channel?.id;
+  const ts = body.message?.ts ?? body.container?.message_ts;
+  if (!channel || !ts) return false;
+  return ctx.store.taskMessages
+    .forTask(ctx.teamId, taskId)
+    .some((m) => m.channelId === channel && m.ts === ts);
 }

@@ -12,6 +12,8 @@ export interface Created {
   task: Task;
   /** "Created task *X* in *Project*. 2 of 3 assignees notified …" */
   sentence: string;
+  /** The assignment report when someone could not be told ('' when all were). */
+  notifyProblem: string;
 }
 
 export async function createTaskFromSlack(
@@ -20,17 +22,23 @@ export async function createTaskFromSlack(
   projectName?: string,
 ): Promise<Created> {
   const task = await ctx.work.createTask(body);
-  const report = await announceCreated(ctx, task);
+  const { report, problem } = await announceCreated(ctx, task);
   const project =
     projectName ??
     ctx.store.knownProjects.get(ctx.teamId, task.projectId ?? body.projectId)?.projectName;
   const where = project ? ` in *${esc(project)}*` : '';
   const head = `Created task *${esc(task.taskName || body.name || task.taskId)}*${where}.`;
-  return { task, sentence: report ? `${head} ${report}` : head };
+  return { task, sentence: report ? `${head} ${report}` : head, notifyProblem: problem };
 }
 
-/** The assignment report's sentence ('' when nobody else is assigned). Never throws. */
-async function announceCreated(ctx: WorkContext, task: Task): Promise<string> {
+/**
+ * The assignment report's sentence ('' when nobody else is assigned) and, when someone could
+ * not be told, the same as `problem`. Never throws.
+ */
+async function announceCreated(
+  ctx: WorkContext,
+  task: Task,
+): Promise<{ report: string; problem: string }> {
   try {
     const report = await announceNewTask(
       {
@@ -42,9 +50,12 @@ async function announceCreated(ctx: WorkContext, task: Task): Promise<string> {
       },
       { teamId: ctx.teamId, task, actor: { slackUserId: ctx.userId } },
     );
-    return describeAssignmentReport(report);
+    const sentence = describeAssignmentReport(report);
+    const others = report.assignees - (report.skippedActor ? 1 : 0);
+    return { report: sentence, problem: report.notified < others ? sentence : '' };
   } catch (e) {
     ctx.logger.error(`Announcing task ${task.taskId} failed: ${errMessage(e)}`);
-    return 'The assignees could not be notified right now.';
+    const sentence = 'The assignees could not be notified right now.';
+    return { report: sentence, problem: sentence };
   }
 }

@@ -9,6 +9,8 @@ export const ACTION = {
   taskEdit: 'task_edit',
   taskComplete: 'task_complete',
   taskOpen: 'task_open',
+  /** On a done task's messages: back to the project's first open status; value = taskId. */
+  taskReopen: 'task_reopen',
   /** List paging; value = JSON {projectId, filter, page}. */
   taskListPage: 'task_list_page',
   /** Project select inside the task form (dispatch_action): refreshes project fields. */

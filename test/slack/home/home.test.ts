@@ -41,8 +41,12 @@ describe('connected', () => {
   beforeAll(async () => {
     await h.connect();
     const website = h.seed.projects[0].projectId;
-    const res = await h.slack.slashCommand(`project link ${website}`, { channelId: 'C_DESIGN' });
-    expect((await h.replyTo(res)).text).toContain('is now the default project of <#C_DESIGN>');
+    await h.slack.slashCommand(`project link ${website}`, { channelId: 'C_DESIGN' });
+    // The change is announced in the channel.
+    await h.fake.waitForCall(
+      'chat.postMessage',
+      (c) => c.body.channel === 'C_DESIGN' && String(c.body.text).includes('default project'),
+    );
   });
 
   it('shows the connection, the linked channel, known projects and every command', async () => {

@@ -76,7 +76,11 @@ export function taskCard(d: TaskCardData): KnownBlock[] {
     ...(style ? { style } : {}),
   });
   const buttons = [button('Comment', ACTION.taskComment), button('Edit', ACTION.taskEdit)];
-  if (!d.status.done) buttons.push(button('Mark complete', ACTION.taskComplete, 'primary'));
+  buttons.push(
+    d.status.done
+      ? button('Reopen', ACTION.taskReopen)
+      : button('Mark complete', ACTION.taskComplete, 'primary'),
+  );
 
   const heading: SectionBlock = {
     type: 'section',

@@ -14,6 +14,7 @@ import { taskIdProblem } from '../../parse/service-id.js';
 import { withinBudget } from '../../shared/concurrency.js';
 import { VIEW } from '../../ui/block-ids.js';
 import { NOT_CONNECTED } from '../../ui/error-text.js';
+import { taskChanged } from '../facts.js';
 import { TASK_SUBMIT_BUDGET_MS } from '../form/submit.js';
 import { authoredContent } from './authored.js';
 import { COMMENT_BLOCK, type CommentMeta, readCommentMeta, readCommentValues } from './view.js';
@@ -98,6 +99,7 @@ async function post(
     }
     const author = fromMessage ? { userId: meta.messageUser, botName: meta.messageBot } : undefined;
     await ctx.work.postComment(taskId, { content: await authoredContent(ctx, body, author) });
+    taskChanged(ctx, { taskId });
     const name = esc(task.taskName || taskId);
     return {
       kind: 'posted',

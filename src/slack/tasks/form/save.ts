@@ -15,7 +15,14 @@ import { blockForServiceError, errorBlock, type TaskFormCheck } from './read.js'
 import type { TaskFormMeta } from './view.js';
 
 export type SaveOutcome =
-  | { kind: 'saved'; facts: TaskFacts; sentence: string; created: boolean }
+  | {
+      kind: 'saved';
+      facts: TaskFacts;
+      sentence: string;
+      created: boolean;
+      /** Who could not be told of a new task ('' when all were, or on edits). */
+      notifyProblem?: string;
+    }
   /** Problems to show under the fields (the service's 400 verbatim, unreadable files). */
   | { kind: 'invalid'; errors: Record<string, string>; message: string }
   | { kind: 'failed'; message: string };
@@ -51,6 +58,7 @@ export async function saveTaskForm(
       facts: { ...factsFromTask(created.task), statusId: body.statusId },
       sentence: created.sentence,
       created: true,
+      notifyProblem: created.notifyProblem,
     };
   } catch (e) {
     if (e instanceof FileReadError) {

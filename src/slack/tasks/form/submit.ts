@@ -15,9 +15,9 @@ import { VIEW } from '../../ui/block-ids.js';
 import { section } from '../../ui/blocks.js';
 import { NOT_CONNECTED } from '../../ui/error-text.js';
 import { noticeModal } from '../../ui/notice-modal.js';
+import { postLiveCard } from '../card/live-post.js';
 import { taskCardData } from '../card/load.js';
-import { taskCard } from '../card/view.js';
-import { factsFromTask, mergeFacts, type TaskFacts } from '../facts.js';
+import { taskChanged } from '../facts.js';
 import {
   checkTaskForm,
   describeEnteredValues,
@@ -81,7 +81,8 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, mode: TaskFormMode):
       });
       return;
     }
-    await ack({ response_action: 'update', view: noticeModal(title, result.sentence) });
+    // Saved: the modal closes; the confirmation is the live card (or the sentence).
+    await ack();
     await report(ctx, result);
     return;
   }
@@ -115,20 +116,28 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, mode: TaskFormMode):
   await dmEnteredValues(ctx, mode, result.message, values);
 }
 
-/** The confirmation with the task card, where the form was opened (or by DM). */
+/**
+ * The confirmation, only to its author: a new task's live card in their DM with Worklink
+ * (remembered, so it stays current); after an edit, one sentence, while every message about
+ * the task is updated in place.
+ */
 async function report(ctx: WorkContext, result: Extract<SaveOutcome, { kind: 'saved' }>) {
   try {
-    let facts: TaskFacts = result.facts;
     if (!result.created) {
-      // Update task answers without the estimate and group name: read the task again.
-      const read = await ctx.work.getTask(facts.taskId).catch(() => undefined);
-      if (read) facts = mergeFacts(factsFromTask(read), facts);
+      taskChanged(ctx, result.facts);
+      await ctx.reply(result.sentence);
+      return;
     }
-    const data = await taskCardData(ctx, facts);
-    await ctx.reply({
-      text: result.sentence,
-      blocks: [section(result.sentence), ...taskCard(data)],
-    });
+    const data = await taskCardData(ctx, result.facts);
+    const unposted = await postLiveCard(ctx, data, 'author');
+    if (unposted) {
+      await ctx.reply({
+        text: result.sentence,
+        blocks: [section(result.sentence), ...unposted.blocks],
+      });
+    } else if (result.notifyProblem) {
+      await ctx.reply(result.notifyProblem);
+    }
   } catch (e) {
     ctx.logger.warn(`Could not report the saved task: ${errMessage(e)}`);
     await ctx.reply(result.sentence).catch(() => undefined);
