@@ -13,6 +13,7 @@ import { type KnownProjectsStore, knownProjectsStore } from './known-projects.js
 import { type LookupCacheStore, lookupCacheStore } from './lookup-cache.js';
 import { migrate } from './migrations.js';
 import { type OutboxStore, outboxStore, type SeenEventsStore, seenEventsStore } from './outbox.js';
+import { type TaskIndexStore, taskIndexStore } from './task-index.js';
 import { type TaskMessagesStore, taskMessagesStore } from './task-messages.js';
 import { type UserLinksStore, userLinksStore } from './user-links.js';
 
@@ -21,6 +22,7 @@ export type { Connection, ConnectionInfo, ConnectionsStore } from './connections
 export { DecryptError, type SecretBox } from './crypto.js';
 export type { InstallationsStore } from './installations.js';
 export type { KnownProject, KnownProjectsStore } from './known-projects.js';
+export type { IndexedTask, TaskIndexStore, TaskSighting } from './task-index.js';
 
 export const DB_FILE = 'worklink.db';
 
@@ -43,9 +45,12 @@ export interface Store {
   readonly lookups: LookupCacheStore;
   /** The Slack messages posted about each task, kept current (src/slack/notify/live-updates.ts). */
   readonly taskMessages: TaskMessagesStore;
+  /** What Worklink knows of each task (search, my tasks, digest). */
+  readonly taskIndex: TaskIndexStore;
   /**
    * Forgets what Worklink keeps about a team's service workspace: the connection (API key),
-   * channel links and known projects, in one transaction. Returns what was removed.
+   * channel links, known projects and the task index, in one transaction. Returns what was
+   * removed.
    */
   forgetTeam(teamId: string): { connection: boolean; links: number; projects: number };
   /**
@@ -94,11 +99,15 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
   const connections = connectionsStore(db, secrets);
   const channelProjects = channelProjectsStore(db);
   const knownProjects = knownProjectsStore(db);
-  const forgetTeam = db.transaction((teamId: string) => ({
-    connection: connections.delete(teamId),
-    links: channelProjects.deleteTeam(teamId),
-    projects: knownProjects.deleteTeam(teamId),
-  }));
+  const taskIndex = taskIndexStore(db);
+  const forgetTeam = db.transaction((teamId: string) => {
+    taskIndex.deleteTeam(teamId);
+    return {
+      connection: connections.delete(teamId),
+      links: channelProjects.deleteTeam(teamId),
+      projects: knownProjects.deleteTeam(teamId),
+    };
+  });
   const userLinks = userLinksStore(db);
   const lookups = lookupCacheStore(db);
   const outbox = outboxStore(db);
@@ -126,6 +135,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     userLinks,
     lookups,
     taskMessages,
+    taskIndex,
     forgetTeam: (teamId) => forgetTeam(teamId),
     forgetUninstalledTeam: (teamId, reason, now = Date.now()) =>
       forgetUninstalledTeam(teamId, reason, now),

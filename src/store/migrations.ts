@@ -115,7 +115,52 @@ export const migrations: Migration[] = [
   ) STRICT;
   CREATE INDEX notify_seen_events_age ON notify_seen_events (seen_at);
   `,
-  // 3: the messages Worklink posted about each task, kept current with chat.update
+  // 3: the task index (src/store/task-index.ts): what Worklink knows of each task of a team's
+  // service workspace, its words for FTS5 search, and who is assigned (for "my tasks").
+  `
+  CREATE TABLE task_index (
+    team_id      TEXT NOT NULL,
+    task_id      TEXT NOT NULL,
+    project_id   TEXT NOT NULL,
+    number       INTEGER,              -- TaskNumber, when known
+    name         TEXT NOT NULL,
+    done         INTEGER NOT NULL DEFAULT 0,
+    gone         INTEGER NOT NULL DEFAULT 0, -- the service no longer lists or returns it
+    status_name  TEXT,
+    due_date     TEXT,                 -- yyyy-MM-dd (the UTC calendar date)
+    priority     INTEGER,
+    assignees    TEXT NOT NULL DEFAULT '[]', -- JSON array of service user ids
+    creator_id   TEXT,
+    read_at      INTEGER,              -- epoch ms of the last whole read; NULL: names only
+    seen_at      INTEGER NOT NULL,     -- epoch ms of the last sighting of any kind
+    PRIMARY KEY (team_id, task_id)
+  ) STRICT;
+  CREATE INDEX task_index_number ON task_index (team_id, project_id, number);
+  CREATE INDEX task_index_refresh ON task_index (team_id, done, gone, read_at);
+
+  CREATE TABLE task_index_assignees (
+    team_id TEXT NOT NULL,
+    user_id TEXT NOT NULL,               -- service user id
+    task_id TEXT NOT NULL,
+    PRIMARY KEY (team_id, user_id, task_id)
+  ) STRICT, WITHOUT ROWID;
+
+  CREATE VIRTUAL TABLE task_index_fts USING fts5(
+    name, content = 'task_index', content_rowid = 'rowid',
+    tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3'
+  );
+  CREATE TRIGGER task_index_ai AFTER INSERT ON task_index BEGIN
+    INSERT INTO task_index_fts (rowid, name) VALUES (new.rowid, new.name);
+  END;
+  CREATE TRIGGER task_index_ad AFTER DELETE ON task_index BEGIN
+    INSERT INTO task_index_fts (task_index_fts, rowid, name) VALUES ('delete', old.rowid, old.name);
+  END;
+  CREATE TRIGGER task_index_au AFTER UPDATE OF name ON task_index BEGIN
+    INSERT INTO task_index_fts (task_index_fts, rowid, name) VALUES ('delete', old.rowid, old.name);
+    INSERT INTO task_index_fts (rowid, name) VALUES (new.rowid, new.name);
+  END;
+  `,
+  // 4: the messages Worklink posted about each task, kept current with chat.update
   // (src/store/task-messages.ts). Assignment DMs are recorded by the trigger when the outbox
   // worker marks one sent, in the same transaction as that mark.
   `

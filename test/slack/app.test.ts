@@ -16,6 +16,7 @@ import { createNotifications } from '../../src/slack/notify/notifications.js';
 import { ServiceDirectory } from '../../src/slack/notify/service-directory.js';
 import { createLogger } from '../../src/slack/start/worklink.js';
 import { openStore } from '../../src/store/index.js';
+import { TaskIndexRefresh } from '../../src/sync/task-index-refresh.js';
 import { type Harness, startHarness } from '../support/harness.js';
 
 describe('extra routes', () => {
@@ -91,6 +92,7 @@ describe('buildApp', () => {
       workClients,
       directory,
       matcher,
+      indexRefresh: new TaskIndexRefresh({ store, logger, workFor: () => undefined }),
       notifications: createNotifications({
         config: base,
         store,

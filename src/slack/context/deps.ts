@@ -6,6 +6,7 @@
 import type { Logger } from '@slack/bolt';
 import type { AppConfig } from '../../config.js';
 import type { Store } from '../../store/index.js';
+import type { TaskIndexRefresh } from '../../sync/task-index-refresh.js';
 import type { LiveMessages } from '../notify/live-messages.js';
 import type { SlackMatcher } from '../notify/match.js';
 import type { Notifications } from '../notify/notifications.js';
@@ -34,6 +35,10 @@ export interface WorklinkDeps {
   notifications: Notifications;
   /** Keeps the messages posted about each task current: `live.taskChanged(team, task)`. */
   live: LiveMessages;
+  /** Reads the task index again on a budget (a long-lived part: sync/task-index-refresh.ts). */
+  indexRefresh: TaskIndexRefresh;
+  /** Epoch ms now; tests give a fake clock (the daily digest). Default Date.now. */
+  clock?: () => number;
   /** The embedded service, when this process started it (else undefined). */
   service?: { setEventsSubscriber(s: { url: string; secret: string }): void };
 }

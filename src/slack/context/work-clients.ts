@@ -11,10 +11,12 @@ export interface WorkUrls {
 /** One WorkClient per (team, key): a new key after `/work connect` gets a new client. */
 export class WorkClientCache {
   private readonly clients = new Map<string, WorkClient>();
+  /** `observe` sees each team's new client first (the task index wraps its answers). */
   constructor(
     private readonly urls: WorkUrls,
     /** Options every client gets (e.g. maxResponseBytes). */
     private readonly shared: Pick<WorkClientOptions, 'maxResponseBytes'> = {},
+    private readonly observe?: (client: WorkClient, teamId: string) => WorkClient,
   ) {}
 
   for(connection: Pick<Connection, 'teamId' | 'apiKey'>): WorkClient {
@@ -27,6 +29,7 @@ export class WorkClientCache {
         if (k.startsWith(`${connection.teamId}:`)) this.clients.delete(k);
       }
       client = new WorkClient({ ...this.shared, ...this.urls, apiKey: connection.apiKey });
+      if (this.observe) client = this.observe(client, connection.teamId);
       this.clients.set(id, client);
     }
     return client;

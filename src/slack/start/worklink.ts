@@ -13,6 +13,8 @@ import { WebClient } from '@slack/web-api';
 import type { AppConfig, LogLevelName } from '../../config.js';
 import type { ServiceHandle } from '../../service/index.js';
 import { openStore, type Store } from '../../store/index.js';
+import { TaskIndexRefresh } from '../../sync/task-index-refresh.js';
+import { indexWorkClient } from '../../sync/task-sightings.js';
 import { buildApp, EVENTS_PATH } from '../app.js';
 import type { Subcommand } from '../commands/router.js';
 import type { WorklinkDeps } from '../context/deps.js';
@@ -34,6 +36,8 @@ export interface StartWorklinkOptions {
   /** The service to use; else config.workApi; else the embedded service is started. */
   serviceUrls?: WorkUrls;
   logger?: Logger;
+  /** Epoch ms now, for the daily digest (tests: a fake clock). */
+  clock?: () => number;
   /** More `/work` subcommands (tests: a probe that throws, …). */
   subcommands?: readonly Subcommand[];
 }
@@ -103,8 +107,20 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
         ? undefined
         : await checkBotToken(config.slack.botToken, config.slackApiUrl);
 
-    const workClients = new WorkClientCache(workUrls, {
-      maxResponseBytes: config.workMaxResponseBytes,
+    // Every team's client feeds the task index with what it reads (sync/task-sightings.ts).
+    const workClients = new WorkClientCache(
+      workUrls,
+      { maxResponseBytes: config.workMaxResponseBytes },
+      (client, teamId) => indexWorkClient(client, teamId, store.taskIndex, (m) => logger.warn(m)),
+    );
+    const indexRefresh = new TaskIndexRefresh({
+      store,
+      logger,
+      now: options.clock,
+      workFor: (teamId) => {
+        const connection = store.connections.get(teamId);
+        return connection ? workClients.for(connection) : undefined;
+      },
     });
     const directory = new ServiceDirectory();
     const matcher = new SlackMatcher(store);
@@ -137,10 +153,12 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       matcher,
       notifications,
       live,
+      indexRefresh,
       service,
+      clock: options.clock,
     };
     // Every long-lived part, started once the app listens and stopped before it closes.
-    const lifecycle = new Lifecycle([notifications, live]);
+    const lifecycle = new Lifecycle([notifications, indexRefresh, live]);
     deps.routes.add(notifications.eventsRoute);
     deps.routes.add({
       method: 'GET',

@@ -3,31 +3,26 @@
  * handed to the router by src/slack/app.ts); the router has acked and checked the
  * connection already.
  */
-import type { Subcommand, SubcommandArgs } from '../commands/router.js';
+import type { Subcommand } from '../commands/router.js';
 import { replyError, runSafely } from '../context/error-replies.js';
 import type { WorkContext } from '../context/work-context.js';
 import { formatDueDate } from '../format/date-text.js';
 import { esc, plainText } from '../format/text.js';
 import { type DateParse, parseDueDate } from '../parse/due-date.js';
 import { parseQuickAdd } from '../parse/quick-add.js';
-import { taskIdProblem } from '../parse/service-id.js';
 import { channelProjectId } from '../shared/project-context.js';
 import { noProjectHere, pickProject } from '../shared/project-here.js';
 import { section } from '../ui/blocks.js';
 import { resolveAssignees } from './assignees.js';
 import { postLiveCard } from './card/live-post.js';
 import { taskCardData } from './card/load.js';
-import { taskCard, taskCardText } from './card/view.js';
-import { authoredContent } from './comment/authored.js';
-import { completeTask, completionSentence, replyCompletionError } from './complete.js';
 import { createTaskFromSlack } from './create.js';
-import { factsFromTask, taskChanged } from './facts.js';
+import { factsFromTask } from './facts.js';
 import { openTaskForm } from './form/open.js';
 import { loadListPage, parseListArgs } from './list/load.js';
 import { taskListMessage } from './list/view.js';
 import { loadProjectInfo } from './project-info.js';
-
-const EXAMPLE_ID = '65a1f0c2e4b0a1b2c3d4e5f6';
+import { runTaskVerb, TASK_VERB_USAGE } from './task-verbs.js';
 
 const newCommand: Subcommand = {
   name: 'new',
@@ -156,117 +151,23 @@ const listCommand: Subcommand = {
   },
 };
 
-const taskCommand: Subcommand = {
-  name: 'task',
+/** The task is an id, #12 (this channel's project, or "#12 in <project>") or words. */
+const verbCommands: Subcommand[] = (
+  [
+    ['task', 'show a task card', 'task Fix login'],
+    ['edit', 'change a task in a form', 'edit #12'],
+    ['done', 'mark a task complete', 'done #12 in Website'],
+    ['comment', 'comment on a task', 'comment Fix login: Looks good to me'],
+    ['assign', 'add people to a task', 'assign #12 @bob @carol'],
+  ] as const
+).map(([verb, summary, example]) => ({
+  name: verb,
   group: 'Tasks',
-  usage: 'task <taskId>',
-  example: `task ${EXAMPLE_ID}`,
-  summary: 'show a task card',
-  async run(ctx, args) {
-    const id = await taskIdArg(ctx, args, 'task <taskId>');
-    if (!id) return;
-    await runSafely(ctx, { action: 'load the task', id }, async () => {
-      const task = await ctx.work.getTask(id);
-      const data = await taskCardData(ctx, factsFromTask(task));
-      await ctx.reply({ text: taskCardText(data), blocks: taskCard(data) });
-    });
-  },
-};
-
-const editCommand: Subcommand = {
-  name: 'edit',
-  group: 'Tasks',
-  usage: 'edit <taskId>',
-  example: `edit ${EXAMPLE_ID}`,
-  summary: 'change a task in a form',
-  async run(ctx, args) {
-    const id = await taskIdArg(ctx, args, 'edit <taskId>');
-    if (!id) return;
-    await openTaskForm(ctx, { mode: 'edit', taskId: id });
-  },
-};
-
-const doneCommand: Subcommand = {
-  name: 'done',
-  group: 'Tasks',
-  usage: 'done <taskId>',
-  example: `done ${EXAMPLE_ID}`,
-  summary: 'mark a task complete',
-  async run(ctx, args) {
-    const id = await taskIdArg(ctx, args, 'done <taskId>');
-    if (!id) return;
-    // The sentence and the card; the Mark complete button replaces its card instead.
-    try {
-      const done = await completeTask(ctx, id);
-      if (!done.already) taskChanged(ctx, done.facts);
-      const sentence = completionSentence(done);
-      const data = await taskCardData(ctx, done.facts, done.project);
-      await ctx.reply({ text: sentence, blocks: [section(sentence), ...taskCard(data)] });
-    } catch (e) {
-      await replyCompletionError(ctx, e, id);
-    }
-  },
-};
-
-const commentCommand: Subcommand = {
-  name: 'comment',
-  group: 'Tasks',
-  usage: 'comment <taskId> <text>',
-  example: `comment ${EXAMPLE_ID} Looks good to me`,
-  summary: 'comment on a task',
-  async run(ctx, args) {
-    const taskId = await taskIdArg(ctx, args, 'comment <taskId> <text>');
-    if (!taskId) return;
-    // The rest of the text as typed (line breaks kept), Slack's markup made plain.
-    const text = plainText(args.text.slice(args.text.indexOf(taskId) + taskId.length)).trim();
-    if (!text) {
-      await ctx.reply(
-        `Write the comment after the task id, like \`/work comment ${taskId} Looks good to me\`. Nothing was posted.`,
-      );
-      return;
-    }
-    if (text.length > 9_000) {
-      await ctx.reply('That comment is longer than 9,000 characters. Nothing was posted.');
-      return;
-    }
-    await runSafely(
-      ctx,
-      { action: 'post the comment', id: taskId, checkWith: `\`/work task ${taskId}\`` },
-      async () => {
-        const [task, content] = await Promise.all([
-          ctx.work.getTask(taskId),
-          authoredContent(ctx, text),
-        ]);
-        await ctx.work.postComment(taskId, { content });
-        taskChanged(ctx, { taskId });
-        await ctx.reply(`Added your comment to *${esc(task.taskName || taskId)}*.`);
-      },
-    );
-  },
-};
-
-/** The task id a command names, or — after answering why it cannot be one — undefined. */
-async function taskIdArg(
-  ctx: WorkContext,
-  args: SubcommandArgs,
-  usage: string,
-): Promise<string | undefined> {
-  const id = args.words[0];
-  const problem = taskIdProblem(id, usage);
-  if (problem) {
-    await ctx.reply(problem);
-    return undefined;
-  }
-  return id;
-}
+  usage: TASK_VERB_USAGE[verb],
+  example,
+  summary,
+  run: (ctx, args) => runTaskVerb(ctx, verb, args.text),
+}));
 
 /** The task subcommands, in the order help lists them. */
-export const taskCommands: Subcommand[] = [
-  newCommand,
-  addCommand,
-  listCommand,
-  taskCommand,
-  editCommand,
-  doneCommand,
-  commentCommand,
-];
+export const taskCommands: Subcommand[] = [newCommand, addCommand, listCommand, ...verbCommands];

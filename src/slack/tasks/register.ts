@@ -9,6 +9,7 @@ import * as buttons from './actions.js';
 import * as commentSubmit from './comment/submit.js';
 import * as formActions from './form/actions.js';
 import * as formSubmit from './form/submit.js';
+import * as pickAction from './pick-action.js';
 import * as shortcuts from './shortcuts.js';
 
 export function registerTasks(app: App, deps: WorklinkDeps): void {
@@ -17,4 +18,5 @@ export function registerTasks(app: App, deps: WorklinkDeps): void {
   formSubmit.register(app, deps);
   commentSubmit.register(app, deps);
   shortcuts.register(app, deps);
+  pickAction.register(app, deps);
 }

@@ -11,6 +11,8 @@ export const ACTION = {
   taskOpen: 'task_open',
   /** On a done task's messages: back to the project's first open status; value = taskId. */
   taskReopen: 'task_reopen',
+  /** Pick list of a task command that matched several; value = JSON {verb, taskId, rest}. */
+  taskPick: 'task_pick',
   /** List paging; value = JSON {projectId, filter, page}. */
   taskListPage: 'task_list_page',
   /** Project select inside the task form (dispatch_action): refreshes project fields. */

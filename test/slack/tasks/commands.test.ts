@@ -235,9 +235,9 @@ describe('/work task', () => {
   });
 
   it.each([
-    ['task', 'Name the task by its id'],
-    ['task abc', '`abc` is too short to be a task id'],
-    ['task &lt;taskId&gt;', 'Replace `&lt;taskId&gt;` with a task’s id'],
+    ['task', 'Name the task by words of its name, `#12`'],
+    ['task abc', 'No task matches “abc”. Create it with `/work new abc`.'],
+    ['task &lt;taskId&gt;', 'No task matches “&lt;taskId&gt;”.'],
     ['task ffffffffffffffffffffffff', 'there is no task `ffffffffffffffffffffffff`'],
   ])('`/work %s` answers one helpful sentence', async (command, expected) => {
     expect(await replyText(command)).toContain(expected);
@@ -269,8 +269,8 @@ describe('/work done', () => {
   });
 
   it.each([
-    ['done', 'Name the task by its id'],
-    ['done 12345', '`12345` is too short to be a task id'],
+    ['done', 'Name the task by words of its name, `#12`'],
+    ['done 12345', 'No open task matches “12345”.'],
     ['done ffffffffffffffffffffffff', 'there is no task `ffffffffffffffffffffffff`'],
   ])('`/work %s` answers one helpful sentence', async (command, expected) => {
     expect(await replyText(command)).toContain(expected);
@@ -305,8 +305,8 @@ describe('/work comment', () => {
   });
 
   it.each([
-    ['comment', 'Name the task by its id'],
-    ['comment short text', '`short` is too short to be a task id'],
+    ['comment', 'Name the task by words of its name, `#12`'],
+    ['comment short text', 'Put a colon between the task and the comment'],
     ['comment ffffffffffffffffffffffff hello', 'there is no task `ffffffffffffffffffffffff`'],
   ])('`/work %s` answers one helpful sentence', async (command, expected) => {
     expect(await replyText(command)).toContain(expected);
@@ -315,7 +315,7 @@ describe('/work comment', () => {
   it('asks for the text when it is empty', async () => {
     const { taskId } = await h.work.createTask({ projectId: website, name: 'Silent' });
     expect(await replyText(`comment ${taskId}   `)).toBe(
-      `Write the comment after the task id, like \`/work comment ${taskId} Looks good to me\`. Nothing was posted.`,
+      'Write the comment after the task, like `/work comment #12 Looks good to me`. Nothing was posted.',
     );
     expect(await comments(taskId)).toEqual([]);
   });
@@ -368,10 +368,11 @@ describe('help', () => {
       'new [title]',
       'add <title> [@user…] [due:<date>] [p:<priority>]',
       'list [open|done|all] [projectId]',
-      'task <taskId>',
-      'edit <taskId>',
-      'done <taskId>',
-      'comment <taskId> <text>',
+      'task <task>',
+      'edit <task>',
+      'done <task>',
+      'comment <task>: <text>',
+      'assign <task> @person…',
     ]) {
       expect(reply.text).toContain(`/work ${usage}`);
     }

@@ -285,7 +285,7 @@ describe('slow service', () => {
   }
 
   it('answers the modal in time, then reports the created task', async () => {
-    const { command, view, res } = await slowSubmit({ task_name_input: 'Slow but sure' });
+    const { view, res } = await slowSubmit({ task_name_input: 'Slow but sure' });
     expect(res.json?.response_action).toBe('update');
     expect(shown(res.json?.view)).toContain('Creating the task…');
     const done = await h.fake.waitForCall(

@@ -61,7 +61,9 @@ export async function loadListPage(
   };
   const rows = await mapLimit(slice, LIST_CONCURRENCY, async (item) => {
     try {
-      return cardDataFrom(factsFromTask(await ctx.work.getTask(item.taskId)), project, person);
+      const facts = factsFromTask(await ctx.work.getTask(item.taskId));
+      const number = ctx.store.taskIndex.get(ctx.teamId, item.taskId)?.number;
+      return cardDataFrom({ ...facts, number }, project, person);
     } catch {
       // One unreadable task does not spoil the page.
       return {

@@ -1,0 +1,137 @@
+/**
+ * A task named by a person, three ways: its id, `#12` (the channel's project, or
+ * `#12 in <project words>`), or words of its name. Words and numbers are looked up in the
+ * task index; when it knows nothing yet, the projects concerned are listed first (once per
+ * few minutes, through the refresh) and the look-up is tried again.
+ */
+import type { IndexedTask } from '../../store/task-index.js';
+import type { WorkContext } from '../context/work-context.js';
+import { decodeSlackEntities, esc } from '../format/text.js';
+import { channelProjectId } from '../shared/project-context.js';
+
+/** How many candidates a pick list shows. */
+export const PICK_LIMIT = 5;
+
+export type FoundTask =
+  | { kind: 'one'; taskId: string; task?: IndexedTask }
+  | { kind: 'many'; tasks: IndexedTask[] }
+  | { kind: 'none'; message: string };
+
+/** What a reference looks like, before any look-up. */
+export type TaskRef =
+  | { kind: 'id'; id: string }
+  | { kind: 'number'; number: number; projectWords?: string }
+  | { kind: 'words'; words: string };
+
+const ID = /^[A-Za-z0-9_-]{20,100}$/;
+
+/** Reads a reference (the whole text given); undefined when empty. */
+export function parseTaskRef(raw: string): TaskRef | undefined {
+  const text = decodeSlackEntities(raw).trim();
+  if (!text) return undefined;
+  const number = /^#(\d{1,9})(?:\s+in\s+(.+))?$/i.exec(text);
+  if (number) {
+    return { kind: 'number', number: Number(number[1]), projectWords: number[2]?.trim() };
+  }
+  // Service ids are 24 hex characters; other deployments' ids are long and have no spaces.
+  if (/^[0-9a-f]{24}$/i.test(text) || (ID.test(text) && /\d/.test(text))) {
+    return { kind: 'id', id: text };
+  }
+  return { kind: 'words', words: text };
+}
+
+/** Finds the task a reference means (`openOnly`: done tasks are not candidates). */
+export async function findTask(
+  ctx: WorkContext,
+  ref: TaskRef,
+  { openOnly = false }: { openOnly?: boolean } = {},
+): Promise<FoundTask> {
+  const index = ctx.store.taskIndex;
+  if (ref.kind === 'id')
+    return { kind: 'one', taskId: ref.id, task: index.get(ctx.teamId, ref.id) };
+
+  if (ref.kind === 'number') {
+    const project = ref.projectWords
+      ? projectByWords(ctx, ref.projectWords)
+      : channelProjectId(ctx);
+    if (!project) {
+      return {
+        kind: 'none',
+        message: ref.projectWords
+          ? `No project Worklink knows is called *${esc(ref.projectWords)}*. Try \`/work task #${ref.number} in <project name>\` with words of its name.`
+          : `This channel has no project, so \`#${ref.number}\` is ambiguous. Say which project: \`/work task #${ref.number} in <project name>\`.`,
+      };
+    }
+    let task = index.byNumber(ctx.teamId, project, ref.number);
+    if (!task && (await warm(ctx, [project])))
+      task = index.byNumber(ctx.teamId, project, ref.number);
+    if (task) return { kind: 'one', taskId: task.taskId, task };
+    return {
+      kind: 'none',
+      message: `There is no task #${ref.number} in *${esc(projectName(ctx, project))}*.`,
+    };
+  }
+
+  const search = () => index.search(ctx.teamId, ref.words, { openOnly, limit: PICK_LIMIT + 1 });
+  let tasks = search();
+  if (tasks.length === 0) {
+    const here = channelProjectId(ctx);
+    if (
+      await warm(
+        ctx,
+        here ? [here] : ctx.store.knownProjects.list(ctx.teamId, 20).map((p) => p.projectId),
+      )
+    ) {
+      tasks = search();
+    }
+  }
+  if (tasks.length === 0) {
+    return {
+      kind: 'none',
+      message: `No ${openOnly ? 'open ' : ''}task matches “${esc(ref.words)}”. Create it with \`/work new ${esc(ref.words)}\`.`,
+    };
+  }
+  if (tasks.length === 1) return { kind: 'one', taskId: tasks[0]!.taskId, task: tasks[0] };
+  // Exactly one task has this very name: that is the one meant.
+  const exact = tasks.filter((t) => sameWords(t.name, ref.words));
+  if (exact.length === 1) return { kind: 'one', taskId: exact[0]!.taskId, task: exact[0] };
+  // Open tasks in the channel's project first.
+  const here = channelProjectId(ctx);
+  const ranked = here
+    ? [...tasks].sort((a, b) => Number(a.projectId !== here) - Number(b.projectId !== here))
+    : tasks;
+  return { kind: 'many', tasks: ranked.slice(0, PICK_LIMIT) };
+}
+
+function sameWords(a: string, b: string): boolean {
+  const norm = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      .trim();
+  return norm(a) === norm(b);
+}
+
+/** A known project whose name has all these words (the most recently used one). */
+export function projectByWords(ctx: WorkContext, words: string): string | undefined {
+  const wanted = words.toLowerCase().split(/\s+/).filter(Boolean);
+  const known = ctx.store.knownProjects.list(ctx.teamId, 500);
+  const exact = known.find((p) => p.projectName.toLowerCase() === words.toLowerCase().trim());
+  if (exact) return exact.projectId;
+  return known.find((p) => wanted.every((w) => p.projectName.toLowerCase().includes(w)))?.projectId;
+}
+
+export function projectName(ctx: WorkContext, projectId: string): string {
+  return ctx.store.knownProjects.get(ctx.teamId, projectId)?.projectName ?? projectId;
+}
+
+/** Lists projects the index has not read lately; true when anything was read. */
+async function warm(ctx: WorkContext, projectIds: string[]): Promise<boolean> {
+  const refresh = ctx.deps.indexRefresh;
+  if (!refresh || !ctx.connection) return false;
+  let read = false;
+  for (const projectId of projectIds.slice(0, 20)) {
+    if (await refresh.listProject(ctx.teamId, projectId, ctx.work)) read = true;
+  }
+  return read;
+}

@@ -1,0 +1,78 @@
+/**
+ * The pick list a task command answers when several tasks match: up to 5 rows (number, name,
+ * project, assignees), each with a button that finishes the command. Pure. The button's
+ * value is JSON {verb, taskId, rest}; `rest` is what followed the task (a comment, people).
+ */
+import type { KnownBlock } from '@slack/types';
+import { cut, esc } from '../format/text.js';
+import { ACTION } from '../ui/block-ids.js';
+import { parseObject, str } from '../ui/metadata.js';
+import type { TaskVerb } from './task-verbs.js';
+
+export interface PickValue {
+  verb: TaskVerb;
+  taskId: string;
+  rest: string;
+}
+
+export interface PickRow {
+  taskId: string;
+  number?: number;
+  name: string;
+  projectName: string;
+  done: boolean;
+  assignees: string[];
+}
+
+const BUTTON: Record<TaskVerb, string> = {
+  task: 'Show',
+  edit: 'Edit',
+  done: 'Mark complete',
+  comment: 'Comment here',
+  assign: 'Assign',
+};
+
+/** "#12 Fix login page" — the one way a task is named in lists and cards. */
+export function numbered(name: string, number: number | undefined): string {
+  return number !== undefined ? `#${number} ${name}` : name;
+}
+
+export function pickListMessage(input: {
+  verb: TaskVerb;
+  rest: string;
+  tasks: readonly PickRow[];
+}): { text: string; blocks: KnownBlock[] } {
+  const heading = `${input.tasks.length} tasks match. Which one?`;
+  const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: heading } }];
+  input.tasks.forEach((t, i) => {
+    const line = [
+      `${t.done ? '✅ ' : ''}*${esc(cut(numbered(t.name, t.number), 200))}*`,
+      esc(t.projectName),
+      t.assignees.length ? esc(t.assignees.join(', ')) : '_nobody_',
+    ].join(' · ');
+    const value: PickValue = { verb: input.verb, taskId: t.taskId, rest: input.rest };
+    blocks.push({
+      type: 'section',
+      block_id: `task_pick_${i}`,
+      text: { type: 'mrkdwn', text: line },
+      accessory: {
+        type: 'button',
+        action_id: ACTION.taskPick,
+        text: { type: 'plain_text', text: BUTTON[input.verb] },
+        value: JSON.stringify(value),
+      },
+    });
+  });
+  return { text: heading, blocks };
+}
+
+const VERBS: readonly TaskVerb[] = ['task', 'edit', 'done', 'comment', 'assign'];
+
+/** A pick button's value back; undefined when it is not one of ours. */
+export function readPickValue(raw: string | undefined): PickValue | undefined {
+  const v = parseObject(raw);
+  const taskId = str(v.taskId);
+  const verb = VERBS.find((x) => x === v.verb);
+  if (!taskId || !verb || typeof v.rest !== 'string') return undefined;
+  return { verb, taskId, rest: v.rest };
+}

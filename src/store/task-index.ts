@@ -1,0 +1,334 @@
+/**
+ * task_index: what Worklink knows of each task of a team's service workspace — the service
+ * has no search, no per-person list and (hosted) no events, so Worklink keeps this itself.
+ * Fed by everything it sees (its own creates, updates, comments, service events, list
+ * reads) and refreshed by src/sync/task-index-refresh.ts. Words are searched with FTS5
+ * (task_index_fts, kept in step by triggers); assignees have their own table so "my tasks"
+ * is one indexed look-up.
+ */
+import type Database from 'better-sqlite3';
+
+export interface IndexedTask {
+  teamId: string;
+  taskId: string;
+  projectId: string;
+  number?: number;
+  name: string;
+  done: boolean;
+  gone: boolean;
+  /** The status's name when a read told it; else only `done` is known. */
+  statusName?: string;
+  /** yyyy-MM-dd. */
+  dueDate?: string;
+  priority?: number;
+  assigneeIds: string[];
+  creatorId?: string;
+  /** Epoch ms of the last whole read (get task); undefined when known from a list only. */
+  readAt?: number;
+  seenAt: number;
+}
+
+/**
+ * What one sighting tells. Absent fields leave the stored value as it is; `null` clears it
+ * (a due date removed). `read: true` marks a whole read (get task), which resets the refresh
+ * clock of the task.
+ */
+export interface TaskSighting {
+  taskId: string;
+  projectId?: string;
+  name?: string;
+  number?: number;
+  done?: boolean;
+  statusName?: string | null;
+  dueDate?: string | null;
+  priority?: number | null;
+  assigneeIds?: string[];
+  creatorId?: string;
+  read?: boolean;
+}
+
+export interface SearchOptions {
+  projectId?: string;
+  /** Leave done tasks out (default false: open ones first, then done). */
+  openOnly?: boolean;
+  limit?: number;
+}
+
+export interface TaskIndexStore {
+  /** Records what a sighting tells (insert or merge). Ignored without a known project. */
+  record(teamId: string, sighting: TaskSighting, now?: number): void;
+  /** Several sightings in one transaction. */
+  recordMany(teamId: string, sightings: readonly TaskSighting[], now?: number): void;
+  /**
+   * A project's whole open list, as the service answered it: each is open, and the project's
+   * indexed open tasks missing from it are marked done (closed or deleted; a later read
+   * tells which). Returns how many were closed that way.
+   */
+  sawOpenList(
+    teamId: string,
+    projectId: string,
+    items: readonly { taskId: string; taskName?: string; number?: number }[],
+    now?: number,
+  ): number;
+  /** The service said the task does not exist (any more). */
+  markGone(teamId: string, taskId: string, now?: number): void;
+  get(teamId: string, taskId: string): IndexedTask | undefined;
+  byNumber(teamId: string, projectId: string, number: number): IndexedTask | undefined;
+  /** Tasks whose name has every word (prefixes, any order); open first, best match first. */
+  search(teamId: string, words: string, options?: SearchOptions): IndexedTask[];
+  /** Open tasks of a project whose names share words with `title` (any of them), best first. */
+  similar(teamId: string, projectId: string, title: string, limit?: number): IndexedTask[];
+  /** Open tasks assigned to a service user, in any project. */
+  assignedTo(teamId: string, serviceUserId: string): IndexedTask[];
+  /** Open tasks read longest ago (never read first): the refresh's next reads. */
+  stalest(teamId: string, limit: number): IndexedTask[];
+  /** Service users with open tasks (the digest's candidates). */
+  assigneesWithOpenTasks(teamId: string): string[];
+  count(teamId: string): { open: number; done: number; gone: number };
+  deleteTeam(teamId: string): number;
+}
+
+interface Row {
+  team_id: string;
+  task_id: string;
+  project_id: string;
+  number: number | null;
+  name: string;
+  done: number;
+  gone: number;
+  status_name: string | null;
+  due_date: string | null;
+  priority: number | null;
+  assignees: string;
+  creator_id: string | null;
+  read_at: number | null;
+  seen_at: number;
+}
+
+function fromRow(r: Row): IndexedTask {
+  return {
+    teamId: r.team_id,
+    taskId: r.task_id,
+    projectId: r.project_id,
+    number: r.number ?? undefined,
+    name: r.name,
+    done: r.done === 1,
+    gone: r.gone === 1,
+    statusName: r.status_name ?? undefined,
+    dueDate: r.due_date ?? undefined,
+    priority: r.priority ?? undefined,
+    assigneeIds: parseIds(r.assignees),
+    creatorId: r.creator_id ?? undefined,
+    readAt: r.read_at ?? undefined,
+    seenAt: r.seen_at,
+  };
+}
+
+function parseIds(json: string): string[] {
+  try {
+    const v = JSON.parse(json) as unknown;
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * An FTS5 query from what a person typed: each word (letters and digits) as a quoted prefix,
+ * so punctuation and FTS5 syntax in the input mean nothing. Undefined when there is no word.
+ */
+export function ftsQuery(text: string, join: 'AND' | 'OR' = 'AND'): string | undefined {
+  const words = (text.normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 12);
+  if (words.length === 0) return undefined;
+  return words.map((w) => `"${w}"*`).join(` ${join} `);
+}
+
+/** yyyy-MM-dd of a service date (ISO date-time or plain date), else undefined. */
+export function indexDate(value: string | null | undefined): string | undefined {
+  const m = /^(\d{4}-\d{2}-\d{2})/.exec(value ?? '');
+  return m?.[1];
+}
+
+export function taskIndexStore(db: Database.Database): TaskIndexStore {
+  const select = db.prepare<[string, string], Row>(
+    'SELECT * FROM task_index WHERE team_id = ? AND task_id = ?',
+  );
+  const upsert = db.prepare(
+    `INSERT INTO task_index (team_id, task_id, project_id, number, name, done, gone, status_name,
+       due_date, priority, assignees, creator_id, read_at, seen_at)
+     VALUES (@team_id, @task_id, @project_id, @number, @name, @done, @gone, @status_name,
+       @due_date, @priority, @assignees, @creator_id, @read_at, @seen_at)
+     ON CONFLICT (team_id, task_id) DO UPDATE SET project_id = excluded.project_id,
+       number = excluded.number, name = excluded.name, done = excluded.done,
+       gone = excluded.gone, status_name = excluded.status_name,
+       due_date = excluded.due_date, priority = excluded.priority,
+       assignees = excluded.assignees, creator_id = excluded.creator_id,
+       read_at = excluded.read_at, seen_at = excluded.seen_at`,
+  );
+  const clearAssignees = db.prepare(
+    'DELETE FROM task_index_assignees WHERE team_id = ? AND task_id = ?',
+  );
+  const addAssignee = db.prepare(
+    'INSERT OR IGNORE INTO task_index_assignees (team_id, user_id, task_id) VALUES (?, ?, ?)',
+  );
+  const openOfProject = db.prepare<[string, string], { task_id: string }>(
+    'SELECT task_id FROM task_index WHERE team_id = ? AND project_id = ? AND done = 0 AND gone = 0',
+  );
+  const closeMissing = db.prepare(
+    `UPDATE task_index SET done = 1, status_name = NULL, seen_at = ?
+     WHERE team_id = ? AND task_id = ?`,
+  );
+  const gone = db.prepare(
+    'UPDATE task_index SET gone = 1, seen_at = ? WHERE team_id = ? AND task_id = ?',
+  );
+  const byNumber = db.prepare<[string, string, number], Row>(
+    `SELECT * FROM task_index WHERE team_id = ? AND project_id = ? AND number = ? AND gone = 0
+     ORDER BY seen_at DESC LIMIT 1`,
+  );
+  const searchSql = (extra: string) =>
+    db.prepare<unknown[], Row>(
+      `SELECT t.* FROM task_index_fts JOIN task_index t ON t.rowid = task_index_fts.rowid
+       WHERE task_index_fts MATCH ? AND t.team_id = ? AND t.gone = 0 ${extra}
+       ORDER BY t.done, bm25(task_index_fts), t.number LIMIT ?`,
+    );
+  const searchAll = searchSql('');
+  const searchOpen = searchSql('AND t.done = 0');
+  const searchProject = searchSql('AND t.project_id = ?');
+  const searchProjectOpen = searchSql('AND t.done = 0 AND t.project_id = ?');
+  const assigned = db.prepare<[string, string], Row>(
+    `SELECT t.* FROM task_index_assignees a
+     JOIN task_index t ON t.team_id = a.team_id AND t.task_id = a.task_id
+     WHERE a.team_id = ? AND a.user_id = ? AND t.done = 0 AND t.gone = 0`,
+  );
+  const stalest = db.prepare<[string, number], Row>(
+    `SELECT * FROM task_index WHERE team_id = ? AND done = 0 AND gone = 0
+     ORDER BY read_at IS NOT NULL, read_at, seen_at LIMIT ?`,
+  );
+  const assignees = db.prepare<[string], { user_id: string }>(
+    `SELECT DISTINCT a.user_id FROM task_index_assignees a
+     JOIN task_index t ON t.team_id = a.team_id AND t.task_id = a.task_id
+     WHERE a.team_id = ? AND t.done = 0 AND t.gone = 0`,
+  );
+  const counts = db.prepare<[string], { open: number; done: number; gone: number }>(
+    `SELECT coalesce(sum(done = 0 AND gone = 0), 0) AS open,
+       coalesce(sum(done = 1 AND gone = 0), 0) AS done, coalesce(sum(gone), 0) AS gone
+     FROM task_index WHERE team_id = ?`,
+  );
+  const removeTeam = db.prepare('DELETE FROM task_index WHERE team_id = ?');
+  const removeTeamAssignees = db.prepare('DELETE FROM task_index_assignees WHERE team_id = ?');
+
+  const record = (teamId: string, s: TaskSighting, now: number) => {
+    const old = select.get(teamId, s.taskId);
+    const projectId = s.projectId || old?.project_id;
+    if (!projectId) return;
+    const pick = <T>(given: T | null | undefined, kept: T | null | undefined): T | null =>
+      given === undefined ? (kept ?? null) : given;
+    const assigneeIds = s.assigneeIds ?? (old ? parseIds(old.assignees) : []);
+    upsert.run({
+      team_id: teamId,
+      task_id: s.taskId,
+      project_id: projectId,
+      number: pick(s.number, old?.number),
+      name: s.name ?? old?.name ?? '',
+      done: s.done === undefined ? (old?.done ?? 0) : s.done ? 1 : 0,
+      gone: 0,
+      // A new done flag without a status name makes the old name stale.
+      status_name:
+        s.statusName !== undefined
+          ? s.statusName
+          : s.done !== undefined && old && s.done !== (old.done === 1)
+            ? null
+            : (old?.status_name ?? null),
+      due_date: s.dueDate === undefined ? (old?.due_date ?? null) : (indexDate(s.dueDate) ?? null),
+      priority: pick(s.priority, old?.priority),
+      assignees: JSON.stringify(assigneeIds),
+      creator_id: pick(s.creatorId, old?.creator_id),
+      read_at: s.read ? now : (old?.read_at ?? null),
+      seen_at: now,
+    });
+    if (s.assigneeIds || !old) {
+      clearAssignees.run(teamId, s.taskId);
+      for (const id of assigneeIds) addAssignee.run(teamId, id, s.taskId);
+    }
+  };
+  const recordMany = db.transaction(
+    (teamId: string, list: readonly TaskSighting[], now: number) => {
+      for (const s of list) record(teamId, s, now);
+    },
+  );
+  const sawOpenList = db.transaction(
+    (
+      teamId: string,
+      projectId: string,
+      items: readonly { taskId: string; taskName?: string; number?: number }[],
+      now: number,
+    ) => {
+      const listed = new Set<string>();
+      for (const item of items) {
+        listed.add(item.taskId);
+        record(
+          teamId,
+          {
+            taskId: item.taskId,
+            projectId,
+            done: false,
+            ...(item.taskName !== undefined ? { name: item.taskName } : {}),
+            ...(item.number !== undefined ? { number: item.number } : {}),
+          },
+          now,
+        );
+      }
+      let closed = 0;
+      for (const { task_id } of openOfProject.all(teamId, projectId)) {
+        if (!listed.has(task_id)) closed += closeMissing.run(now, teamId, task_id).changes;
+      }
+      return closed;
+    },
+  );
+  const deleteTeam = db.transaction((teamId: string) => {
+    removeTeamAssignees.run(teamId);
+    return removeTeam.run(teamId).changes;
+  });
+
+  return {
+    record: (teamId, s, now = Date.now()) => record(teamId, s, now),
+    recordMany: (teamId, list, now = Date.now()) => recordMany(teamId, list, now),
+    sawOpenList: (teamId, projectId, items, now = Date.now()) =>
+      sawOpenList(teamId, projectId, items, now),
+    markGone: (teamId, taskId, now = Date.now()) => void gone.run(now, teamId, taskId),
+    get: (teamId, taskId) => {
+      const r = select.get(teamId, taskId);
+      return r ? fromRow(r) : undefined;
+    },
+    byNumber: (teamId, projectId, number) => {
+      const r = byNumber.get(teamId, projectId, number);
+      return r ? fromRow(r) : undefined;
+    },
+    search(teamId, words, options = {}) {
+      const query = ftsQuery(words);
+      if (!query) return [];
+      const limit = options.limit ?? 20;
+      const rows = options.projectId
+        ? (options.openOnly ? searchProjectOpen : searchProject).all(
+            query,
+            teamId,
+            options.projectId,
+            limit,
+          )
+        : (options.openOnly ? searchOpen : searchAll).all(query, teamId, limit);
+      return rows.map(fromRow);
+    },
+    similar(teamId, projectId, title, limit = 3) {
+      // Short words ("a", "to") would match nearly everything: similar means sharing words.
+      const words = (title.match(/[\p{L}\p{N}]{3,}/gu) ?? []).join(' ');
+      const query = ftsQuery(words, 'OR');
+      if (!query) return [];
+      return searchProjectOpen.all(query, teamId, projectId, limit).map(fromRow);
+    },
+    assignedTo: (teamId, userId) => assigned.all(teamId, userId).map(fromRow),
+    stalest: (teamId, limit) => stalest.all(teamId, limit).map(fromRow),
+    assigneesWithOpenTasks: (teamId) => assignees.all(teamId).map((r) => r.user_id),
+    count: (teamId) => counts.get(teamId) ?? { open: 0, done: 0, gone: 0 },
+    deleteTeam: (teamId) => deleteTeam(teamId),
+  };
+}

@@ -1,0 +1,200 @@
+/**
+ * Keeps the task index fresh by reading again, within a read budget per workspace.
+ *
+ * The numbers (docs in README, "Task index"): every minute, each connected workspace gets
+ * READS_PER_MINUTE = 40 service reads. List reads come first: each watched project's open
+ * list every 5 minutes (tasks missing from it are marked done; a later read says whether
+ * they are gone) and its whole list every 30 minutes (TaskNumbers, which the list orders
+ * by). The rest of the budget re-reads open tasks with get task, the one read longest ago
+ * first. At 500 open tasks in 10 watched projects that is 2 + 0.3 list reads and ≥ 37 task
+ * reads a minute: every open task is re-read within 14 minutes (the aim is 30). Answers
+ * reach the index through the wrapped WorkClient (task-sightings.ts), as every other read.
+ *
+ * Watched projects: the channels' linked projects and the projects used from Slack
+ * (known_projects).
+ */
+import type { Logger } from '@slack/bolt';
+import type { Store } from '../store/index.js';
+import type { WorkClient } from '../workapi/client.js';
+
+export const READS_PER_MINUTE = 40;
+export const OPEN_LIST_EVERY_MS = 5 * 60_000;
+export const WHOLE_LIST_EVERY_MS = 30 * 60_000;
+const TICK_MS = 60_000;
+/** Reads in flight per workspace: gentle on the service, quick enough for 40 a minute. */
+const CONCURRENCY = 4;
+
+export interface RefreshDeps {
+  store: Store;
+  logger: Pick<Logger, 'debug' | 'warn'>;
+  /** The team's WorkClient (the wrapped, index-feeding one), or undefined when not connected. */
+  workFor(teamId: string): WorkClient | undefined;
+  now?: () => number;
+  /** How often a round runs (default a minute). */
+  intervalMs?: number;
+}
+
+export interface RefreshReport {
+  listReads: number;
+  taskReads: number;
+  closed: number;
+}
+
+export class TaskIndexRefresh {
+  /** When each (team, project) list was last read, by kind. */
+  private readonly listedAt = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+  /** Totals since start (the benchmark's reads per minute). */
+  readonly totals = { listReads: 0, taskReads: 0 };
+
+  constructor(
+    private readonly deps: RefreshDeps,
+    private readonly budget = READS_PER_MINUTE,
+  ) {}
+
+  readonly name = 'task index refresh';
+
+  start(): void {
+    if (this.timer) return;
+    const intervalMs = this.deps.intervalMs ?? TICK_MS;
+    this.timer = setInterval(() => {
+      if (this.running) return;
+      this.running = this.runAll().finally(() => {
+        this.running = undefined;
+      });
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  /** One round for every connected workspace. */
+  async runAll(): Promise<void> {
+    for (const { teamId } of this.deps.store.connections.list()) {
+      try {
+        await this.runTeam(teamId);
+      } catch (e) {
+        this.deps.logger.warn(`Task index refresh of ${teamId} failed: ${(e as Error).message}`);
+      }
+    }
+  }
+
+  /** One budgeted round for a workspace. */
+  async runTeam(teamId: string): Promise<RefreshReport> {
+    const work = this.deps.workFor(teamId);
+    const report: RefreshReport = { listReads: 0, taskReads: 0, closed: 0 };
+    if (!work) return report;
+    const now = this.deps.now?.() ?? Date.now();
+    const { store } = this.deps;
+    let budget = this.budget;
+
+    for (const projectId of watchedProjects(store, teamId)) {
+      for (const kind of ['open', 'whole'] as const) {
+        const every = kind === 'open' ? OPEN_LIST_EVERY_MS : WHOLE_LIST_EVERY_MS;
+        if (budget <= 0 || !this.due(teamId, projectId, kind, every, now)) continue;
+        budget--;
+        report.listReads++;
+        report.closed += await this.readList(teamId, projectId, kind, work, now);
+      }
+    }
+
+    const stale = store.taskIndex.stalest(teamId, Math.max(0, budget));
+    let next = 0;
+    const worker = async () => {
+      while (next < stale.length) {
+        const task = stale[next++];
+        report.taskReads++;
+        // A 404 marks the task gone (task-sightings.ts); other failures wait for next time.
+        await work.getTask(task!.taskId).catch(() => undefined);
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    this.totals.listReads += report.listReads;
+    this.totals.taskReads += report.taskReads;
+    return report;
+  }
+
+  /**
+   * Reads a project's lists now (a look-up found nothing), unless that was done in the last
+   * minute. True when it read.
+   */
+  async listProject(teamId: string, projectId: string, work: WorkClient): Promise<boolean> {
+    const now = this.deps.now?.() ?? Date.now();
+    if (!this.due(teamId, projectId, 'open', 60_000, now)) return false;
+    await this.readList(teamId, projectId, 'open', work, now);
+    await this.readList(teamId, projectId, 'whole', work, now);
+    this.totals.listReads += 2;
+    return true;
+  }
+
+  private due(teamId: string, projectId: string, kind: string, every: number, now: number) {
+    const last = this.listedAt.get(`${teamId}:${projectId}:${kind}`);
+    return last === undefined || now - last >= every;
+  }
+
+  /** One list read; returns how many open tasks it found closed. Failures wait. */
+  private async readList(
+    teamId: string,
+    projectId: string,
+    kind: 'open' | 'whole',
+    work: WorkClient,
+    now: number,
+  ): Promise<number> {
+    const { store } = this.deps;
+    this.listedAt.set(`${teamId}:${projectId}:${kind}`, now);
+    try {
+      if (kind === 'whole') {
+        sawWholeList(store, teamId, projectId, await work.listTasks({ projectId }));
+        return 0;
+      }
+      const before = store.taskIndex.count(teamId).open;
+      await work.listTasks({ projectId, complete: false });
+      return Math.max(0, before - store.taskIndex.count(teamId).open);
+    } catch (e) {
+      this.deps.logger.debug(`Task index: listing ${projectId} failed: ${(e as Error).message}`);
+      return 0;
+    }
+  }
+}
+
+export function watchedProjects(store: Store, teamId: string): string[] {
+  const ids = new Set(store.channelProjects.listForTeam(teamId).map((l) => l.projectId));
+  for (const p of store.knownProjects.list(teamId, 500)) ids.add(p.projectId);
+  return [...ids];
+}
+
+/**
+ * A project's whole list (read minutes after its open list): tasks the index does not know
+ * are done ones. The list is ordered by TaskNumber, so a task's place is its number when
+ * the list has no gaps; numbers the index already knows check that, and one disagreement (a
+ * deleted task) keeps the order from being used for this project.
+ */
+export function sawWholeList(
+  store: Store,
+  teamId: string,
+  projectId: string,
+  items: readonly { taskId: string; taskName?: string }[],
+): void {
+  const rows = items.map((item, i) => ({
+    item,
+    place: i + 1,
+    row: store.taskIndex.get(teamId, item.taskId),
+  }));
+  const ordered = !rows.some((r) => r.row?.number !== undefined && r.row.number !== r.place);
+  store.taskIndex.recordMany(
+    teamId,
+    rows
+      .filter((r) => !r.row || (ordered && r.row.number === undefined))
+      .map((r) => ({
+        taskId: r.item.taskId,
+        projectId,
+        ...(r.row ? {} : { done: true, name: r.item.taskName ?? '' }),
+        ...(ordered ? { number: r.place } : {}),
+      })),
+  );
+}

@@ -1,0 +1,163 @@
+/**
+ * Feeds the task index from every answer a team's WorkClient gets, wherever the call was
+ * made (commands, modals, buttons, the watcher, the refresh): the WorkClientCache hands each
+ * new client to `indexWorkClient`, which wraps its task operations. Nothing here can fail a
+ * call: indexing problems are logged and the answer goes through untouched.
+ */
+import type { TaskIndexStore, TaskSighting } from '../store/task-index.js';
+import { isWorkApiError, type WorkClient } from '../workapi/client.js';
+import {
+  priorityNumber,
+  STATUS_TYPE,
+  type StatusEntry,
+  type Task,
+  type TaskListItem,
+  type UpdatedTask,
+} from '../workapi/contract.js';
+
+type Warn = (message: string) => void;
+
+/** A number the service may send beside the documented fields (hosted lists do). */
+function extraNumber(o: object): number | undefined {
+  const rec = o as Record<string, unknown>;
+  const v = rec.TaskNumber ?? rec.taskNumber;
+  const n = typeof v === 'string' ? Number(v) : v;
+  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+/** What a get/create task answer tells (a whole read). */
+export function sightingFromTask(t: Task): TaskSighting {
+  return {
+    taskId: t.taskId,
+    ...(t.projectId ? { projectId: t.projectId } : {}),
+    ...(t.taskName !== undefined ? { name: t.taskName } : {}),
+    ...(t.status !== undefined ? { done: t.status === true } : {}),
+    ...(t.dueDate !== undefined ? { dueDate: t.dueDate } : {}),
+    ...(t.priority !== undefined ? { priority: priorityNumber(t.priority) ?? null } : {}),
+    ...(t.taskUsers ? { assigneeIds: t.taskUsers.map((u) => u.taskUserId) } : {}),
+    ...(extraNumber(t) ? { number: extraNumber(t) } : {}),
+    read: true,
+  };
+}
+
+/** What an update task answer tells; `statuses` names the status when the project is known. */
+export function sightingFromUpdated(u: UpdatedTask, statuses?: StatusEntry[]): TaskSighting {
+  const status = u.StatusId ? statuses?.find((s) => s._id === u.StatusId) : undefined;
+  const done = status?.Type !== undefined ? status.Type === STATUS_TYPE.done : u.Status;
+  return {
+    taskId: u._id,
+    ...(u.ProjectId ? { projectId: u.ProjectId } : {}),
+    ...(u.Name !== undefined ? { name: u.Name } : {}),
+    ...(done !== undefined ? { done } : {}),
+    ...(status?.Name ? { statusName: status.Name } : {}),
+    ...(u.TaskNumber !== undefined ? { number: u.TaskNumber } : {}),
+    ...(u.DueDate !== undefined ? { dueDate: u.DueDate } : {}),
+    ...(u.Priority !== undefined ? { priority: u.Priority } : {}),
+    ...(u.TaskUsers ? { assigneeIds: u.TaskUsers.map((x) => x._id) } : {}),
+    ...(u.CreatedBy ? { creatorId: u.CreatedBy } : {}),
+  };
+}
+
+export function sightingFromListItem(item: TaskListItem, projectId: string): TaskSighting {
+  const number = extraNumber(item);
+  return {
+    taskId: item.taskId,
+    projectId,
+    ...(item.taskName !== undefined ? { name: item.taskName } : {}),
+    ...(number ? { number } : {}),
+  };
+}
+
+/**
+ * Wraps the task operations of `client` (one team's) so their answers reach the index.
+ * Statuses seen in project details are remembered (per client) to name a task's status
+ * from an update answer's StatusId.
+ */
+export function indexWorkClient(
+  client: WorkClient,
+  teamId: string,
+  index: TaskIndexStore,
+  warn: Warn = () => {},
+): WorkClient {
+  const statuses = new Map<string, StatusEntry[]>();
+  const safely = (what: string, fn: () => void) => {
+    try {
+      fn();
+    } catch (e) {
+      warn(`Task index: could not record ${what}: ${(e as Error).message}`);
+    }
+  };
+  const goneOn404 = (taskId: string) => (e: unknown) => {
+    if (isWorkApiError(e) && e.status === 404) {
+      safely(`task ${taskId} as gone`, () => index.markGone(teamId, taskId));
+    }
+    throw e;
+  };
+
+  const getTask = client.getTask.bind(client);
+  client.getTask = (taskId) =>
+    getTask(taskId).then((t) => {
+      safely(`task ${taskId}`, () => index.record(teamId, sightingFromTask(t)));
+      return t;
+    }, goneOn404(taskId));
+
+  const createTask = client.createTask.bind(client);
+  client.createTask = (body) =>
+    createTask(body).then((t) => {
+      safely('a new task', () =>
+        index.record(teamId, { projectId: body.projectId, ...sightingFromTask(t) }),
+      );
+      return t;
+    });
+
+  const updateTask = client.updateTask.bind(client);
+  client.updateTask = (taskId, body) =>
+    updateTask(taskId, body).then((u) => {
+      safely(`task ${taskId}`, () =>
+        index.record(teamId, sightingFromUpdated(u, statuses.get(u.ProjectId ?? body.projectId))),
+      );
+      return u;
+    }, goneOn404(taskId));
+
+  const listTasks = client.listTasks.bind(client);
+  client.listTasks = (query) =>
+    listTasks(query).then((items) => {
+      const complete = query.complete === true || query.complete === 'true';
+      const open = query.complete === false || query.complete === 'false';
+      safely(`the tasks of ${query.projectId}`, () => {
+        if (open) {
+          index.sawOpenList(
+            teamId,
+            query.projectId,
+            items
+              .map((i) => sightingFromListItem(i, query.projectId))
+              .map((s) => ({
+                taskId: s.taskId,
+                taskName: s.name,
+                number: s.number,
+              })),
+          );
+        } else {
+          // A whole list does not say which are open: it renames known tasks only (the
+          // refresh, which reads open lists too, adds the rest).
+          const seen = items.map((i) => sightingFromListItem(i, query.projectId));
+          index.recordMany(
+            teamId,
+            complete
+              ? seen.map((s) => ({ ...s, done: true }))
+              : seen.filter((s) => index.get(teamId, s.taskId)),
+          );
+        }
+      });
+      return items;
+    });
+
+  const getProjectDetails = client.getProjectDetails.bind(client);
+  client.getProjectDetails = (projectId) =>
+    getProjectDetails(projectId).then((d) => {
+      if (d.Status) statuses.set(d._id, d.Status);
+      return d;
+    });
+
+  return client;
+}
