@@ -117,6 +117,8 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       store,
       logger,
       now: options.clock,
+      // A change the re-reads find is shown in the messages about the task.
+      onChanged: (teamId, taskId) => deps?.live.taskChanged(teamId, taskId),
       workFor: (teamId) => {
         const connection = store.connections.get(teamId);
         return connection ? workClients.for(connection) : undefined;

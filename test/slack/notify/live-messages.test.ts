@@ -122,6 +122,16 @@ describe('the messages about a task', () => {
     expect(shown(dm.body.blocks)).toContain('Due: Thu, Dec 24, 2026');
   });
 
+  it('a change the task index’s re-reads find is shown too', async () => {
+    const { taskId, messages } = await taskWithMessages('Renamed in the service');
+    // Changed in the service itself, not through Worklink.
+    await h.work.updateTask(taskId, { projectId: website, name: 'Renamed elsewhere' });
+    await h.worklink.deps.indexRefresh.runTeam(h.teamId);
+    for (const call of await updatesOf(messages)) {
+      expect(shown(call.body.blocks)).toContain('Renamed elsewhere');
+    }
+  });
+
   it('a message that can no longer be updated is forgotten after one failure', async () => {
     const { taskId, messages } = await taskWithMessages('Deleted card');
     const card = messages.find((m) => m.kind === 'card')!;
