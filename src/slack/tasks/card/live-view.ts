@@ -10,7 +10,7 @@ import type { TaskMessageKind } from '../../../store/task-messages.js';
 import { calendarDate, formatDueDate } from '../../format/date-text.js';
 import { cut, esc } from '../../format/text.js';
 import { ACTION } from '../../ui/block-ids.js';
-import { assigneeText, type TaskCardData } from './view.js';
+import { assigneeText, type TaskCardData, taskButton } from './view.js';
 
 export interface LiveMessageInput {
   kind: TaskMessageKind;
@@ -75,13 +75,8 @@ export function liveMessage({ kind, data, actor }: LiveMessageInput): LiveMessag
 
 /** Open: Comment, (Edit on cards,) Mark complete, Open. Done: Reopen, Open. */
 function liveButtons(kind: TaskMessageKind, d: TaskCardData): Button[] {
-  const button = (text: string, actionId: string, style?: 'primary'): Button => ({
-    type: 'button',
-    action_id: actionId,
-    text: { type: 'plain_text', text },
-    value: d.taskId,
-    ...(style ? { style } : {}),
-  });
+  const button = (text: string, actionId: string, style?: 'primary') =>
+    taskButton(d.taskId, text, actionId, style);
   const open = button('Open', ACTION.taskOpen);
   if (d.status.done) return [button('Reopen', ACTION.taskReopen), open];
   return [
