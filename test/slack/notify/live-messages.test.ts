@@ -10,7 +10,15 @@ import { ACTION } from '../../../src/slack/ui/block-ids.js';
 import type { TaskMessage } from '../../../src/store/task-messages.js';
 import type { RecordedCall } from '../../support/fake-slack.js';
 import { type Harness, startHarness } from '../../support/harness.js';
-import { findTask, linkChannel, shown } from '../tasks/helpers.js';
+import {
+  answeredView,
+  findTask,
+  linkChannel,
+  shown,
+  stateFor,
+  type ViewJson,
+  viewOf,
+} from '../tasks/helpers.js';
 
 let h: Harness;
 let website: string;
@@ -101,6 +109,29 @@ describe('the messages about a task', () => {
     }
     // The pressed DM is updated like the others, not replaced by a different card.
     expect(h.repliesTo(res).filter((r) => r.replace_original)).toEqual([]);
+  });
+
+  it('after an edit in the form: the new title and due date on the card and both DMs', async () => {
+    const { taskId, messages } = await taskWithMessages('Edit me');
+    const res = await h.slack.slashCommand(`edit ${taskId}`);
+    const open = await h.fake.waitForCall('views.open', (c) => c.body.trigger_id === res.triggerId);
+    const id = (await answeredView(h, open)).id;
+    const update = await h.fake.waitForCall('views.update', (c) => c.body.view_id === id);
+    const view = { ...viewOf(update), id } as ViewJson;
+    const submitted = await h.slack.viewSubmission({
+      callbackId: view.callback_id!,
+      id: view.id,
+      privateMetadata: view.private_metadata,
+      blocks: view.blocks,
+      values: stateFor(view, { task_name_input: 'Edited title', task_due_input: '2026-12-24' }),
+    });
+    expect(submitted.json?.response_action).toBeUndefined(); // the modal closes
+    for (const call of await updatesOf(messages)) {
+      const text = shown(call.body.blocks);
+      expect(text).toContain('Edited title');
+      expect(text).not.toContain('Edit me');
+      expect(text).toContain('Thu, Dec 24, 2026');
+    }
   });
 
   it('a change seen elsewhere (the watcher’s hook): new title and due date everywhere', async () => {
