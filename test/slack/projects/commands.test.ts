@@ -182,6 +182,19 @@ describe('link and unlink', () => {
     );
   });
 
+  it('tells only the person who linked when Worklink cannot post in the channel', async () => {
+    h.fake.script('chat.postMessage', (body) =>
+      body.channel === 'C_QUIET' ? { ok: false, error: 'not_in_channel' } : undefined,
+    );
+    try {
+      expect((await run(`project link ${website}`, 'C_QUIET')).text).toBe(
+        `*Website relaunch* is now the default project of <#C_QUIET>: tasks created here go to it, and \`/work groups\` shows its groups.`,
+      );
+    } finally {
+      h.fake.script('chat.postMessage', undefined);
+    }
+  });
+
   it('answers bad input to link, unlink and groups without changing anything', async () => {
     const store = h.worklink.store.channelProjects;
     expect((await run('project link', 'C_BAD')).text).toBe(
