@@ -10,14 +10,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '@slack/bolt';
 import type { AppConfig } from '../config.js';
+import { createLogger } from '../logger.js';
 import { makePrivateDir } from '../private-files.js';
 import { seedDemoWorkspace } from '../service/index.js';
-import {
-  createLogger,
-  StartupError,
-  startWorklink,
-  type WorklinkHandle,
-} from '../slack/start/worklink.js';
+import { StartupError, startWorklink, type WorklinkHandle } from '../slack/start/worklink.js';
 import type { Verification } from '../workapi/contract.js';
 import { type Welcome, welcomeText } from './banner.js';
 import { type AppSurface, DEFAULT_APP_SURFACE, readAppManifest } from './manifest.js';

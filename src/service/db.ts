@@ -1,30 +1,13 @@
-import Database from 'better-sqlite3';
-import { preparePrivateDatabase, restrictDatabaseFiles } from '../private-files.js';
+import type Database from 'better-sqlite3';
+import { openSqlite } from '../sqlite.js';
 import { migrations } from './migrations.js';
 
 export type Db = Database.Database;
 type Statement = Database.Statement<unknown[], unknown>;
 
-/**
- * Opens (creating if needed) the service database and brings its schema up to date.
- * WAL lets readers run beside the writer (e.g. `seed` while the service runs); busy_timeout
- * makes a second process wait for the lock instead of failing at once.
- */
+/** Opens (creating if needed) the service database and brings its schema up to date. */
 export function openDatabase(path: string): Db {
-  preparePrivateDatabase(path);
-  const db = new Database(path);
-  try {
-    db.pragma('journal_mode = WAL');
-    restrictDatabaseFiles(path);
-    db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
-    db.pragma('synchronous = NORMAL');
-    migrate(db);
-    return db;
-  } catch (e) {
-    db.close();
-    throw e;
-  }
+  return openSqlite(path, migrate);
 }
 
 /** Applies the migrations not yet applied, each in its own transaction. */

@@ -12,7 +12,7 @@ export class ServiceError extends Error {
   }
 }
 
-/** 400 with DESIGN.md's "<field>: <problem>" sentence. */
+/** 400 with docs/design.md's "<field>: <problem>" sentence. */
 export function badRequest(field: string, problem: string): ServiceError {
   return new ServiceError(400, `${field}: ${problem}`);
 }

@@ -1,6 +1,6 @@
 /**
- * The embedded work-management service: `startService` serves the spec's 13 operations over
- * HTTP from a SQLite file; `seedDemoWorkspace` creates a demo workspace and its API key.
+ * The embedded work-management service: `startService` serves the 13 operations of the spec
+ * (docs/work-management-api.md) over HTTP from a SQLite file; `seedDemoWorkspace` creates a demo workspace and its API key.
  */
 import type { AddressInfo } from 'node:net';
 import { type Db, openDatabase } from './db.js';

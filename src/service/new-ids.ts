@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-/** A new id: 24 lowercase hex characters (DESIGN.md, Ids). */
+/** A new id: 24 lowercase hex characters (docs/design.md, Ids). */
 export function newId(): string {
   return randomBytes(12).toString('hex');
 }
@@ -10,7 +10,7 @@ export function newApiKey(): string {
   return `wk_${randomBytes(24).toString('base64url')}`;
 }
 
-/** How keys are stored: SHA-256, hex (DESIGN.md, Auth). */
+/** How keys are stored: SHA-256, hex (docs/design.md, Auth). */
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }

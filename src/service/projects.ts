@@ -21,7 +21,7 @@ import {
 import { dateTimeOf, nowIso } from './time.js';
 import type { Caller } from './workspaces.js';
 
-/** A project's feature flags (DESIGN.md, feature flags). */
+/** A project's feature flags (docs/design.md, feature flags). */
 export interface Features {
   priority: boolean;
   /** 0-4, the priority a new task gets when it gives none and priority is enabled. */
@@ -244,7 +244,7 @@ export function updateProject(
 
 /**
  * projectUsers: the owner first, then every workspace user assigned to one of the project's
- * tasks, by name. The spec says only "user ids associated with the project"; owner plus
+ * tasks, by name. The spec (docs/work-management-api.md) says only "user ids associated with the project"; owner plus
  * assignees is what a reader of the project would call associated.
  */
 export function projectUsers(db: Db, row: ProjectRow): string[] {

@@ -16,7 +16,7 @@ export interface StatusRow {
   is_default: number;
 }
 
-/** The statuses a new project gets when no template gives others (DESIGN.md, Status list). */
+/** The statuses a new project gets when no template gives others (docs/design.md, Status list). */
 export const DEFAULT_STATUSES: readonly StatusSpec[] = [
   { name: 'To Do', type: STATUS_TYPE.todo, isDefault: true },
   { name: 'In Progress', type: STATUS_TYPE.inProgress, isDefault: false },

@@ -123,7 +123,7 @@ function loadTask(db: Db, workspaceId: string, taskId: string): TaskRow {
   return row;
 }
 
-/** Which project feature each task field needs (DESIGN.md, feature flags). */
+/** Which project feature each task field needs (docs/design.md, feature flags). */
 const FEATURE_OF_FIELD = {
   priority: 'priority',
   estimateTime: 'estimate',

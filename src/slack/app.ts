@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App, type AppOptions, HTTPReceiver, type Logger } from '@slack/bolt';
 import type { AppConfig } from '../config.js';
+import { boltLogLevel } from '../logger.js';
 import { type Subcommand, WorkRouter } from './commands/router.js';
 import { connectionCommands } from './connection/commands.js';
 import { registerConnection } from './connection/register.js';
@@ -72,7 +73,8 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
       handler: (req: IncomingMessage, res: ServerResponse) => serveRoute(deps, req, res),
     },
   ];
-  const common = { logger: deps.logger, clientOptions };
+  // Bolt sets its logger to `logLevel` (info when absent): pass LOG_LEVEL, or it is lost.
+  const common = { logger: deps.logger, logLevel: boltLogLevel(config.logLevel), clientOptions };
 
   let app: App;
   switch (slack.mode) {

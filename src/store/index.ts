@@ -3,8 +3,9 @@
  * migrated on open, with one small module per table, each built once here.
  */
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { makePrivateDir, preparePrivateDatabase, restrictDatabaseFiles } from '../private-files.js';
+import type Database from 'better-sqlite3';
+import { makePrivateDir } from '../private-files.js';
+import { openSqlite } from '../sqlite.js';
 import { type ChannelProjectsStore, channelProjectsStore } from './channel-projects.js';
 import { type ConnectionsStore, connectionsStore } from './connections.js';
 import { createSecretBox, loadSecretsKey, type SecretBox } from './crypto.js';
@@ -82,20 +83,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
   makePrivateDir(dataDir);
   const secrets = createSecretBox(loadSecretsKey(dataDir, options.secretsKey));
   const dbPath = join(dataDir, DB_FILE);
-  preparePrivateDatabase(dbPath);
-  const db = new Database(dbPath);
-  try {
-    db.pragma('journal_mode = WAL');
-    restrictDatabaseFiles(dbPath);
-    db.pragma('foreign_keys = ON');
-    // Another process (or the outbox worker) may hold the write lock for a moment.
-    db.pragma('busy_timeout = 5000');
-    db.pragma('synchronous = NORMAL');
-    migrate(db);
-  } catch (e) {
-    db.close();
-    throw e;
-  }
+  const db = openSqlite(dbPath, migrate);
   const connections = connectionsStore(db, secrets);
   const channelProjects = channelProjectsStore(db);
   const knownProjects = knownProjectsStore(db);

@@ -1,6 +1,6 @@
 /**
  * The work-management interface, written once: zod schemas for every request and response
- * shape of ../shared/spec/work-management-api.md and the table of its 13 operations.
+ * shape of docs/work-management-api.md (the spec) and the table of its 13 operations.
  *
  * The embedded service validates requests with these schemas and routes from the table;
  * WorkClient validates before sending and parses responses with the tolerant schemas;
@@ -10,14 +10,14 @@ import { z } from 'zod';
 
 // ── Shared vocabulary ────────────────────────────────────────────────────────
 
-/** Priority: integer 0–4 in requests; the names are the spec's (States). */
+/** Priority: integer 0–4 in requests; names: docs/work-management-api.md, States. */
 export const PRIORITY_NAMES = ['No Priority', 'Urgent', 'High', 'Medium', 'Low'] as const;
 export type PriorityName = (typeof PRIORITY_NAMES)[number];
 
-/** Task status list entry `Type`: DESIGN.md, Status list. */
+/** Task status list entry `Type`: docs/design.md, Status list. */
 export const STATUS_TYPE = { todo: 1, inProgress: 2, done: 3 } as const;
 
-/** Task comment `Type` (activity entries): DESIGN.md, Update task. */
+/** Task comment `Type` (activity entries): docs/design.md, Update task. */
 export const ACTIVITY_TYPE = {
   comment: 1,
   status: 2,
@@ -44,7 +44,7 @@ export const requestDate = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date in the form yyyy-MM-dd')
   .refine(isCalendarDate, 'is not a date on the calendar');
 
-/** Path ids: strings of at least 10 characters (spec, Limits). */
+/** Path ids: strings of at least 10 characters (docs/work-management-api.md, Limits). */
 export const pathId = z.string().min(10, 'must be an id of at least 10 characters');
 
 const id = z.string().min(1, 'must not be empty').max(100, 'is too long');
@@ -120,13 +120,13 @@ export type PostCommentBody = z.infer<typeof PostCommentBody>;
 
 const projectName = text(200).refine((s) => s.trim().length > 0, 'must not be empty');
 
-/** A project's dueDate may not precede its startDate (DESIGN.md). */
+/** A project's dueDate may not precede its startDate (docs/design.md). */
 function datesInOrder(v: { startDate?: string; dueDate?: string }): boolean {
   return !v.startDate || !v.dueDate || v.dueDate >= v.startDate;
 }
 const datesOrderIssue = { message: 'must not be before startDate', path: ['dueDate'] };
 
-/** Operation 7. DESIGN.md: `projectName` is the one mandatory field. */
+/** Operation 7. docs/design.md: `projectName` is the one mandatory field. */
 export const CreateProjectBody = z
   .strictObject({
     projectName,
@@ -163,7 +163,7 @@ export type UpdateProjectBody = z.infer<typeof UpdateProjectBody>;
  * - strict: every field present with the spec's type, no unknown field (contract tests);
  * - tolerant: unknown fields kept, fields the spec does not mark required may be missing,
  *   priority accepted as 2, "2" or "High", lists accepted as one object (WorkClient).
- * Values the service has not got (no due date, no group) are null; DESIGN.md, Responses.
+ * Values the service has not got (no due date, no group) are null; docs/design.md, Responses.
  */
 function buildResponses(strict: boolean) {
   // Casts keep one static type for both modes: the tolerant one (fields may be missing).
@@ -179,7 +179,7 @@ function buildResponses(strict: boolean) {
   const nullableDateTime = dateTime.nullable();
   const int = z.number().int();
 
-  /** Task priority: a decimal string "0"–"4" in responses (DESIGN.md). */
+  /** Task priority: a decimal string "0"–"4" in responses (docs/design.md). */
   const priorityString = strict
     ? z.string().regex(/^[0-4]$/)
     : z.preprocess((v) => {
@@ -437,7 +437,7 @@ export interface Operation {
   address: 'base' | 'alt';
   /** Path with `:taskId` / `:projectId` parameters (Fastify's syntax too). */
   path: string;
-  /** Success status of the embedded service (DESIGN.md: 201 for the three creates). */
+  /** Success status of the embedded service (docs/design.md: 201 for the three creates). */
   status: 200 | 201;
   body?: z.ZodType;
   query?: z.ZodType;
@@ -562,11 +562,11 @@ export const operations = {
 
 export type OperationName = keyof typeof operations;
 
-/** Version segments of the two addresses (spec, Versioning). */
+/** Version segments of the two addresses (docs/work-management-api.md, Versioning). */
 export const BASE_PREFIX = '/v1.0';
 export const ALT_PREFIX = '/api/v1';
 
-/** One sentence for the first problem of a zod error: "<field>: <problem>" (DESIGN.md). */
+/** One sentence for the first problem of a zod error: "<field>: <problem>" (docs/design.md). */
 export function describeIssue(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'body: is not valid';

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * Event signatures (DESIGN.md, Events): `X-Work-Signature: sha256=<hex HMAC-SHA256 of
+ * Event signatures (docs/design.md, Events): `X-Work-Signature: sha256=<hex HMAC-SHA256 of
  * "<timestamp>.<body>">` with the subscriber's secret, `X-Work-Timestamp: <unix seconds>`.
  * The timestamp is signed too, so a captured delivery cannot be replayed later.
  */

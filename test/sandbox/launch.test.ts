@@ -6,9 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
 import { welcomeText } from '../../src/sandbox/banner.js';
 import { launchSandbox, welcomeOf } from '../../src/sandbox/start.js';
-import { createLogger, StartupError } from '../../src/slack/start/worklink.js';
+import { StartupError } from '../../src/slack/start/worklink.js';
 import { openStore } from '../../src/store/index.js';
 
 const dirs: string[] = [];

@@ -354,10 +354,23 @@ describe('the sandbox page', () => {
   });
 
   it('offers message shortcuts from each message’s ⋯ menu and global shortcuts as buttons', async () => {
-    const message = page.getByRole('article').filter({ hasText: 'You were assigned a task' });
+    // Its own page and message, so this test does not lean on another's.
+    await page.goto(sandbox.url);
+    await page.getByRole('heading', { name: '# general' }).waitFor();
+    const client = new WebClient(BOT_TOKEN, { slackApiUrl: sandbox.apiUrl });
+    await client.chat.postMessage({
+      channel: 'U0SBALICE',
+      text: 'Please review the release notes',
+    });
+    const app = page.getByRole('button', { name: /Worklink/ });
+    await app.click();
+    await page.getByRole('tab', { name: 'Messages' }).click();
+    const message = page
+      .getByRole('article')
+      .filter({ hasText: 'Please review the release notes' });
     await message.getByLabel('Message shortcuts').click();
     await message.getByRole('menuitem', { name: 'Create task from message' }).click();
-    await page.getByText('Task from: You were assigned a task').waitFor();
+    await page.getByText('Task from: Please review the release notes').waitFor();
 
     await page.getByRole('button', { name: '⚡ New task' }).click();
     const dialog = page.getByRole('dialog', { name: 'All inputs' });

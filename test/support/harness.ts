@@ -19,7 +19,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '@slack/bolt';
-import type { AppConfig } from '../../src/config.js';
+import type { AppConfig, LogLevelName } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
 import { demoSlackUsers } from '../../src/sandbox/workspace.js';
 import {
   type SeedResult,
@@ -28,11 +29,7 @@ import {
   startService,
 } from '../../src/service/index.js';
 import type { Subcommand } from '../../src/slack/commands/router.js';
-import {
-  createLogger,
-  startWorklink,
-  type WorklinkHandle,
-} from '../../src/slack/start/worklink.js';
+import { startWorklink, type WorklinkHandle } from '../../src/slack/start/worklink.js';
 import type { Store } from '../../src/store/index.js';
 import { WorkClient } from '../../src/workapi/client.js';
 import { type FakeSlack, startFakeSlack } from './fake-slack.js';
@@ -60,6 +57,8 @@ export interface HarnessOptions {
   dataDir?: string;
   /** Change the config before the app starts (e.g. the mode). */
   configure?: (config: AppConfig) => AppConfig;
+  /** LOG_LEVEL of the app and of `logs` (default debug). */
+  logLevel?: LogLevelName;
   /** More `/work` subcommands for this app (see test/slack/commands/router.test.ts). */
   subcommands?: readonly Subcommand[];
 }
@@ -102,7 +101,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const ownDir = !options.dataDir;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'worklink-test-'));
   const logs: string[] = [];
-  const logger = createLogger('debug', (line) => logs.push(line));
+  const logger = createLogger(options.logLevel ?? 'debug', (line) => logs.push(line));
   const fake = await startFakeSlack({ teamId: TEAM_ID, users: Object.values(SLACK_USERS) });
   let service: ServiceHandle | undefined;
   let worklink: WorklinkHandle | undefined;
@@ -115,7 +114,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       port: 0,
       dataDir,
       secretsKey: options.secretsKey,
-      logLevel: 'debug',
+      logLevel: options.logLevel ?? 'debug',
     };
     if (options.configure) config = options.configure(config);
     const workUrls = { baseUrl: service.baseUrl, altUrl: service.altUrl };

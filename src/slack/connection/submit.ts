@@ -5,17 +5,18 @@
  * that, the modal closes and the check finishes in the background; the result (connected,
  * or why not) arrives as an ephemeral reply or DM, so the pasted key is never lost.
  */
+
 import type { App } from '@slack/bolt';
 import type { WorklinkDeps } from '../context/deps.js';
 import { errMessage } from '../context/error-replies.js';
 import { canManageConnection } from '../context/permissions.js';
+import { budgetLeft, withinBudget } from '../context/submit-budget.js';
 import { workContext } from '../context/work-context.js';
 import { noticeModal } from '../ui/notice-modal.js';
 import { checkKey, keyProblem, saveConnection } from './commands.js';
 import { API_KEY_ACTION, API_KEY_BLOCK, CONNECT_CALLBACK_ID, readConnectMeta } from './view.js';
 
 /** Time allowed for the role check and verify() before the modal must be answered. */
-export const CONNECT_BUDGET_MS = 2_200;
 
 export function register(app: App, deps: WorklinkDeps): void {
   app.view(CONNECT_CALLBACK_ID, async (args) => {
@@ -32,10 +33,9 @@ export function register(app: App, deps: WorklinkDeps): void {
     const permission = canManageConnection(ctx);
     const check = checkKey(deps, apiKey);
     const both = Promise.all([permission, check]);
-    const budget = Math.max(0, CONNECT_BUDGET_MS - (Date.now() - started));
-    const inTime = await Promise.race([both, delay(budget).then(() => undefined)]);
+    const answer = await withinBudget(both, budgetLeft(started));
 
-    if (!inTime) {
+    if (!answer.inTime) {
       // Too slow for the modal: close it and report the outcome where the command was typed.
       await ack();
       try {
@@ -57,7 +57,7 @@ export function register(app: App, deps: WorklinkDeps): void {
       return;
     }
 
-    const [allowed, result] = inTime;
+    const [allowed, result] = answer.value;
     if (!allowed.allowed) {
       await ack({ response_action: 'errors', errors: { [API_KEY_BLOCK]: allowed.message } });
       return;
@@ -71,8 +71,4 @@ export function register(app: App, deps: WorklinkDeps): void {
     // Also leave a trace in the channel, so the admin sees it after closing the modal.
     await ctx.reply(text).catch((e) => deps.logger.warn(`Connect reply failed: ${errMessage(e)}`));
   });
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -1,5 +1,5 @@
 /**
- * Due dates are calendar dates (DESIGN.md): the service answers with a UTC date-time, and
+ * Due dates are calendar dates (docs/design.md): the service answers with a UTC date-time, and
  * the day shown is its UTC calendar date, never shifted by the reader's time zone.
  */
 

@@ -1,7 +1,7 @@
 /**
  * Task and project ids typed by people. The service's ids are 24 hex characters, but another
- * deployment may use other ids (the spec only says "at least 10 characters"), so only what
- * can never be an id is refused here; the service answers the rest (404 → "no such task").
+ * deployment may use other ids (the spec, docs/work-management-api.md, only says "at least 10
+ * characters"), so only what can never be an id is refused here; the service answers the rest (404 → "no such task").
  */
 import { decodeSlackEntities, esc } from '../format/text.js';
 

@@ -4,11 +4,11 @@
  * `projectCommands`, handed to the router by src/slack/app.ts; the router has checked the
  * connection.
  */
+import { idArgument } from '../commands/id-argument.js';
 import type { Subcommand, SubcommandArgs } from '../commands/router.js';
 import { runSafely } from '../context/error-replies.js';
 import type { WorkContext } from '../context/work-context.js';
 import { esc, plainText } from '../format/text.js';
-import { projectIdProblem } from '../parse/service-id.js';
 import { channelProjectId, knownName } from '../shared/project-context.js';
 import { noProjectHere } from '../shared/project-here.js';
 import { announceInChannel } from './announce.js';
@@ -23,33 +23,21 @@ const EXAMPLE_ID = '65a1f0c2e4b0a1b2c3d4e5f6';
  * default project. Answers the helpful sentence itself and returns undefined when there is
  * none or it cannot be an id.
  */
-async function projectArg(
+function projectArg(
   ctx: WorkContext,
   args: SubcommandArgs,
   usage: string,
   orChannel: boolean,
 ): Promise<string | undefined> {
-  if (args.words.length > 1) {
-    await ctx.reply(`\`/work ${usage}\` takes one project id; nothing was done.`);
-    return undefined;
-  }
-  const typed = args.words[0];
-  if (!typed) {
-    const linked = orChannel ? channelProjectId(ctx) : undefined;
-    if (linked) return linked;
-    await ctx.reply(
-      orChannel
-        ? noProjectHere(ctx, { name: `/work ${usage}` })
-        : `Name the project: \`/work ${usage}\`. Project ids are shown on project cards.`,
-    );
-    return undefined;
-  }
-  const problem = projectIdProblem(typed);
-  if (problem) {
-    await ctx.reply(problem);
-    return undefined;
-  }
-  return typed;
+  return idArgument(ctx, args, {
+    kind: 'project',
+    usage,
+    only: true,
+    otherwise: orChannel ? () => channelProjectId(ctx) : undefined,
+    missing: orChannel
+      ? noProjectHere(ctx, { name: `/work ${usage}` })
+      : `Name the project: \`/work ${usage}\`. Project ids are shown on project cards.`,
+  });
 }
 
 const projectCommand: Subcommand = {

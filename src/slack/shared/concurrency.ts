@@ -18,23 +18,3 @@ export async function mapLimit<T, R>(
   await Promise.all(workers);
   return results;
 }
-
-/**
- * Waits for `work` at most `ms`. `work` must not reject (wrap failures in its value): when
- * time runs out it keeps running and the caller reports its outcome later.
- */
-export async function withinBudget<T>(
-  work: Promise<T>,
-  ms: number,
-): Promise<{ inTime: true; value: T } | { inTime: false }> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<{ inTime: false }>((resolve) => {
-    timer = setTimeout(() => resolve({ inTime: false }), Math.max(0, ms));
-    timer.unref();
-  });
-  try {
-    return await Promise.race([work.then((value) => ({ inTime: true as const, value })), late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}

@@ -8,9 +8,10 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { App, Logger, LogLevel } from '@slack/bolt';
+import type { App } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
-import type { AppConfig, LogLevelName } from '../../config.js';
+import type { AppConfig } from '../../config.js';
+import { createLogger, type Logger } from '../../logger.js';
 import type { ServiceHandle } from '../../service/index.js';
 import { openStore, type Store } from '../../store/index.js';
 import { TaskIndexRefresh } from '../../sync/task-index-refresh.js';
@@ -261,56 +262,4 @@ function socketModeUrl(app: App, fallbackPort: number): string {
   const receiver = (app as unknown as { receiver?: { httpServer?: Server } }).receiver;
   const address = receiver?.httpServer?.address() as AddressInfo | null | undefined;
   return address ? `http://127.0.0.1:${address.port}` : `http://127.0.0.1:${fallbackPort}`;
-}
-
-// ── Logging ─────────────────────────────────────────────────────────────────
-
-const LEVELS: Record<LogLevelName, number> = { debug: 10, info: 20, warn: 30, error: 40 };
-
-/**
- * Bolt's Logger on the console, one line per entry. Callers never pass secrets; Error
- * objects are printed as message (+ stack at debug level) rather than dumped whole.
- */
-export function createLogger(
-  level: LogLevelName = 'info',
-  write: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
-): Logger {
-  let current = level;
-  let name = 'worklink';
-  const emit = (at: LogLevelName, msgs: unknown[]) => {
-    if (LEVELS[at] < LEVELS[current]) return;
-    const text = msgs
-      .map((m) =>
-        m instanceof Error
-          ? current === 'debug'
-            ? (m.stack ?? m.message)
-            : `${m.name}: ${m.message}`
-          : typeof m === 'string'
-            ? m
-            : safeJson(m),
-      )
-      .join(' ');
-    write(`${new Date().toISOString()} ${at.toUpperCase()} ${name}: ${text}`);
-  };
-  return {
-    debug: (...m) => emit('debug', m),
-    info: (...m) => emit('info', m),
-    warn: (...m) => emit('warn', m),
-    error: (...m) => emit('error', m),
-    setLevel: (l) => {
-      current = (l as string as LogLevelName) in LEVELS ? (l as string as LogLevelName) : 'info';
-    },
-    getLevel: () => current as unknown as LogLevel,
-    setName: (n) => {
-      name = n;
-    },
-  };
-}
-
-function safeJson(v: unknown): string {
-  try {
-    return JSON.stringify(v);
-  } catch {
-    return String(v);
-  }
 }

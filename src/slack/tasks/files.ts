@@ -19,7 +19,7 @@ export interface SlackFileLike {
   permalink?: string | null;
 }
 
-/** 12 643 bytes → "12.35 KB"; KB below 1 MB, then MB, then GB (the spec's form). */
+/** 12 643 bytes → "12.35 KB"; KB below 1 MB, then MB, then GB (docs/work-management-api.md). */
 export function formatFileSize(bytes: number | null | undefined): string {
   let value = Math.max(0, Number(bytes) || 0) / 1024;
   const units = ['KB', 'MB', 'GB'] as const;

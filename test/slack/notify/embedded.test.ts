@@ -3,16 +3,14 @@
  * itself to its events (a generated secret when WORK_EVENTS_SECRET is unset): a task created
  * on the service by anyone is DMed with no further setup.
  */
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createLogger } from '../../../src/logger.js';
 import { seedDemoWorkspace } from '../../../src/service/index.js';
-import {
-  createLogger,
-  startWorklink,
-  type WorklinkHandle,
-} from '../../../src/slack/start/worklink.js';
+import { startWorklink, type WorklinkHandle } from '../../../src/slack/start/worklink.js';
 import { WorkClient } from '../../../src/workapi/client.js';
 import { signEvent } from '../../../src/workapi/event-signature.js';
 import { type FakeSlack, startFakeSlack } from '../../support/fake-slack.js';

@@ -2,9 +2,9 @@
  * Directory subcommands: `/work groups [projectId]` (the channel's project by default),
  * `/work customers` (companies with their clients) and `/work users` (e-mail, owner/admin).
  */
+import { idArgument } from '../../commands/id-argument.js';
 import type { Subcommand } from '../../commands/router.js';
 import { runSafely } from '../../context/error-replies.js';
-import { projectIdProblem } from '../../parse/service-id.js';
 import { channelProjectId, forgetIfGone, rememberProject } from '../../shared/project-context.js';
 import { noProjectHere } from '../../shared/project-here.js';
 import { customersMessage, groupsMessage, usersMessage } from './view.js';
@@ -16,22 +16,16 @@ const groupsCommand: Subcommand = {
   example: 'groups 65a1f0c2e4b0a1b2c3d4e5f6',
   summary: 'list a project’s task groups (this channel’s project when no id is given)',
   async run(ctx, args) {
-    if (args.words.length > 1) {
-      await ctx.reply('`/work groups` takes at most one project id; nothing was done.');
-      return;
-    }
     const typed = args.words[0];
     const fromChannel = !typed;
-    const projectId = typed ?? channelProjectId(ctx);
-    if (!projectId) {
-      await ctx.reply(noProjectHere(ctx, { name: '/work groups <projectId>' }));
-      return;
-    }
-    const problem = typed ? projectIdProblem(typed) : undefined;
-    if (problem) {
-      await ctx.reply(problem);
-      return;
-    }
+    const projectId = await idArgument(ctx, args, {
+      kind: 'project',
+      usage: 'groups <projectId>',
+      only: true,
+      otherwise: () => channelProjectId(ctx),
+      missing: noProjectHere(ctx, { name: '/work groups <projectId>' }),
+    });
+    if (!projectId) return;
     await runSafely(ctx, { action: 'list the groups', id: projectId }, async () => {
       const [details, groups] = await forgetIfGone(
         ctx,

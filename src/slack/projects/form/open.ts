@@ -4,7 +4,8 @@
  * the form (or by the reason it cannot be shown) when the data is in.
  */
 import type { ModalView } from '@slack/types';
-import { errMessage, errorText } from '../../context/error-replies.js';
+import { errorText } from '../../context/error-replies.js';
+import { openWithLoading } from '../../context/open-with-loading.js';
 import type { WorkContext } from '../../context/work-context.js';
 import {
   channelProjectId,
@@ -12,8 +13,7 @@ import {
   knownName,
   rememberProject,
 } from '../../shared/project-context.js';
-import { slackErrorCode } from '../../ui/error-text.js';
-import { loadingModal, noticeModal } from '../../ui/notice-modal.js';
+import type { ErrorWording } from '../../ui/error-text.js';
 import { projectCreateModal } from './create-view.js';
 import { projectEditModal } from './edit-view.js';
 import { type EditMeta, type ProjectFormMeta, snapshotOf } from './read.js';
@@ -21,7 +21,7 @@ import { type EditMeta, type ProjectFormMeta, snapshotOf } from './read.js';
 /** `/work project new [name]`, App Home's "New project". */
 export async function openProjectCreateModal(ctx: WorkContext, name?: string): Promise<void> {
   const meta: ProjectFormMeta = { channelId: ctx.channelId, responseUrl: ctx.responseUrl };
-  await openWithLoading(ctx, 'New project', 'the new-project form', async () => {
+  await openProjectModal(ctx, 'New project', 'the new-project form', async () => {
     const linked = channelProjectId(ctx);
     const templates = ctx.store.knownProjects.list(ctx.teamId);
     try {
@@ -47,7 +47,7 @@ export async function openProjectCreateModal(ctx: WorkContext, name?: string): P
 
 /** `/work project edit <id>`, the card's Edit button. `projectId` is already checked. */
 export async function openProjectEditModal(ctx: WorkContext, projectId: string): Promise<void> {
-  await openWithLoading(
+  await openProjectModal(
     ctx,
     'Edit project',
     'the project form',
@@ -86,39 +86,19 @@ export async function openProjectEditModal(ctx: WorkContext, projectId: string):
   );
 }
 
-async function openWithLoading(
+/** The project forms' words for openWithLoading. */
+function openProjectModal(
   ctx: WorkContext,
   title: string,
   what: string,
   build: () => Promise<ModalView>,
-  wording = { action: `open ${what}` } as { action: string; id?: string },
+  wording: ErrorWording = { action: `open ${what}` },
 ): Promise<void> {
-  if (!ctx.triggerId) {
-    await ctx.reply(`Could not open ${what}: Slack gave no trigger for a form. Please try again.`);
-    return;
-  }
-  let viewId: string | undefined;
-  try {
-    const opened = await ctx.slack.views.open({
-      trigger_id: ctx.triggerId,
-      view: loadingModal(title),
-    });
-    viewId = opened.view?.id;
-  } catch (e) {
-    await ctx.reply(`Could not open ${what} (${slackErrorCode(e)}). Please try again.`);
-    return;
-  }
-  let view: ModalView;
-  try {
-    view = await build();
-  } catch (e) {
-    view = noticeModal(title, errorText(ctx, e, wording));
-  }
-  if (!viewId) return;
-  try {
-    await ctx.slack.views.update({ view_id: viewId, view });
-  } catch (e) {
-    // Most often the person closed the loading view already; nothing is lost.
-    ctx.logger.warn(`Could not show ${what} (view ${viewId}): ${errMessage(e)}`);
-  }
+  return openWithLoading(ctx, {
+    title,
+    noTrigger: `Could not open ${what}: Slack gave no trigger for a form. Please try again.`,
+    openFailed: (code) => `Could not open ${what} (${code}). Please try again.`,
+    build,
+    wording,
+  });
 }

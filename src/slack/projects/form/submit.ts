@@ -5,14 +5,15 @@
  * projects/budget.ts). On success the modal turns into a short confirmation and the project
  * card is posted where the form was opened. Nothing here ever throws into Bolt.
  */
+
 import type { App } from '@slack/bolt';
 import { isWorkApiError } from '../../../workapi/client.js';
 import type { Project } from '../../../workapi/contract.js';
 import type { WorklinkDeps } from '../../context/deps.js';
 import { errMessage, errorText } from '../../context/error-replies.js';
+import { budgetLeft, type Settled, settle, withinBudget } from '../../context/submit-budget.js';
 import { type WorkContext, workContext } from '../../context/work-context.js';
 import { esc } from '../../format/text.js';
-import { PROJECT_SUBMIT_BUDGET_MS, type Settled, settle, within } from '../../shared/budget.js';
 import { knownName, linkChannel, rememberProject } from '../../shared/project-context.js';
 import { VIEW } from '../../ui/block-ids.js';
 import { KEY_UNREADABLE, NOT_CONNECTED } from '../../ui/error-text.js';
@@ -52,8 +53,8 @@ export function register(app: App, deps: WorklinkDeps): void {
       return;
     }
     const creating = settle(ctx.work.createProject(form.value.body));
-    const outcome = await within(creating, PROJECT_SUBMIT_BUDGET_MS - (Date.now() - started));
-    if (!outcome) {
+    const answer = await withinBudget(creating, budgetLeft(started));
+    if (!answer.inTime) {
       // Too slow for the modal: close it; the result goes where the form was opened.
       await ack();
       await finishLate(ctx, await creating, (project) =>
@@ -61,6 +62,7 @@ export function register(app: App, deps: WorklinkDeps): void {
       );
       return;
     }
+    const outcome = answer.value;
     if (!outcome.ok) {
       await ack(failure('New project', ctx, outcome.error, CREATE_WORDING, blockIds(view.blocks)));
       return;
@@ -104,17 +106,18 @@ export function register(app: App, deps: WorklinkDeps): void {
       checkWith: `\`/work project ${meta.projectId}\``,
     };
     const saving = settle(ctx.work.updateProject(meta.projectId, form.value.body));
-    const outcome = await within(saving, PROJECT_SUBMIT_BUDGET_MS - (Date.now() - started));
+    const answer = await withinBudget(saving, budgetLeft(started));
     const saved = (project: Project) => {
       rememberProject(ctx, project.projectId, project.projectName);
       const name = esc(project.projectName || meta.original.name);
       return `Saved *${name}*: changed ${form.value.changes.join(', ')}.`;
     };
-    if (!outcome) {
+    if (!answer.inTime) {
       await ack();
       await finishLate(ctx, await saving, saved, wording);
       return;
     }
+    const outcome = answer.value;
     if (!outcome.ok) {
       await ack(failure('Edit project', ctx, outcome.error, wording, blockIds(view.blocks)));
       return;

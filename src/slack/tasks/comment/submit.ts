@@ -4,18 +4,18 @@
  * post runs inside the 3-second budget when it can, so service problems appear in the modal;
  * when slower, the modal closes and the result (or, on failure, the text) is sent after.
  */
+
 import type { App } from '@slack/bolt';
 import { isWorkApiError } from '../../../workapi/client.js';
 import type { WorklinkDeps } from '../../context/deps.js';
 import { errMessage, errorText } from '../../context/error-replies.js';
+import { budgetLeft, withinBudget } from '../../context/submit-budget.js';
 import { type WorkContext, workContext } from '../../context/work-context.js';
 import { esc } from '../../format/text.js';
 import { taskIdProblem } from '../../parse/service-id.js';
-import { withinBudget } from '../../shared/concurrency.js';
 import { VIEW } from '../../ui/block-ids.js';
 import { NOT_CONNECTED } from '../../ui/error-text.js';
 import { taskChanged } from '../facts.js';
-import { TASK_SUBMIT_BUDGET_MS } from '../form/submit.js';
 import { authoredContent } from './authored.js';
 import { COMMENT_BLOCK, type CommentMeta, readCommentMeta, readCommentValues } from './view.js';
 
@@ -54,7 +54,7 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, fromMessage: boolean
   }
 
   const outcome = post(ctx, meta, taskId, values.text, fromMessage, taskBlock);
-  const inTime = await withinBudget(outcome, TASK_SUBMIT_BUDGET_MS - (Date.now() - started));
+  const inTime = await withinBudget(outcome, budgetLeft(started));
   if (inTime.inTime && inTime.value.kind !== 'posted') {
     const result = inTime.value;
     await ack({

@@ -6,11 +6,10 @@
 import { isWorkApiError } from '../../../workapi/client.js';
 import type { TaskFileInput } from '../../../workapi/contract.js';
 import { errMessage, errorText } from '../../context/error-replies.js';
+import { openWithLoading } from '../../context/open-with-loading.js';
 import type { WorkContext } from '../../context/work-context.js';
 import { calendarDate } from '../../format/date-text.js';
 import { workspaceUsers } from '../../people/service-users.js';
-import { slackErrorCode } from '../../ui/error-text.js';
-import { loadingModal, noticeModal } from '../../ui/notice-modal.js';
 import { factsFromTask } from '../facts.js';
 import { loadProjectInfo, type ProjectInfo, statusFromDoneFlag } from '../project-info.js';
 import { editFingerprints } from './read.js';
@@ -34,61 +33,41 @@ export type OpenFormRequest =
 
 /** Opens the loading view, then the form; failures are said in the modal (or a reply). */
 export async function openTaskForm(ctx: WorkContext, req: OpenFormRequest): Promise<void> {
-  const title = req.mode === 'edit' ? 'Edit task' : 'New task';
-  if (!ctx.triggerId) {
-    await ctx.reply('The task form can only be opened from a command, button or shortcut.');
-    return;
-  }
-  let viewId: string | undefined;
-  try {
-    const opened = await ctx.slack.views.open({
-      trigger_id: ctx.triggerId,
-      view: loadingModal(title),
-    });
-    viewId = opened.view?.id;
-  } catch (e) {
-    const how =
-      req.mode === 'edit'
-        ? 'Please try again.'
-        : 'Please try again, or create it in one step with `/work add <title>`.';
-    await ctx.reply(`Could not open the task form (${slackErrorCode(e)}). ${how}`);
-    return;
-  }
-  if (!viewId) return;
   const meta: TaskFormMeta = {
     mode: req.mode,
     channelId: ctx.channelId,
     responseUrl: ctx.responseUrl,
   };
-  try {
-    let data: TaskFormData;
-    if (req.mode === 'edit') {
-      data = await editFormData(ctx, req.taskId, meta);
-    } else {
+  const how =
+    req.mode === 'edit'
+      ? 'Please try again.'
+      : 'Please try again, or create it in one step with `/work add <title>`.';
+  await openWithLoading(ctx, {
+    title: req.mode === 'edit' ? 'Edit task' : 'New task',
+    noTrigger: 'The task form can only be opened from a command, button or shortcut.',
+    openFailed: (code) => `Could not open the task form (${code}). ${how}`,
+    wording:
+      req.mode === 'edit'
+        ? { action: 'load the task', id: req.taskId }
+        : { action: 'load the task form' },
+    build: async () => {
+      if (req.mode === 'edit') return taskFormModal(await editFormData(ctx, req.taskId, meta));
       type Prefill = { values?: TaskFormValues; files?: TaskFileInput[] };
-      const extra: Prefill = req.prefill ? await req.prefill().catch(() => ({})) : {};
+      const extra: Prefill = req.prefill
+        ? await req.prefill().catch((e: unknown) => {
+            // The prefill (permalink, files) is a nicety: the form opens without it.
+            ctx.logger.debug(`Task form prefill failed: ${errMessage(e)}`);
+            return {};
+          })
+        : {};
       const files = [...(req.files ?? []), ...(extra.files ?? [])];
-      data = await createFormData(ctx, {
+      const data = await createFormData(ctx, {
         meta: { ...meta, files: files.length ? files : undefined },
         values: { ...req.values, ...extra.values },
       });
-    }
-    await ctx.slack.views.update({ view_id: viewId, view: taskFormModal(data) });
-  } catch (e) {
-    const id = req.mode === 'edit' ? req.taskId : undefined;
-    const text = errorText(ctx, e, {
-      action: req.mode === 'edit' ? 'load the task' : 'load the task form',
-      id,
-    });
-    try {
-      await ctx.slack.views.update({ view_id: viewId, view: noticeModal(title, text) });
-    } catch (updateErr) {
-      ctx.logger.warn(
-        `Could not show the task form problem in the modal: ${errMessage(updateErr)}`,
-      );
-      await ctx.reply(text).catch(() => undefined);
-    }
-  }
+      return taskFormModal(data);
+    },
+  });
 }
 
 /**

@@ -6,11 +6,12 @@
  * finishes in the background, and the result arrives as a reply; a failure then also DMs
  * the person what they entered, so nothing typed is lost.
  */
+
 import type { App } from '@slack/bolt';
 import type { WorklinkDeps } from '../../context/deps.js';
 import { errMessage } from '../../context/error-replies.js';
+import { budgetLeft, withinBudget } from '../../context/submit-budget.js';
 import { type WorkContext, workContext } from '../../context/work-context.js';
-import { withinBudget } from '../../shared/concurrency.js';
 import { VIEW } from '../../ui/block-ids.js';
 import { section } from '../../ui/blocks.js';
 import { NOT_CONNECTED } from '../../ui/error-text.js';
@@ -29,7 +30,6 @@ import { type SaveOutcome, saveTaskForm } from './save.js';
 import { readTaskFormMeta, type TaskFormMode, type TaskFormValues } from './view.js';
 
 /** Time allowed for files.info, the save and the announcement before the modal is answered. */
-export const TASK_SUBMIT_BUDGET_MS = 2_200;
 
 export function register(app: App, deps: WorklinkDeps): void {
   app.view(VIEW.taskCreate, (args) => onSubmit(deps, args, 'create'));
@@ -65,8 +65,7 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, mode: TaskFormMode):
   }
 
   const outcome = saveTaskForm(ctx, meta, check);
-  const budget = TASK_SUBMIT_BUDGET_MS - (Date.now() - started);
-  const inTime = await withinBudget(outcome, budget);
+  const inTime = await withinBudget(outcome, budgetLeft(started));
   if (inTime.inTime) {
     const result = inTime.value;
     if (result.kind === 'invalid') {
