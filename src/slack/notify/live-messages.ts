@@ -52,7 +52,11 @@ export function createLiveMessages({
         if (isWorkApiError(e) && e.kind === 'not_found') return 'gone';
         throw e;
       }
-      const number = hint.number ?? messages.find((m) => m.number !== undefined)?.number;
+      const number =
+        hint.number ??
+        messages.find((m) => m.number !== undefined)?.number ??
+        store.taskIndex.get(teamId, taskId)?.number ??
+        undefined;
       const data = await taskCardData(ctx, {
         ...factsFromTask(task),
         number,
