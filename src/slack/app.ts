@@ -13,6 +13,7 @@ import { connectionCommands } from './connection/commands.js';
 import { registerConnection } from './connection/register.js';
 import type { WorklinkDeps } from './context/deps.js';
 import { registerHome } from './home/publish.js';
+import { answerOnFailure, normalizePayload } from './payload-guard.js';
 import { outboxStatusSection, peopleCommands } from './people/commands.js';
 import { projectCommands } from './projects/commands.js';
 import { directoryCommands } from './projects/directory/commands.js';
@@ -137,6 +138,9 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
     deps.logger.error(`Unhandled error in a Slack listener: ${error.message}`);
   });
 
+  // First in the chain: odd payload types made plain, and an answer for any that still fails.
+  app.use(answerOnFailure(deps));
+  app.use(normalizePayload);
   const router = new WorkRouter(workSubcommands(options.subcommands));
   router.register(app, deps);
   registerConnection(app, deps);

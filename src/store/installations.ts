@@ -15,7 +15,7 @@ export interface InstallationsStore extends InstallationStore {
   find(teamId: string | undefined, enterpriseId?: string): AnyInstallation | undefined;
   /** Slack user id of who installed the app for this team (OAuth mode), if known. */
   installerUserId(teamId: string | undefined, enterpriseId?: string): string | undefined;
-  /** Deletes the team's install (and, when given, the enterprise's); returns how many rows. */
+  /** Deletes the team's own install and/or the enterprise's org-wide one; returns how many rows. */
   deleteFor(teamId: string | undefined, enterpriseId?: string): number;
   count(): number;
 }

@@ -46,7 +46,8 @@ export async function checkKey(
     return { ok: true, verification };
   } catch (e) {
     if (!isWorkApiError(e)) throw e;
-    const reason = e.message.split(apiKey).join('[key]');
+    // Escaped: the service's words go into mrkdwn replies (the modal decodes them back).
+    const reason = esc(e.message.split(apiKey).join('[key]'));
     if (e.kind === 'auth' || e.kind === 'invalid') {
       return { ok: false, message: `The service did not accept this key: ${reason}`, error: e };
     }

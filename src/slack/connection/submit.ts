@@ -12,6 +12,7 @@ import { errMessage } from '../context/error-replies.js';
 import { canManageConnection } from '../context/permissions.js';
 import { budgetLeft, withinBudget } from '../context/submit-budget.js';
 import { workContext } from '../context/work-context.js';
+import { decodeSlackEntities } from '../format/text.js';
 import { noticeModal } from '../ui/notice-modal.js';
 import { checkKey, keyProblem, saveConnection } from './commands.js';
 import { API_KEY_ACTION, API_KEY_BLOCK, CONNECT_CALLBACK_ID, readConnectMeta } from './view.js';
@@ -63,7 +64,11 @@ export function register(app: App, deps: WorklinkDeps): void {
       return;
     }
     if (!result.ok) {
-      await ack({ response_action: 'errors', errors: { [API_KEY_BLOCK]: result.message } });
+      // Input errors are plain text: the message's escaping is undone there.
+      await ack({
+        response_action: 'errors',
+        errors: { [API_KEY_BLOCK]: decodeSlackEntities(result.message) },
+      });
       return;
     }
     const text = saveConnection(ctx, apiKey, result.verification);

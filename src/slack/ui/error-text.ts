@@ -1,10 +1,11 @@
 /**
  * Failures in plain sentences. Each says what did not happen and what to do next; none shows
- * a stack trace, an API key or raw JSON. The service's own 400 message is quoted verbatim,
+ * a stack trace, an API key or raw JSON. The service's own 400 message is quoted (escaped),
  * because it names the field and the problem ("dueDate: is not a date on the calendar").
  */
 import { isWorkApiError, type WorkApiError } from '../../workapi/client.js';
 import type { OperationName } from '../../workapi/contract.js';
+import { esc } from '../format/text.js';
 
 export const NOT_CONNECTED =
   'Worklink is not connected to a work-management workspace yet. An admin can run `/work connect`.';
@@ -88,9 +89,9 @@ function notFound(err: WorkApiError, id?: string): string {
     : `${id ? `\`${id}\`` : 'it'} was not found in the connected workspace.`;
 }
 
-/** The service's message, trimmed and capped (it is shown verbatim otherwise). */
+/** The service's message, trimmed, capped and escaped: its words are shown, never its markup. */
 function clip(message: string): string {
-  return message.trim().slice(0, 300) || 'the request was refused';
+  return esc(message.trim().slice(0, 300)) || 'the request was refused';
 }
 
 /** The message as a sentence, ending in a full stop. */

@@ -19,6 +19,17 @@ describe('describeWorkError', () => {
     );
   });
 
+  it('quotes a service message as text, never as Slack markup', () => {
+    expect(
+      describeWorkError(
+        err('createTask', 400, 'invalid', 'name: <!channel> see <https://evil.example|here>'),
+        { action: 'create the task' },
+      ),
+    ).toBe(
+      'Could not create the task: name: &lt;!channel&gt; see &lt;https://evil.example|here&gt;. Nothing was changed.',
+    );
+  });
+
   it('says the key is no longer accepted on 401', () => {
     expect(
       describeWorkError(err('getTask', 401, 'auth', 'unknown key'), { action: 'load the task' }),

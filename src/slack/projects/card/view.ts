@@ -94,9 +94,10 @@ export function projectCard(o: ProjectOverview, options: ProjectCardOptions = {}
 
   const text = [
     options.intro,
-    `Project ${name} (${id})`,
+    // The fallback is mrkdwn too (and all a phone notification shows): escaped like the blocks.
+    `Project ${esc(name)} (${esc(id)})`,
     `Due: ${formatDueDate(project.dueDate)}`,
-    customerId ? `Customer: ${customer(customerId)}` : undefined,
+    customerId ? `Customer: ${esc(customer(customerId))}` : undefined,
   ]
     .filter(Boolean)
     .join('\n');

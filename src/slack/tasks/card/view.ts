@@ -43,10 +43,11 @@ export function statusText(status: TaskCardData['status']): string {
 
 /** Plain text for notifications and screen readers. */
 export function taskCardText(d: TaskCardData): string {
+  // The fallback is mrkdwn too (and all a phone notification shows): escaped like the blocks.
   const parts = [
-    `${d.name.trim() || 'Untitled task'}${d.number !== undefined ? ` #${d.number}` : ''}`,
-    d.projectName,
-    d.status.done ? `✅ ${d.status.name}` : d.status.name,
+    `${esc(d.name.trim() || 'Untitled task')}${d.number !== undefined ? ` #${d.number}` : ''}`,
+    d.projectName && esc(d.projectName),
+    statusText(d.status),
     d.dueDate ? `due ${formatDueDate(d.dueDate)}` : undefined,
   ];
   return cut(parts.filter(Boolean).join(' · '), 3000);
