@@ -120,6 +120,7 @@ export class LiveUpdates implements TaskChanges {
       try {
         await this.refresh(job);
       } catch (e) {
+        if (this.stopped) return;
         this.o.logger.warn(
           `Live messages: refreshing task ${job.taskId} failed: ${(e as Error).message}`,
         );
@@ -169,13 +170,17 @@ export class LiveUpdates implements TaskChanges {
     }
   }
 
-  /** Token bucket per team: `burst` at once, then one per `intervalMs`. */
+  /**
+   * Token bucket per team: `burst` at once, then one per `intervalMs`. Waits in short slices,
+   * so stopping the app is not held up by a long Retry-After.
+   */
   private async take(teamId: string): Promise<void> {
     for (;;) {
+      if (this.stopped) throw new Error('live messages stopped');
       const now = Date.now();
       const paused = (this.pausedUntil.get(teamId) ?? 0) - now;
       if (paused > 0) {
-        await sleep(paused);
+        await sleep(Math.min(paused, SLICE_MS));
         continue;
       }
       const b = this.buckets.get(teamId) ?? { tokens: this.burst, at: now };
@@ -186,9 +191,10 @@ export class LiveUpdates implements TaskChanges {
         b.tokens -= 1;
         return;
       }
-      await sleep(Math.ceil((1 - b.tokens) * this.intervalMs));
+      await sleep(Math.min(Math.ceil((1 - b.tokens) * this.intervalMs), SLICE_MS));
     }
   }
 }
 
+const SLICE_MS = 250;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

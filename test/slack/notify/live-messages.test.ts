@@ -134,6 +134,16 @@ describe('the messages about a task', () => {
     }
   });
 
+  it('after /work assign: the new assignee is on the card and in the DMs', async () => {
+    const { taskId, messages } = await taskWithMessages('Needs more hands');
+    await h.slack.slashCommand(`assign ${taskId} @dan`);
+    const updates = await updatesOf(messages);
+    const card = updates.find((c) => c.body.channel === 'C_GENERAL')!;
+    expect(shown(card.body.blocks)).toContain('for <@U_BOB>, <@U_CAROL>, <@U_DAN>');
+    const dm = updates.find((c) => c.body.channel === 'U_BOB')!;
+    expect(shown(dm.body.blocks)).toContain('Assignees: <@U_BOB>, <@U_CAROL>, <@U_DAN>');
+  });
+
   it('a change seen elsewhere (the watcher’s hook): new title and due date everywhere', async () => {
     const { taskId, messages } = await taskWithMessages('Old title');
     await h.work.updateTask(taskId, {

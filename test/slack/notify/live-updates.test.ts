@@ -113,6 +113,26 @@ describe('LiveUpdates', () => {
     expect(updated).toEqual(['task1.0']);
   });
 
+  it('stops at once, even while waiting out a long Retry-After', async () => {
+    remember('task1', 1);
+    answer = () =>
+      Object.assign(new Error('rate limited'), {
+        code: 'slack_webapi_rate_limited_error',
+        retryAfter: 600,
+      });
+    const live = queue(10, 1_000);
+    live.taskChanged('T1', 'task1');
+    await vi.advanceTimersByTimeAsync(1_000);
+    let stopped = false;
+    const stopping = live.stop().then(() => {
+      stopped = true;
+    });
+    await vi.advanceTimersByTimeAsync(500);
+    await stopping;
+    expect(stopped).toBe(true);
+    expect(updated).toEqual([]);
+  });
+
   it('ignores a task it posted nothing about', async () => {
     const live = queue(10, 1_000);
     live.taskChanged('T1', 'unknown');
