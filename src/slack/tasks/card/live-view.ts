@@ -69,7 +69,8 @@ export function liveMessage({ kind, data, actor }: LiveMessageInput): LiveMessag
     },
     { type: 'actions', block_id: 'live_task_actions', elements: liveButtons(kind, data) },
   ];
-  const plain = `${data.status.done ? '✅ ' : ''}${data.name.trim() || 'Untitled task'} — ${data.status.name}, ${due}`;
+  // The fallback `text` (notifications, screen readers) is mrkdwn too: escaped like the rest.
+  const plain = `${data.status.done ? '✅ ' : ''}${esc(data.name.trim() || 'Untitled task')} — ${esc(data.status.name)}, ${due}`;
   return { text: cut(plain, 3000), blocks };
 }
 
