@@ -4,6 +4,8 @@
  * `seed` (a new demo workspace). Each command lives in its own module, loaded on demand so
  * that `seed` does not pay for Bolt.
  */
+import { errMessage } from './error-message.js';
+
 const USAGE = `Usage: worklink <command> [options]
 
 Commands:
@@ -38,6 +40,6 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   // Expected failures are reported by the commands themselves; this is the last guard.
-  console.error(`worklink: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`worklink: ${errMessage(error)}`);
   process.exitCode = 1;
 });

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { errMessage } from '../error-message.js';
 
 export const SETUP_FILE = 'sandbox.json';
 
@@ -66,7 +67,7 @@ export function loadSetup(dataDir: string): { setup: SandboxSetup; fresh: boolea
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (e) {
     throw new SetupFileError(
-      `${path} could not be read (${(e as Error).message}); delete it (or the whole data directory) to start the sandbox afresh.`,
+      `${path} could not be read (${errMessage(e)}); delete it (or the whole data directory) to start the sandbox afresh.`,
     );
   }
   const parsed = SetupFile.safeParse(raw);

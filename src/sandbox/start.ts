@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '@slack/bolt';
 import type { AppConfig } from '../config.js';
+import { errMessage } from '../error-message.js';
 import { createLogger } from '../logger.js';
 import { makePrivateDir } from '../private-files.js';
 import { seedDemoWorkspace } from '../service/index.js';
@@ -70,7 +71,7 @@ async function appSurface(path: string, logger: Logger): Promise<AppSurface> {
   try {
     return await readAppManifest(path);
   } catch (e) {
-    logger.warn(`The sandbox could not use ${path} (${(e as Error).message}); using defaults.`);
+    logger.warn(`The sandbox could not use ${path} (${errMessage(e)}); using defaults.`);
     return DEFAULT_APP_SURFACE;
   }
 }
@@ -89,7 +90,7 @@ export async function launchSandbox(
     makePrivateDir(dataDir);
   } catch (e) {
     throw new StartupError(
-      `DATA_DIR ${dataDir} could not be created (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
+      `DATA_DIR ${dataDir} could not be created (${(e as NodeJS.ErrnoException).code ?? errMessage(e)}).`,
     );
   }
 
@@ -200,7 +201,7 @@ async function connectDemoTeam(stack: SandboxStack, logger: Logger): Promise<voi
     verification = await worklink.deps.workClients.adHoc(seed.apiKey).verify();
   } catch (e) {
     throw new StartupError(
-      `The demo workspace's API key was refused by the embedded service (${(e as Error).message}); delete ${setupFilePath(stack.dataDir)} to seed a new one.`,
+      `The demo workspace's API key was refused by the embedded service (${errMessage(e)}); delete ${setupFilePath(stack.dataDir)} to seed a new one.`,
     );
   }
   const connection = {
@@ -247,7 +248,7 @@ export async function startSandbox(config: AppConfig): Promise<SandboxStack> {
     stack
       .stop()
       .catch((e: unknown) => {
-        process.stderr.write(`worklink: stopping failed: ${(e as Error).message}\n`);
+        process.stderr.write(`worklink: stopping failed: ${errMessage(e)}\n`);
         process.exitCode = 1;
       })
       // Keep-alive sockets and the page's event streams must not hold the process open.

@@ -2,6 +2,7 @@
 // shapes and error names. Anything else answers `unknown_method` and is logged, so a gap in the
 // sandbox shows up instead of passing silently.
 
+import { errMessage } from '../error-message.js';
 import { validateBlocks, validateView } from './block-validation.js';
 import type { SandboxChannel, SandboxState, SlackView } from './state.js';
 import { MAX_VIEW_STACK } from './state.js';
@@ -175,7 +176,7 @@ export class WebApi {
         if (e.messages) body.response_metadata = { messages: e.messages };
         return { status: 200, body };
       }
-      this.state.note('error', `${method} failed inside the sandbox: ${(e as Error).message}`);
+      this.state.note('error', `${method} failed inside the sandbox: ${errMessage(e)}`);
       return { status: 200, body: { ok: false, error: 'internal_error' } };
     }
   }

@@ -2,7 +2,9 @@
  * `worklink service` and `worklink seed` (dispatched by src/main.ts). Problems with the
  * arguments are one sentence on stderr and exit code 2, never a stack trace.
  */
+
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { errMessage } from '../error-message.js';
 import { startService } from './index.js';
 import { type SeedResult, seedDemoWorkspace } from './seed.js';
 
@@ -15,7 +17,7 @@ function parse<const O extends ParseArgsOptionsConfig>(argv: string[], options: 
     return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
   } catch (e) {
     // node:util's messages are already one sentence ("Unknown option '--x'").
-    throw new UsageError(e instanceof Error ? e.message : String(e));
+    throw new UsageError(errMessage(e));
   }
 }
 
@@ -25,7 +27,7 @@ function fail(e: unknown): number {
     process.exitCode = 2;
     return 2;
   }
-  console.error(e instanceof Error ? e.message : String(e));
+  console.error(errMessage(e));
   process.exitCode = 1;
   return 1;
 }

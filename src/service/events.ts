@@ -1,4 +1,5 @@
 import { Agent, request } from 'undici';
+import { errMessage } from '../error-message.js';
 import { signEvent } from '../workapi/event-signature.js';
 import type { Db } from './db.js';
 import { markDelivered, markFailed, oldestUndelivered, type PendingEvent } from './event-outbox.js';
@@ -60,7 +61,7 @@ export class EventDelivery {
 
   start(): void {
     this.running ??= this.loop().catch((e: unknown) => {
-      this.logger?.error(`event delivery stopped: ${e instanceof Error ? e.message : String(e)}`);
+      this.logger?.error(`event delivery stopped: ${errMessage(e)}`);
     });
   }
 
@@ -137,7 +138,7 @@ export class EventDelivery {
       return res.statusCode >= 200 && res.statusCode < 300 ? undefined : `HTTP ${res.statusCode}`;
     } catch (e) {
       if (controller.signal.aborted) return 'timed out or stopped';
-      return e instanceof Error ? e.message : String(e);
+      return errMessage(e);
     } finally {
       clearTimeout(timer);
       this.inFlight = undefined;

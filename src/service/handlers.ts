@@ -1,12 +1,5 @@
-import type {
-  CreateProjectBody,
-  CreateTaskBody,
-  ListTasksQuery,
-  OperationName,
-  PostCommentBody,
-  UpdateProjectBody,
-  UpdateTaskBody,
-} from '../workapi/contract.js';
+import type { z } from 'zod';
+import type { OperationName, operations } from '../workapi/contract.js';
 import { listCustomers } from './customers.js';
 import type { Db } from './db.js';
 import { groupList } from './groups.js';
@@ -22,11 +15,17 @@ import { createTask, getTaskJson, listTasksJson, postComment, updateTask } from 
 import { listUsers } from './users.js';
 import type { Caller } from './workspaces.js';
 
-/** A request after validation: path ids, query and body already match the contract. */
-export interface Input {
+type Operations = typeof operations;
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/**
+ * Operation N's request after validation (src/service/server.ts): path ids, and the query
+ * and body as the contract's schemas for N parse them.
+ */
+export interface Input<N extends OperationName = OperationName> {
   params: { taskId: string; projectId: string };
-  query: unknown;
-  body: unknown;
+  query: Parsed<Operations[N] extends { query: infer Q } ? Q : undefined>;
+  body: Parsed<Operations[N] extends { body: infer B } ? B : undefined>;
 }
 
 export interface HandlerContext {
@@ -36,31 +35,30 @@ export interface HandlerContext {
   eventRecorded(): void;
 }
 
-type Handler = (ctx: HandlerContext, input: Input) => unknown;
+/** One function per operation of the contract, each given its own operation's input. */
+export type Handlers = { [N in OperationName]: (ctx: HandlerContext, input: Input<N>) => unknown };
 
 /** One function per operation of the contract; each translates to a domain call. */
-export const handlers: Record<OperationName, Handler> = {
+export const handlers: Handlers = {
   verify: ({ caller }) => ({
     workspaceId: caller.workspaceId,
     workspaceName: caller.workspaceName,
     createdBy: caller.userId,
   }),
   createTask: (ctx, { body }) => {
-    const task = createTask(ctx.db, ctx.caller, body as CreateTaskBody);
+    const task = createTask(ctx.db, ctx.caller, body);
     ctx.eventRecorded();
     return task;
   },
-  listTasks: ({ db, caller }, { query }) =>
-    new JsonText(listTasksJson(db, caller, query as ListTasksQuery)),
+  listTasks: ({ db, caller }, { query }) => new JsonText(listTasksJson(db, caller, query)),
   getTask: ({ db, caller }, { params }) => new JsonText(getTaskJson(db, caller, params.taskId)),
-  updateTask: ({ db, caller }, { params, body }) =>
-    updateTask(db, caller, params.taskId, body as UpdateTaskBody),
+  updateTask: ({ db, caller }, { params, body }) => updateTask(db, caller, params.taskId, body),
   postComment: ({ db, caller }, { params, body }) =>
-    postComment(db, caller, params.taskId, (body as PostCommentBody).content),
-  createProject: ({ db, caller }, { body }) => createProject(db, caller, body as CreateProjectBody),
+    postComment(db, caller, params.taskId, body.content),
+  createProject: ({ db, caller }, { body }) => createProject(db, caller, body),
   getProject: ({ db, caller }, { params }) => getProject(db, caller, params.projectId),
   updateProject: ({ db, caller }, { params, body }) =>
-    updateProject(db, caller, params.projectId, body as UpdateProjectBody),
+    updateProject(db, caller, params.projectId, body),
   getProjectDetails: ({ db, caller }, { params }) => projectDetails(db, caller, params.projectId),
   listProjectGroups: ({ db, caller }, { params }) =>
     groupList(db, loadProject(db, caller.workspaceId, params.projectId).id),

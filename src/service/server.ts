@@ -17,7 +17,7 @@ import {
 import type { Db } from './db.js';
 import { isServiceError, ServiceError } from './errors.js';
 import type { Logger } from './events.js';
-import { handlers, type Input } from './handlers.js';
+import { type Handlers, handlers, type Input } from './handlers.js';
 import { JsonText } from './json-text.js';
 import { type Caller, findCaller } from './workspaces.js';
 
@@ -88,19 +88,20 @@ export function buildServer({ db, onEvent, logger }: ServerOptions): FastifyInst
   });
 
   const eventRecorded = () => onEvent?.();
-  const route = (prefix: string, name: OperationName) => {
+  const route = <N extends OperationName>(prefix: string, name: N) => {
     const op: Operation = operations[name];
     const params = z.strictObject(Object.fromEntries(op.params.map((p) => [p, pathId])));
-    const handler = handlers[name];
+    const handler: Handlers[N] = handlers[name];
     app.route({
       method: op.method,
       url: prefix + op.path,
       handler: (request: FastifyRequest, reply: FastifyReply) => {
-        const input: Input = {
+        // Checked against operation N's own schemas here: the one place they become Input<N>.
+        const input = {
           params: checkParams(op, params, request.params),
           query: op.query ? parse(op.query, request.query) : undefined,
           body: op.body ? parse(op.body, request.body) : undefined,
-        };
+        } as Input<N>;
         const caller = (request as AuthedRequest).workCaller as Caller;
         const result = handler({ db, caller, eventRecorded }, input);
         if (result instanceof JsonText) {

@@ -199,7 +199,7 @@ export function createTask(
       id,
       project.id,
       project.next_task_number,
-      body.name ?? '',
+      body.name ?? body.taskName ?? '',
       body.description ?? '',
       status.id,
       isDoneType(status.type) ? 1 : 0,
@@ -327,7 +327,7 @@ export function updateTask(
          updated_at = ?
        WHERE id = ?`,
     ).run(
-      body.name ?? task.name,
+      body.name ?? body.taskName ?? task.name,
       body.description ?? task.description,
       status?.id ?? task.status_id,
       status ? (isDoneType(status.type) ? 1 : 0) : task.complete,

@@ -4,9 +4,11 @@
  * Kept thin: which receiver, which auth, which features — nothing else. Nothing registers
  * itself on import; what is not called here does not run.
  */
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App, type AppOptions, HTTPReceiver, type Logger } from '@slack/bolt';
 import type { AppConfig } from '../config.js';
+import { errMessage } from '../error-message.js';
 import { boltLogLevel } from '../logger.js';
 import { type Subcommand, WorkRouter } from './commands/router.js';
 import { connectionCommands } from './connection/commands.js';
@@ -161,7 +163,7 @@ function serveRoute(deps: WorklinkDeps, req: IncomingMessage, res: ServerRespons
   Promise.resolve()
     .then(() => handler(req, res))
     .catch((e: unknown) => {
-      deps.logger.error(`Route ${req.method} ${path} failed: ${(e as Error)?.message ?? e}`);
+      deps.logger.error(`Route ${req.method} ${path} failed: ${errMessage(e)}`);
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: 'internal error' }));

@@ -104,18 +104,23 @@ export function indexWorkClient(
   const createTask = client.createTask.bind(client);
   client.createTask = (body) =>
     createTask(body).then((t) => {
-      safely('a new task', () =>
-        index.record(teamId, { projectId: body.projectId, ...sightingFromTask(t) }),
-      );
+      // An answer without the task (any 2xx is success) has nothing to record.
+      if (t) {
+        safely('a new task', () =>
+          index.record(teamId, { projectId: body.projectId, ...sightingFromTask(t) }),
+        );
+      }
       return t;
     });
 
   const updateTask = client.updateTask.bind(client);
   client.updateTask = (taskId, body) =>
     updateTask(taskId, body).then((u) => {
-      safely(`task ${taskId}`, () =>
-        index.record(teamId, sightingFromUpdated(u, statuses.get(u.ProjectId ?? body.projectId))),
-      );
+      if (u) {
+        safely(`task ${taskId}`, () =>
+          index.record(teamId, sightingFromUpdated(u, statuses.get(u.ProjectId ?? body.projectId))),
+        );
+      }
       return u;
     }, goneOn404(taskId));
 

@@ -6,51 +6,36 @@
  * retried only when the request provably never reached the service (connection refused),
  * so a create is never made twice. 429 waits out `Retry-After`.
  */
-import { Agent, errors as undiciErrors } from 'undici';
+import { Agent } from 'undici';
 import type { z } from 'zod';
 import {
+  type Comment,
   type CreateProjectBody,
   type CreateTaskBody,
+  type Customer,
   describeIssue,
+  type Group,
   type ListTasksQuery,
   type OperationName,
   operations,
   type PostCommentBody,
+  type Project,
+  type ProjectDetails,
   pathId,
   responses,
+  type Task,
+  type TaskListItem,
+  type UpdatedTask,
   type UpdateProjectBody,
   type UpdateTaskBody,
+  type Verification,
+  type WorkspaceUser,
 } from './contract.js';
+import { errorFromAnswer, isWorkApiError, transportError, WorkApiError } from './errors.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLargeError, readCapped } from './read-capped.js';
+import { type DebugLog, readList, readOne, readWritten } from './reader.js';
 
-export type WorkErrorKind =
-  | 'auth'
-  | 'not_found'
-  | 'invalid'
-  | 'timeout'
-  | 'network'
-  | 'server'
-  | 'rate_limited'
-  | 'too_large';
-
-/** Every failure of a WorkClient call. `status` is 0 when no HTTP answer was had. */
-export class WorkApiError extends Error {
-  override readonly name = 'WorkApiError';
-  constructor(
-    readonly operation: OperationName,
-    readonly status: number,
-    readonly kind: WorkErrorKind,
-    message: string,
-    /** True when the request was never sent (so nothing changed on the service). */
-    readonly notSent = false,
-  ) {
-    super(message);
-  }
-}
-
-export function isWorkApiError(e: unknown): e is WorkApiError {
-  return e instanceof WorkApiError;
-}
+export { isWorkApiError, WorkApiError, type WorkErrorKind } from './errors.js';
 
 export interface WorkClientOptions {
   /** `{base_url}`, e.g. https://work.example.com/v1.0 */
@@ -67,6 +52,8 @@ export interface WorkClientOptions {
   dispatcher?: Agent;
   /** Answers larger than this are refused unread (WORK_MAX_RESPONSE_BYTES; default 8 MiB). */
   maxResponseBytes?: number;
+  /** Where dropped list items are noted (debug level). */
+  log?: DebugLog;
 }
 
 const sharedAgent = new Agent({
@@ -74,8 +61,6 @@ const sharedAgent = new Agent({
   keepAliveTimeout: 10_000,
   connect: { timeout: 5_000 },
 });
-
-type Parsed<N extends keyof typeof responses> = z.infer<(typeof responses)[N]>;
 
 export class WorkClient {
   private readonly timeoutMs: number;
@@ -85,7 +70,9 @@ export class WorkClient {
   private readonly maxResponseBytes: number;
   private readonly dispatcher: Agent;
   /** Where update task was last answered: alt (spec) or base (some deployments). */
-  private updateAddress: 'alt' | 'base' = 'alt';
+  private updateAddress: Address = 'alt';
+  /** Where project details were last had; 'project' = only get project answers. */
+  private detailsAddress: Address | 'project' = 'alt';
 
   constructor(private readonly options: WorkClientOptions) {
     this.timeoutMs = options.timeoutMs ?? 10_000;
@@ -100,73 +87,141 @@ export class WorkClient {
         : sharedAgent);
   }
 
-  verify() {
-    return this.call('verify', {});
+  verify(): Promise<Verification> {
+    return this.read('verify', {}, responses.Verification, VERIFICATION_IDS);
   }
 
-  createTask(body: CreateTaskBody) {
-    return this.call('createTask', { body });
+  /** The created task as the service describes it; undefined when its answer does not say. */
+  createTask(body: CreateTaskBody): Promise<Task | undefined> {
+    return this.write('createTask', { body: withBothNames(body) }, responses.Task, TASK_IDS);
   }
 
-  listTasks(query: ListTasksQuery) {
-    return this.call('listTasks', { query });
+  listTasks(query: ListTasksQuery): Promise<TaskListItem[]> {
+    return this.readItems('listTasks', { query }, responses.TaskListItem, TASK_IDS);
   }
 
-  getTask(taskId: string) {
-    return this.call('getTask', { params: { taskId } });
+  getTask(taskId: string): Promise<Task> {
+    return this.read('getTask', { params: { taskId } }, responses.Task, TASK_IDS);
   }
 
-  /** Spec: PUT {alt_url}/task/updateTask/{id}; falls back to {base_url} on 404. */
-  async updateTask(taskId: string, body: UpdateTaskBody) {
+  /**
+   * Spec: PUT {alt_url}/task/updateTask/{id}. Some deployments serve it on {base_url}
+   * only: a 401, 403, 404 or 405 there, or an answer that is not JSON (a proxy's page),
+   * sends it to the other address, which is then used first.
+   */
+  async updateTask(taskId: string, body: UpdateTaskBody): Promise<UpdatedTask | undefined> {
+    const input = { params: { taskId }, body: withBothNames(body) };
+    const put = (address: Address) =>
+      this.write('updateTask', input, responses.UpdatedTask, UPDATED_TASK_IDS, address);
     const first = this.updateAddress;
+    const other = first === 'alt' ? 'base' : 'alt';
     try {
-      return await this.call('updateTask', { params: { taskId }, body }, first);
+      return await put(first);
     } catch (e) {
-      if (!(isWorkApiError(e) && e.status === 404)) throw e;
-      const other = first === 'alt' ? 'base' : 'alt';
-      const result = await this.call('updateTask', { params: { taskId }, body }, other);
+      if (!servedElsewhere(e)) throw e;
+      const result = await put(other).catch((second: unknown) => {
+        throw servedElsewhere(second) && isWorkApiError(second) && second.status !== 401
+          ? e
+          : second;
+      });
       this.updateAddress = other;
       return result;
     }
   }
 
-  postComment(taskId: string, body: PostCommentBody) {
-    return this.call('postComment', { params: { taskId }, body });
+  postComment(taskId: string, body: PostCommentBody): Promise<Comment | undefined> {
+    return this.write('postComment', { params: { taskId }, body }, responses.Comment, COMMENT_IDS);
   }
 
-  createProject(body: CreateProjectBody) {
-    return this.call('createProject', { body });
+  createProject(body: CreateProjectBody): Promise<Project | undefined> {
+    return this.write('createProject', { body }, responses.Project, PROJECT_IDS);
   }
 
-  getProject(projectId: string) {
-    return this.call('getProject', { params: { projectId } });
+  getProject(projectId: string): Promise<Project> {
+    return this.read('getProject', { params: { projectId } }, responses.Project, PROJECT_IDS);
   }
 
-  updateProject(projectId: string, body: UpdateProjectBody) {
-    return this.call('updateProject', { params: { projectId }, body });
+  updateProject(projectId: string, body: UpdateProjectBody): Promise<Project | undefined> {
+    const input = { params: { projectId }, body };
+    return this.write('updateProject', input, responses.Project, PROJECT_IDS);
   }
 
-  getProjectDetails(projectId: string) {
-    return this.call('getProjectDetails', { params: { projectId } });
+  /**
+   * Spec: GET {alt_url}/project/{id}/getCurrentProjectDetails; else the same path on
+   * {base_url}; else get project, read as details whose feature flags are unknown (forms
+   * then show every field they cannot rule out).
+   */
+  async getProjectDetails(projectId: string): Promise<ProjectDetails> {
+    const input = { params: { projectId } };
+    const get = (address: Address) =>
+      this.read('getProjectDetails', input, responses.ProjectDetails, DETAILS_IDS, address);
+    const order: Address[] = this.detailsAddress === 'base' ? ['base', 'alt'] : ['alt', 'base'];
+    if (this.detailsAddress !== 'project') {
+      let firstError: unknown;
+      for (const address of order) {
+        try {
+          const details = await get(address);
+          this.detailsAddress = address;
+          return details;
+        } catch (e) {
+          if (!servedElsewhere(e)) throw firstError ?? e;
+          firstError ??= e;
+        }
+      }
+    }
+    const project = await this.getProject(projectId);
+    this.detailsAddress = 'project';
+    return detailsFromProject(project);
   }
 
-  listProjectGroups(projectId: string) {
-    return this.call('listProjectGroups', { params: { projectId } });
+  listProjectGroups(projectId: string): Promise<Group[]> {
+    return this.readItems(
+      'listProjectGroups',
+      { params: { projectId } },
+      responses.Group,
+      GROUP_IDS,
+    );
   }
 
-  listCustomers() {
-    return this.call('listCustomers', {});
+  listCustomers(): Promise<Customer[]> {
+    return this.readItems('listCustomers', {}, responses.Customer, CUSTOMER_IDS);
   }
 
-  listUsers() {
-    return this.call('listUsers', {});
+  listUsers(): Promise<WorkspaceUser[]> {
+    return this.readItems('listUsers', {}, responses.WorkspaceUser, USER_IDS);
   }
 
-  private async call<N extends OperationName>(
-    name: N,
-    input: { params?: Record<string, string>; body?: unknown; query?: Record<string, unknown> },
-    address?: 'base' | 'alt',
-  ): Promise<Parsed<(typeof operations)[N]['response']>> {
+  private async read<T>(
+    name: OperationName,
+    input: CallInput,
+    schema: z.ZodType<T>,
+    ids: readonly string[],
+    address?: Address,
+  ): Promise<T> {
+    return readOne(name, schema, ids, await this.call(name, input, address));
+  }
+
+  private async readItems<T>(
+    name: OperationName,
+    input: CallInput,
+    item: z.ZodType<T>,
+    ids: readonly string[],
+  ): Promise<T[]> {
+    return readList(name, item, ids, await this.call(name, input), this.options.log);
+  }
+
+  private async write<T>(
+    name: OperationName,
+    input: CallInput,
+    schema: z.ZodType<T>,
+    ids: readonly string[],
+    address?: Address,
+  ): Promise<T | undefined> {
+    return readWritten(schema, ids, await this.call(name, input, address));
+  }
+
+  /** The text of a 2xx answer; every other outcome is a WorkApiError. */
+  private async call(name: OperationName, input: CallInput, address?: Address): Promise<string> {
     const op = operations[name];
     const url = this.buildUrl(name, address ?? op.address, input);
     let payload: string | undefined;
@@ -185,9 +240,7 @@ export class WorkClient {
       if (outcome.kind === 'too_large') throw outcome.error;
       if (outcome.kind === 'answer') {
         const { status, text, retryAfterMs } = outcome;
-        if (status >= 200 && status < 300) {
-          return this.parse(name, op.response, text) as Parsed<(typeof operations)[N]['response']>;
-        }
+        if (status >= 200 && status < 300) return text;
         const error = errorFromAnswer(name, status, text);
         if (status === 429 && !last && retryAfterMs <= this.maxRetryAfterMs) {
           await sleep(retryAfterMs);
@@ -208,11 +261,7 @@ export class WorkClient {
     }
   }
 
-  private buildUrl(
-    name: OperationName,
-    address: 'base' | 'alt',
-    input: { params?: Record<string, string>; query?: Record<string, unknown> },
-  ): URL {
+  private buildUrl(name: OperationName, address: 'base' | 'alt', input: CallInput): URL {
     const op = operations[name];
     let path: string = op.path;
     for (const param of op.params) {
@@ -282,94 +331,10 @@ export class WorkClient {
     }
   }
 
-  private parse<R extends keyof typeof responses>(
-    name: OperationName,
-    response: R,
-    text: string,
-  ): Parsed<R> {
-    let json: unknown;
-    try {
-      json = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      throw new WorkApiError(
-        name,
-        200,
-        'server',
-        'The service answered with something that is not JSON.',
-      );
-    }
-    const parsed = responses[response].safeParse(json);
-    if (!parsed.success) {
-      throw new WorkApiError(
-        name,
-        200,
-        'server',
-        `The service answered in an unexpected shape (${describeIssue(parsed.error)}).`,
-      );
-    }
-    return parsed.data as Parsed<R>;
-  }
-
   private backoff(attempt: number): number {
     // Full jitter: spreads retries of many clients that failed at the same moment.
     return Math.random() * this.baseDelayMs * 2 ** (attempt - 1);
   }
-}
-
-/** The service's message: `error`, else `message`, else the text itself. */
-function errorFromAnswer(name: OperationName, status: number, text: string): WorkApiError {
-  let message = text.trim().slice(0, 500);
-  try {
-    const body = JSON.parse(text) as { error?: unknown; message?: unknown };
-    if (typeof body?.error === 'string') message = body.error;
-    else if (typeof body?.message === 'string') message = body.message;
-  } catch {
-    // Not JSON: the text is the message.
-  }
-  if (!message) message = `HTTP ${status}`;
-  const kind: WorkErrorKind =
-    status === 401 || status === 403
-      ? 'auth'
-      : status === 404
-        ? 'not_found'
-        : status === 429
-          ? 'rate_limited'
-          : status >= 500
-            ? 'server'
-            : 'invalid';
-  return new WorkApiError(name, status, kind, message);
-}
-
-function transportError(name: OperationName, e: unknown, timeoutMs: number): WorkApiError {
-  const err = e as { name?: string; code?: string; cause?: { code?: string } };
-  const code = err.code ?? err.cause?.code;
-  if (
-    err.name === 'TimeoutError' ||
-    err.name === 'AbortError' ||
-    e instanceof undiciErrors.HeadersTimeoutError ||
-    e instanceof undiciErrors.BodyTimeoutError
-  ) {
-    return new WorkApiError(
-      name,
-      0,
-      'timeout',
-      `The service did not answer within ${timeoutMs / 1000} s.`,
-    );
-  }
-  // Refused or unresolvable connections never carried the request.
-  const notSent =
-    code === 'ECONNREFUSED' ||
-    code === 'ENOTFOUND' ||
-    code === 'EAI_AGAIN' ||
-    code === 'UND_ERR_CONNECT_TIMEOUT' ||
-    e instanceof undiciErrors.ConnectTimeoutError;
-  return new WorkApiError(
-    name,
-    0,
-    notSent && code === 'UND_ERR_CONNECT_TIMEOUT' ? 'timeout' : 'network',
-    `The service could not be reached (${code ?? 'network error'}).`,
-    notSent,
-  );
 }
 
 function retryAfterMs(header: string | string[] | undefined): number {
@@ -383,4 +348,50 @@ function retryAfterMs(header: string | string[] | undefined): number {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+type Address = 'base' | 'alt';
+interface CallInput {
+  params?: Record<string, string>;
+  body?: unknown;
+  query?: Record<string, unknown>;
+}
+
+// The id a response must have, then the other names it may come under.
+const TASK_IDS = ['taskId', '_id', 'id'];
+const UPDATED_TASK_IDS = ['_id', 'taskId', 'id'];
+const PROJECT_IDS = ['projectId', '_id', 'id'];
+const DETAILS_IDS = ['_id', 'projectId', 'id'];
+const COMMENT_IDS = ['commentId', '_id', 'id'];
+const GROUP_IDS = ['groupId', '_id', 'id'];
+const CUSTOMER_IDS = ['customerId', '_id', 'id'];
+const USER_IDS = ['id', '_id', 'userId'];
+const VERIFICATION_IDS = ['workspaceId', '_id', 'companyId', 'id'];
+
+/**
+ * The spec names the task's name `name`; the hosted service reads `taskName` (what its
+ * public clients send). Both are sent, with the same value.
+ */
+function withBothNames<B extends { name?: string; taskName?: string }>(body: B): B {
+  const name = body.name ?? body.taskName;
+  return name === undefined ? body : { ...body, name, taskName: name };
+}
+
+/** An answer that says "not here" rather than "no": try the other address. */
+function servedElsewhere(e: unknown): boolean {
+  if (!isWorkApiError(e) || e.status === 0) return false;
+  return [401, 403, 404, 405].includes(e.status) || !e.fromJson;
+}
+
+/** Get project read as project details: feature flags and statuses unknown. */
+function detailsFromProject(p: Project): ProjectDetails {
+  return {
+    _id: p.projectId,
+    Name: p.projectName,
+    Description: p.description,
+    CustomerId: p.customerId,
+    StartDate: p.startDate,
+    FavoriteUsers: p.favoriteUsers,
+    ProjectUsers: p.projectUsers,
+  } as ProjectDetails;
 }

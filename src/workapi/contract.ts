@@ -7,12 +7,12 @@
  * the contract tests check the service's responses with the strict ones.
  */
 import { z } from 'zod';
+import { PRIORITY_NAMES } from './priority.js';
+import type { ResponseName } from './responses.js';
 
 // ── Shared vocabulary ────────────────────────────────────────────────────────
 
-/** Priority: integer 0–4 in requests; names: docs/work-management-api.md, States. */
-export const PRIORITY_NAMES = ['No Priority', 'Urgent', 'High', 'Medium', 'Low'] as const;
-export type PriorityName = (typeof PRIORITY_NAMES)[number];
+export { PRIORITY_NAMES, type PriorityName, priorityNumber } from './priority.js';
 
 /** Task status list entry `Type`: docs/design.md, Status list. */
 export const STATUS_TYPE = { todo: 1, inProgress: 2, done: 3 } as const;
@@ -80,6 +80,8 @@ export type TaskFileInput = z.infer<typeof TaskFileInput>;
 
 const taskFields = {
   name: text(500),
+  /** The name as the hosted service's public clients send it; WorkClient sends both. */
+  taskName: text(500),
   description: text(20_000),
   priority: priorityValue,
   dueDate: requestDate,
@@ -91,11 +93,19 @@ const taskFields = {
   statusId: id,
 };
 
-/** Operation 2. `projectId` is required, the rest optional. */
-export const CreateTaskBody = z.strictObject({
-  projectId: id,
-  ...z.object(taskFields).partial().shape,
-});
+/**
+ * Operation 2. `projectId` is required, the rest optional. The name may come as `name` (the
+ * spec) or `taskName` (what the hosted service reads); both given must agree.
+ */
+export const CreateTaskBody = z
+  .strictObject({
+    projectId: id,
+    ...z.object(taskFields).partial().shape,
+  })
+  .refine((b) => b.name === undefined || b.taskName === undefined || b.name === b.taskName, {
+    message: 'must be the same as name when both are given',
+    path: ['taskName'],
+  });
 export type CreateTaskBody = z.infer<typeof CreateTaskBody>;
 
 /** Operation 5: the create-task fields; `projectId` required, the rest optional. */
@@ -156,280 +166,11 @@ export const UpdateProjectBody = z
   .refine(datesInOrder, datesOrderIssue);
 export type UpdateProjectBody = z.infer<typeof UpdateProjectBody>;
 
-// ── Responses ────────────────────────────────────────────────────────────────
+// ── Responses (responses.ts) ─────────────────────────────────────────────────
 
-/**
- * Response schemas come in two modes built from one description:
- * - strict: every field present with the spec's type, no unknown field (contract tests);
- * - tolerant: unknown fields kept, fields the spec does not mark required may be missing,
- *   priority accepted as 2, "2" or "High", lists accepted as one object (WorkClient).
- * Values the service has not got (no due date, no group) are null; docs/design.md, Responses.
- */
-function buildResponses(strict: boolean) {
-  // Casts keep one static type for both modes: the tolerant one (fields may be missing).
-  const obj = <S extends z.ZodRawShape>(shape: S) =>
-    (strict ? z.strictObject(shape) : z.looseObject(shape)) as unknown as z.ZodObject<S>;
-  /** A field the spec does not mark required. */
-  const opt = <T extends z.ZodType>(t: T) => (strict ? t : t.optional()) as z.ZodOptional<T>;
-  const list = <T extends z.ZodType>(item: T) =>
-    strict ? z.array(item) : z.preprocess(asList, z.array(item));
-
-  const str = z.string();
-  const dateTime = z.iso.datetime({ offset: true });
-  const nullableDateTime = dateTime.nullable();
-  const int = z.number().int();
-
-  /** Task priority: a decimal string "0"–"4" in responses (docs/design.md). */
-  const priorityString = strict
-    ? z.string().regex(/^[0-4]$/)
-    : z.preprocess((v) => {
-        const n = priorityNumber(v);
-        return n === undefined ? v : String(n);
-      }, z.string());
-  const priorityInt = strict ? int.min(0).max(4) : z.preprocess((v) => priorityNumber(v) ?? v, int);
-
-  const TaskFile = obj({
-    file_type: opt(str),
-    href: opt(str),
-    size: opt(str),
-    name: opt(str),
-    uploadFileType: opt(z.number()),
-  });
-
-  const Project = obj({
-    projectId: str,
-    projectName: opt(str),
-    workspaceId: opt(str),
-    ownerId: opt(str),
-    description: opt(str),
-    customerId: opt(str.nullable()),
-    startDate: opt(nullableDateTime),
-    dueDate: opt(nullableDateTime),
-    favoriteUsers: opt(z.array(str)),
-    projectUsers: opt(z.array(str)),
-  });
-
-  const audit = {
-    CreatedBy: opt(str),
-    UpdatedBy: opt(str),
-    CreatedTime: opt(dateTime),
-    UpdatedTime: opt(dateTime),
-  };
-
-  const StatusEntry = obj({
-    _id: str,
-    Name: opt(str),
-    Type: opt(int),
-    Index: opt(int),
-    Default: opt(z.boolean()),
-  });
-
-  const ProjectDetails = obj({
-    _id: str,
-    Name: opt(str),
-    CompanyId: opt(str),
-    Description: opt(str),
-    CreatedBy: opt(str),
-    CreatedTime: opt(dateTime),
-    UpdatedTime: opt(dateTime),
-    StartDate: opt(nullableDateTime),
-    CustomerId: opt(str.nullable()),
-    IsMilestone: opt(z.boolean()),
-    IsEstimate: opt(z.boolean()),
-    Priority: opt(obj({ Enabled: opt(z.boolean()), Default: opt(priorityInt) })),
-    FavoriteUsers: opt(z.array(str)),
-    LabelsList: opt(z.array(obj({ _id: str, Name: opt(str), Color: opt(str), ...audit }))),
-    ScmRepository: opt(int.nullable()),
-    LabelsEnabled: opt(z.boolean()),
-    StatusEnable: opt(z.boolean()),
-    IsGroupEnabled: opt(z.boolean()),
-    MultiAsignee: opt(z.boolean()),
-    Icon: opt(obj({ Type: opt(int), Reference: opt(str), Color: opt(int) })),
-    taskFilter: opt(z.looseObject({})),
-    Resources: opt(
-      z.array(
-        obj({
-          _id: str,
-          Type: opt(int),
-          Label: opt(str),
-          Reference: opt(str),
-          FileType: opt(str),
-          UploadFileType: opt(int),
-          ...audit,
-        }),
-      ),
-    ),
-    deployProject: opt(
-      obj({ id: opt(str), AccountId: opt(str), Name: opt(str), ScmRepoId: opt(str) }),
-    ),
-    ProjectUsers: opt(z.array(str)),
-    Status: opt(z.array(StatusEntry)),
-  });
-
-  const Task = obj({
-    taskId: str,
-    taskName: opt(str),
-    projectId: opt(str),
-    groupId: opt(str.nullable()),
-    group: opt(str.nullable()),
-    description: opt(str),
-    status: opt(z.boolean()),
-    subscribers: opt(z.array(str)),
-    dueDate: opt(nullableDateTime),
-    priority: opt(priorityString),
-    estimateTime: opt(int.nullable()),
-    milestoneId: opt(int.nullable()),
-    taskUsers: opt(z.array(obj({ taskUserId: str }))),
-  });
-
-  const TaskListItem = obj({ taskId: str, taskName: opt(str) });
-
-  const nullable = <T extends z.ZodType>(t: T) => opt(t.nullable());
-  const TaskComment = obj({
-    _id: str,
-    Type: z.number(),
-    CreatedTime: dateTime,
-    CreatedBy: str,
-    UpdatedBy: str,
-    UpdatedTime: dateTime,
-    IsScm: nullable(z.boolean()),
-    Comment: nullable(str),
-    Assignee: nullable(str),
-    PreviousPriority: nullable(z.number()),
-    Priority: nullable(z.number()),
-    DueDate: nullable(dateTime),
-    PreviousDueDate: nullable(dateTime),
-    Group: nullable(str),
-    PreviousGroup: nullable(str),
-    Status: nullable(z.boolean()),
-    EstimateTime: nullable(z.number()),
-    IsArchived: nullable(z.boolean()),
-    Reactions: opt(z.array(obj({ ReactionType: str, UserId: str, _id: str }))),
-    Audio: nullable(obj({ Url: opt(str), Duration: opt(str) })),
-    Files: opt(z.array(TaskFile)),
-    Reply: opt(
-      obj({
-        id: opt(str),
-        CreatedTime: opt(dateTime),
-        message: opt(str),
-        files: opt(z.array(TaskFile)),
-        Sender_id: opt(str),
-      }).nullable(),
-    ),
-  });
-
-  const UpdatedTask = obj({
-    _id: str,
-    Name: opt(str),
-    ProjectId: opt(str),
-    Subscribers: opt(z.array(str)),
-    GroupId: opt(str.nullable()),
-    Labels: opt(z.array(str)),
-    TaskUsers: opt(
-      z.array(
-        obj({
-          _id: str,
-          CreatedBy: str,
-          UpdatedBy: str,
-          CreatedTime: dateTime,
-          UpdatedTime: dateTime,
-        }),
-      ),
-    ),
-    Files: opt(z.array(TaskFile)),
-    Comments: opt(z.array(TaskComment)),
-    ...audit,
-    Desc: opt(str),
-    StatusId: opt(str),
-    Status: opt(z.boolean()),
-    TaskNumber: opt(int),
-    ParentTaskId: opt(str.nullable()),
-    Priority: opt(priorityInt),
-    DueDate: opt(nullableDateTime),
-  });
-
-  const Comment = obj({ commentId: str, content: opt(str) });
-  const Group = obj({ groupId: str, groupName: opt(str), projectId: opt(str) });
-  const Customer = obj({
-    customerId: str,
-    address: opt(str),
-    firstName: opt(str),
-    lastName: opt(str),
-    email: opt(str),
-    companyName: opt(str),
-    phone: opt(str),
-    clients: opt(z.array(obj({ clientId: str, name: opt(str), email: opt(str) }))),
-  });
-  const WorkspaceUser = obj({
-    id: str,
-    name: opt(str),
-    email: opt(str),
-    phone: opt(str),
-    profile_photo: opt(str),
-    isOwner: opt(z.boolean()),
-    isAdmin: opt(z.boolean()),
-  });
-  const Verification = obj({ workspaceId: str, workspaceName: opt(str), createdBy: opt(str) });
-  const ErrorBody = z.looseObject({ error: str });
-
-  return {
-    Project,
-    ProjectDetails,
-    StatusEntry,
-    Task,
-    TaskListItem,
-    TaskList: list(TaskListItem),
-    UpdatedTask,
-    TaskComment,
-    TaskFile,
-    Comment,
-    Group,
-    GroupList: list(Group),
-    Customer,
-    CustomerList: list(Customer),
-    WorkspaceUser,
-    WorkspaceUserList: list(WorkspaceUser),
-    Verification,
-    ErrorBody: strict ? z.strictObject({ error: str }) : ErrorBody,
-  };
-}
-
-/** Accepts a list given as one object (spec shows customers and users as one record). */
-function asList(v: unknown): unknown {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? [v] : v;
-}
-
-/** Priority as its number, from 2, "2" or "High"; undefined when it is none of these. */
-export function priorityNumber(v: unknown): number | undefined {
-  if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 4) return v;
-  if (typeof v !== 'string') return undefined;
-  const s = v.trim();
-  if (/^[0-4]$/.test(s)) return Number(s);
-  const i = PRIORITY_NAMES.findIndex((n) => n.toLowerCase() === s.toLowerCase());
-  return i >= 0 ? i : undefined;
-}
-
-/** Tolerant response schemas, used by WorkClient. */
-export const responses = buildResponses(false);
-/** Strict response schemas, used by the contract tests against the embedded service. */
-export const strictResponses = buildResponses(true);
-
-export type Project = z.infer<typeof responses.Project>;
-export type ProjectDetails = z.infer<typeof responses.ProjectDetails>;
-export type StatusEntry = z.infer<typeof responses.StatusEntry>;
-export type Task = z.infer<typeof responses.Task>;
-export type TaskListItem = z.infer<typeof responses.TaskListItem>;
-export type UpdatedTask = z.infer<typeof responses.UpdatedTask>;
-export type TaskComment = z.infer<typeof responses.TaskComment>;
-export type Comment = z.infer<typeof responses.Comment>;
-export type Group = z.infer<typeof responses.Group>;
-export type Customer = z.infer<typeof responses.Customer>;
-export type WorkspaceUser = z.infer<typeof responses.WorkspaceUser>;
-export type Verification = z.infer<typeof responses.Verification>;
+export * from './responses.js';
 
 // ── Operations ───────────────────────────────────────────────────────────────
-
-type ResponseName = keyof ReturnType<typeof buildResponses>;
 
 export interface Operation {
   method: 'GET' | 'POST' | 'PUT';

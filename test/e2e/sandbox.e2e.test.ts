@@ -19,8 +19,8 @@ import type { AppConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { launchSandbox, type SandboxStack } from '../../src/sandbox/start.js';
 import { taskComments } from '../../src/service/activity.js';
-import { WorkClient } from '../../src/workapi/client.js';
 import { launchChromium } from '../support/browser.js';
+import { SureWorkClient } from '../support/sure-work.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SHOTS = join(ROOT, 'test-results');
@@ -162,10 +162,10 @@ function postedComments(taskId: string): string[] {
 }
 
 /** The demo workspace as the service sees it (to check what the page showed was real). */
-function work(): WorkClient {
+function work(): SureWorkClient {
   const seed = stack.setup.seed;
   if (!seed) throw new Error('no seed');
-  return new WorkClient({ ...stack.worklink.workUrls, apiKey: seed.apiKey });
+  return new SureWorkClient({ ...stack.worklink.workUrls, apiKey: seed.apiKey });
 }
 
 describe('Worklink in the sandbox, through the browser', () => {

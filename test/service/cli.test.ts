@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedResult } from '../../src/service/seed.js';
-import { WorkClient } from '../../src/workapi/client.js';
+import { SureWorkClient } from '../support/sure-work.js';
 import { makeTempDir, waitFor } from './support.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -152,7 +152,7 @@ describe('service', () => {
     expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1\.0$/);
     expect(altUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
 
-    const client = new WorkClient({ baseUrl, altUrl, apiKey: seed.apiKey });
+    const client = new SureWorkClient({ baseUrl, altUrl, apiKey: seed.apiKey });
     expect(await client.verify()).toMatchObject({ workspaceId: seed.workspaceId });
 
     child.kill('SIGTERM');

@@ -9,11 +9,15 @@
  *   const call = await fake.waitForCall('views.open');
  *
  * Also serves response_url posts at /response/<id> (fake.responseUrl()) and records them.
- * A script returning undefined falls through to the default answer.
+ * A script returning undefined falls through to the default answer. Blocks and views are
+ * checked with the sandbox's Block Kit rules (src/sandbox/block-validation.ts) and refused as
+ * Slack refuses them (invalid_blocks, invalid_arguments).
  */
+
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { validateBlocks, validateView } from '../../src/sandbox/block-validation.js';
 
 export interface FakeSlackUser {
   id: string;
@@ -212,7 +216,10 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       return raw.body;
     }
     const json =
-      reply ?? defaults[method]?.(body) ?? ({ ok: false, error: 'unknown_method' } as const);
+      reply ??
+      blockKitProblem(method, body) ??
+      defaults[method]?.(body) ??
+      ({ ok: false, error: 'unknown_method' } as const);
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(json));
     return json;
@@ -324,6 +331,22 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         server.close(() => resolve());
       }),
   };
+}
+
+/** Slack's answer to invalid blocks or views, as the sandbox's Web API gives it; else undefined. */
+function blockKitProblem(method: string, body: Record<string, unknown>) {
+  const parsed = (v: unknown) => (typeof v === 'string' ? tryJson(v) : v);
+  let problems: string[] = [];
+  let error = 'invalid_blocks';
+  if (/^chat\.(postMessage|postEphemeral|update)$/.test(method) && body.blocks !== undefined) {
+    problems = validateBlocks(parsed(body.blocks), 'message');
+  } else if (/^views\.(open|push|update|publish)$/.test(method) && body.view !== undefined) {
+    problems = validateView(parsed(body.view), method === 'views.publish' ? 'home' : 'modal');
+    error = 'invalid_arguments';
+  }
+  return problems.length > 0
+    ? { ok: false, error, response_metadata: { messages: problems } }
+    : undefined;
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

@@ -19,7 +19,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '@slack/bolt';
-import type { AppConfig, LogLevelName } from '../../src/config.js';
+import { type AppConfig, type LogLevelName, loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { demoSlackUsers } from '../../src/sandbox/workspace.js';
 import {
@@ -31,9 +31,9 @@ import {
 import type { Subcommand } from '../../src/slack/commands/router.js';
 import { startWorklink, type WorklinkHandle } from '../../src/slack/start/worklink.js';
 import type { Store } from '../../src/store/index.js';
-import { WorkClient } from '../../src/workapi/client.js';
 import { type FakeSlack, startFakeSlack } from './fake-slack.js';
 import { SlackRequests, type SlackResponse } from './slack-requests.js';
+import { SureWorkClient } from './sure-work.js';
 
 export const TEAM_ID = 'T_TEST';
 export const SIGNING_SECRET = 'test-signing-secret-0123456789abcdef';
@@ -55,6 +55,8 @@ export interface HarnessOptions {
   secretsKey?: Buffer;
   /** Reuse a data directory (e.g. to restart on the same files); not removed by stop(). */
   dataDir?: string;
+  /** Epoch ms now for the app (the digest, "overdue"); default the real clock. */
+  clock?: () => number;
   /** Change the config before the app starts (e.g. the mode). */
   configure?: (config: AppConfig) => AppConfig;
   /** LOG_LEVEL of the app and of `logs` (default debug). */
@@ -63,14 +65,14 @@ export interface HarnessOptions {
   subcommands?: readonly Subcommand[];
 }
 
-export interface Harness {
+/** The app and its fakes, whichever service it talks to. */
+export interface AppHarness {
   dataDir: string;
   config: AppConfig;
   fake: FakeSlack;
   /** Signed requests to the app, as Alice in C_GENERAL by default. */
   slack: SlackRequests;
   worklink: WorklinkHandle;
-  service: ServiceHandle;
   seed: SeedResult;
   teamId: string;
   users: typeof SLACK_USERS;
@@ -78,7 +80,7 @@ export interface Harness {
   logs: string[];
   logger: Logger;
   /** A WorkClient with the seed's key, to check the service's side directly. */
-  work: WorkClient;
+  work: SureWorkClient;
   /** Connects the team with the seed's key (as Alice), straight into the store. */
   connect(): Promise<void>;
   /** The first message posted to this request's response_url. */
@@ -87,6 +89,11 @@ export interface Harness {
   repliesTo(res: SlackResponse): ReplyBody[];
   waitFor: typeof waitFor;
   stop(): Promise<void>;
+}
+
+/** The app against the embedded service (seeded with the demo workspace). */
+export interface Harness extends AppHarness {
+  service: ServiceHandle;
 }
 
 export interface ReplyBody {
@@ -98,36 +105,80 @@ export interface ReplyBody {
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  let service: ServiceHandle | undefined;
+  const h = await startAppHarness(options, async (dataDir) => {
+    service = await startService({ dbPath: join(dataDir, 'service.db'), port: 0 });
+    const svc = service;
+    return {
+      seed: seedDemoWorkspace(svc.db),
+      urls: { baseUrl: svc.baseUrl, altUrl: svc.altUrl },
+      close: () => svc.close(),
+    };
+  });
+  return { ...h, service: service! };
+}
+
+/** The service side of a harness: its seed, its two addresses and how to stop it. */
+export interface ServiceSide {
+  seed: SeedResult;
+  urls: { baseUrl: string; altUrl: string };
+  /**
+   * Start Worklink as a user would, with configuration from this environment (plus the
+   * harness's Slack settings) instead of handing it the addresses directly.
+   */
+  env?: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/**
+ * The app, a fake Slack and a service side (`start` makes it in the temp DATA_DIR). For
+ * other service sides than the embedded one (see hosted-harness.ts).
+ */
+export async function startAppHarness(
+  options: HarnessOptions,
+  start: (dataDir: string) => Promise<ServiceSide>,
+): Promise<AppHarness> {
   const ownDir = !options.dataDir;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'worklink-test-'));
   const logs: string[] = [];
   const logger = createLogger(options.logLevel ?? 'debug', (line) => logs.push(line));
   const fake = await startFakeSlack({ teamId: TEAM_ID, users: Object.values(SLACK_USERS) });
-  let service: ServiceHandle | undefined;
+  let side: ServiceSide | undefined;
   let worklink: WorklinkHandle | undefined;
   try {
-    service = await startService({ dbPath: join(dataDir, 'service.db'), port: 0 });
-    const seed = seedDemoWorkspace(service.db);
-    let config: AppConfig = {
-      slack: { mode: 'http', botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET },
-      slackApiUrl: fake.apiUrl,
-      port: 0,
-      dataDir,
-      secretsKey: options.secretsKey,
-      logLevel: options.logLevel ?? 'debug',
-    };
+    side = await start(dataDir);
+    const { seed } = side;
+    let config: AppConfig = side.env
+      ? loadConfig({
+          SLACK_BOT_TOKEN: BOT_TOKEN,
+          SLACK_SIGNING_SECRET: SIGNING_SECRET,
+          SLACK_API_URL: fake.apiUrl,
+          PORT: '0',
+          DATA_DIR: dataDir,
+          LOG_LEVEL: options.logLevel ?? 'debug',
+          ...(options.secretsKey ? { SECRETS_KEY: options.secretsKey.toString('hex') } : {}),
+          ...side.env,
+        })
+      : {
+          slack: { mode: 'http', botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET },
+          slackApiUrl: fake.apiUrl,
+          port: 0,
+          dataDir,
+          secretsKey: options.secretsKey,
+          logLevel: options.logLevel ?? 'debug',
+        };
     if (options.configure) config = options.configure(config);
-    const workUrls = { baseUrl: service.baseUrl, altUrl: service.altUrl };
+    const workUrls = side.urls;
     worklink = await startWorklink({
       config,
-      port: 0,
       host: '127.0.0.1',
-      serviceUrls: workUrls,
+      ...(side.env ? {} : { port: 0, serviceUrls: workUrls }),
       logger,
+      clock: options.clock,
       subcommands: options.subcommands,
     });
     const app = worklink;
-    const svc = service;
+    const svc = side;
     const slack = new SlackRequests({
       url: app.eventsUrl,
       signingSecret: SIGNING_SECRET,
@@ -136,15 +187,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       userId: SLACK_USERS.alice.id,
       channelId: 'C_GENERAL',
     });
-    const work = new WorkClient({ ...workUrls, apiKey: seed.apiKey });
+    const work = new SureWorkClient({ ...workUrls, apiKey: seed.apiKey });
     const idOf = (res: SlackResponse) => res.responseUrl?.split('/response/')[1];
-    const harness: Harness = {
+    const harness: AppHarness = {
       dataDir,
       config,
       fake,
       slack,
       worklink: app,
-      service: svc,
       seed,
       teamId: TEAM_ID,
       users: SLACK_USERS,
@@ -175,7 +225,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     return harness;
   } catch (e) {
     await worklink?.stop();
-    await service?.close();
+    await side?.close();
     await fake.close();
     if (ownDir) rmSync(dataDir, { recursive: true, force: true });
     throw e;
@@ -190,7 +240,7 @@ export async function saveVerifiedConnection(
   store: Store,
   seed: Pick<SeedResult, 'apiKey' | 'workspaceName'>,
   connectedBy: string,
-  work: WorkClient,
+  work: SureWorkClient,
   teamId = TEAM_ID,
 ): Promise<void> {
   const v = await work.verify();

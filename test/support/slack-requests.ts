@@ -10,7 +10,8 @@
  * Every sender takes `{ forgeSignature: true }` or `{ timestamp: <unix s> }` (stale) to test
  * rejection. Responses carry `status`, `text` and `json` (for response_action bodies).
  */
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { encodeBody, slackSignature } from '../../src/sandbox/signer.js';
 import type { FakeSlack } from './fake-slack.js';
 
 export interface SignOptions {
@@ -110,7 +111,7 @@ export class SlackRequests {
     const w = this.who(opts);
     const responseUrl = this.newResponseUrl();
     const triggerId = `trig.${randomUUID()}`;
-    const form = new URLSearchParams({
+    const { body, contentType } = encodeBody('command', {
       token: 'legacy-verification-token',
       team_id: w.teamId,
       team_domain: 'test',
@@ -125,7 +126,7 @@ export class SlackRequests {
       response_url: responseUrl,
       trigger_id: triggerId,
     });
-    const res = await this.send(form.toString(), 'application/x-www-form-urlencoded', opts);
+    const res = await this.send(body, contentType, opts);
     return { ...res, responseUrl, triggerId };
   }
 
@@ -319,8 +320,8 @@ export class SlackRequests {
 
   /** Sends an interactivity payload (form-encoded `payload=<json>`). */
   sendPayload(payload: Record<string, unknown>, opts: SignOptions = {}): Promise<SlackResponse> {
-    const form = new URLSearchParams({ payload: JSON.stringify(payload) });
-    return this.send(form.toString(), 'application/x-www-form-urlencoded', opts);
+    const { body, contentType } = encodeBody('interactivity', payload);
+    return this.send(body, contentType, opts);
   }
 
   /** Signs and POSTs any body. */
@@ -329,7 +330,8 @@ export class SlackRequests {
     const secret = opts.forgeSignature
       ? `${this.options.signingSecret}-forged`
       : this.options.signingSecret;
-    const signature = `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+    // Signed as the sandbox signs what it delivers (src/sandbox/signer.ts): one copy of Slack's rule.
+    const signature = slackSignature(secret, timestamp, body);
     const res = await fetch(this.options.url, {
       method: 'POST',
       headers: {

@@ -3,44 +3,21 @@
  * validation, retries, Retry-After, timeouts, the update-task fallback and tolerant parsing.
  * (Its behaviour against the real embedded service is in contract.test.ts.)
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WorkClient } from '../../src/workapi/client.js';
 import { failure } from '../service/support.js';
+import { type ScriptedServer, startScriptedServer } from '../support/scripted-http.js';
 
-interface Seen {
-  method: string;
-  url: string;
-  headers: IncomingMessage['headers'];
-  body: string;
-}
-type Reply = { status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number };
-
-let server: Server;
+let server: ScriptedServer;
 let origin: string;
-let seen: Seen[] = [];
-let script: (req: Seen, n: number) => Reply = () => ({ status: 200, body: {} });
-
 beforeAll(async () => {
-  server = createServer(async (req, res) => {
-    let body = '';
-    for await (const chunk of req) body += chunk;
-    const entry = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
-    seen.push(entry);
-    const reply = script(entry, seen.length);
-    if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
-    res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
-    res.end(typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {}));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startScriptedServer();
+  origin = server.origin;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
-afterEach(() => {
-  seen = [];
-});
-
+afterAll(() => server.close());
+afterEach(() => server.reset());
 const TASK = 'a1b2c3d4e5f6a1b2c3d4e5f6';
 const client = (extra: Partial<ConstructorParameters<typeof WorkClient>[0]> = {}) =>
   new WorkClient({
@@ -53,23 +30,24 @@ const client = (extra: Partial<ConstructorParameters<typeof WorkClient>[0]> = {}
 
 describe('WorkClient transport', () => {
   it('sends the apiKey header, JSON content type on bodies, and the spec paths', async () => {
-    script = () => ({ status: 201, body: { taskId: TASK, taskName: 'x' } });
+    server.script = () => ({ status: 201, body: { taskId: TASK, taskName: 'x' } });
     await client().createTask({ projectId: 'p'.repeat(24), name: 'x', priority: 2 });
-    script = () => ({ status: 200, body: [] });
+    server.script = () => ({ status: 200, body: [] });
     await client().listTasks({ projectId: 'p'.repeat(24), complete: false });
-    expect(seen[0]).toMatchObject({ method: 'POST', url: '/v1.0/task' });
-    expect(seen[0]?.headers.apikey).toBe('secret-key');
-    expect(seen[0]?.headers['content-type']).toBe('application/json');
-    expect(JSON.parse(seen[0]?.body ?? '')).toEqual({
+    expect(server.seen[0]).toMatchObject({ method: 'POST', url: '/v1.0/task' });
+    expect(server.seen[0]?.headers.apikey).toBe('secret-key');
+    expect(server.seen[0]?.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(server.seen[0]?.body ?? '')).toEqual({
       projectId: 'p'.repeat(24),
       name: 'x',
+      taskName: 'x',
       priority: 2,
     });
-    expect(seen[1]).toMatchObject({
+    expect(server.seen[1]).toMatchObject({
       method: 'GET',
       url: `/v1.0/task?projectId=${'p'.repeat(24)}&complete=false`,
     });
-    expect(seen[1]?.headers['content-type']).toBeUndefined();
+    expect(server.seen[1]?.headers['content-type']).toBeUndefined();
   });
 
   it('never sends a request that breaks the contract', async () => {
@@ -83,19 +61,19 @@ describe('WorkClient transport', () => {
     expect(date.message).toBe('dueDate: is not a date on the calendar');
     const shortId = await failure(client().getTask('short'));
     expect(shortId.message).toMatch(/taskId: must be an id of at least 10 characters/);
-    expect(seen).toHaveLength(0);
+    expect(server.seen).toHaveLength(0);
   });
 
   it('retries reads on 5xx with backoff, then succeeds', async () => {
-    script = (_r, n) =>
+    server.script = (_r, n) =>
       n < 3 ? { status: 503, body: { error: 'busy' } } : { status: 200, body: { taskId: TASK } };
     const task = await client().getTask(TASK);
     expect(task.taskId).toBe(TASK);
-    expect(seen).toHaveLength(3);
+    expect(server.seen).toHaveLength(3);
   });
 
   it('gives up on reads after the last attempt with the service message', async () => {
-    script = () => ({ status: 500, body: { message: 'database down' } });
+    server.script = () => ({ status: 500, body: { message: 'database down' } });
     const e = await failure(client().getTask(TASK));
     expect(e).toMatchObject({
       status: 500,
@@ -103,47 +81,51 @@ describe('WorkClient transport', () => {
       message: 'database down',
       operation: 'getTask',
     });
-    expect(seen).toHaveLength(3);
+    expect(server.seen).toHaveLength(3);
   });
 
   it('never retries a write that reached the service', async () => {
-    script = () => ({ status: 502, body: 'Bad gateway' });
+    server.script = () => ({ status: 502, body: 'Bad gateway' });
     const e = await failure(client().createTask({ projectId: 'p'.repeat(24), name: 'once' }));
     expect(e).toMatchObject({ status: 502, kind: 'server', message: 'Bad gateway' });
-    expect(seen).toHaveLength(1);
+    expect(server.seen).toHaveLength(1);
   });
 
   it('waits out 429 Retry-After, for writes too', async () => {
-    script = (_r, n) =>
+    server.script = (_r, n) =>
       n === 1
         ? { status: 429, body: { error: 'slow down' }, headers: { 'retry-after': '0.05' } }
         : { status: 201, body: { commentId: 'c'.repeat(24), content: 'hi' } };
     const comment = await client().postComment(TASK, { content: 'hi' });
-    expect(comment.commentId).toBe('c'.repeat(24));
-    expect(seen).toHaveLength(2);
+    expect(comment?.commentId).toBe('c'.repeat(24));
+    expect(server.seen).toHaveLength(2);
   });
 
   it('reports a 429 whose Retry-After is too long instead of hanging', async () => {
-    script = () => ({ status: 429, body: { error: 'quota' }, headers: { 'retry-after': '3600' } });
+    server.script = () => ({
+      status: 429,
+      body: { error: 'quota' },
+      headers: { 'retry-after': '3600' },
+    });
     const e = await failure(client().getTask(TASK));
     expect(e).toMatchObject({ kind: 'rate_limited', status: 429, message: 'quota' });
-    expect(seen).toHaveLength(1);
+    expect(server.seen).toHaveLength(1);
   });
 
   it('maps 401 and 403 to auth and 404 to not_found', async () => {
-    script = () => ({ status: 401, body: { error: 'apiKey: unknown key' } });
+    server.script = () => ({ status: 401, body: { error: 'apiKey: unknown key' } });
     expect(await failure(client().verify())).toMatchObject({
       kind: 'auth',
       message: 'apiKey: unknown key',
     });
-    script = () => ({ status: 403, body: { error: 'forbidden' } });
+    server.script = () => ({ status: 403, body: { error: 'forbidden' } });
     expect((await failure(client().verify())).kind).toBe('auth');
-    script = () => ({ status: 404, body: { error: 'task not found' } });
+    server.script = () => ({ status: 404, body: { error: 'task not found' } });
     expect((await failure(client().getTask(TASK))).kind).toBe('not_found');
   });
 
   it('times out a slow answer and says so', async () => {
-    script = () => ({ status: 200, body: { taskId: TASK }, delayMs: 400 });
+    server.script = () => ({ status: 200, body: { taskId: TASK }, delayMs: 400 });
     const e = await failure(client({ timeoutMs: 100, retry: { attempts: 1 } }).getTask(TASK));
     expect(e).toMatchObject({ kind: 'timeout', status: 0 });
   });
@@ -165,40 +147,46 @@ describe('WorkClient transport', () => {
 
   it('updates a task on the alt address and falls back to base on 404', async () => {
     const updated = { _id: TASK, Name: 'n', Priority: 'High' };
-    script = (r) =>
+    server.script = (r) =>
       r.url.startsWith('/api/v1/')
         ? { status: 404, body: { error: 'no route' } }
         : { status: 200, body: updated };
     const c = client();
     const first = await c.updateTask(TASK, { projectId: 'p'.repeat(24), name: 'n' });
-    expect(first.Priority).toBe(2);
-    expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual([
+    expect(first?.Priority).toBe(2);
+    expect(server.seen.map((s) => `${s.method} ${s.url}`)).toEqual([
       `PUT /api/v1/task/updateTask/${TASK}`,
       `PUT /v1.0/task/updateTask/${TASK}`,
     ]);
     // The client remembers where update task lives.
-    seen = [];
+    server.reset();
     await c.updateTask(TASK, { projectId: 'p'.repeat(24) });
-    expect(seen.map((s) => s.url)).toEqual([`/v1.0/task/updateTask/${TASK}`]);
+    expect(server.seen.map((s) => s.url)).toEqual([`/v1.0/task/updateTask/${TASK}`]);
   });
 
   it('parses responses tolerantly: unknown fields kept, priority names, one object as a list', async () => {
-    script = () => ({ status: 200, body: { taskId: TASK, priority: 'High', extra: { a: 1 } } });
+    server.script = () => ({
+      status: 200,
+      body: { taskId: TASK, priority: 'High', extra: { a: 1 } },
+    });
     const task = await client().getTask(TASK);
     expect(task.priority).toBe('2');
     expect((task as Record<string, unknown>).extra).toEqual({ a: 1 });
-    script = () => ({ status: 200, body: { id: 'u1', name: 'Ann', email: 'ann@example.com' } });
+    server.script = () => ({
+      status: 200,
+      body: { id: 'u1', name: 'Ann', email: 'ann@example.com' },
+    });
     expect(await client().listUsers()).toEqual([
       { id: 'u1', name: 'Ann', email: 'ann@example.com' },
     ]);
   });
 
   it('rejects a response of the wrong shape with a clear message', async () => {
-    script = () => ({ status: 200, body: { taskName: 'no id' } });
+    server.script = () => ({ status: 200, body: { taskName: 'no id' } });
     const e = await failure(client().getTask(TASK));
     expect(e).toMatchObject({ kind: 'server' });
-    expect(e.message).toContain('taskId: is required');
-    script = () => ({ status: 200, body: '<html>' });
+    expect(e.message).toBe('The service answered without the taskId Worklink needs.');
+    server.script = () => ({ status: 200, body: '<html>' });
     expect((await failure(client().getTask(TASK))).message).toMatch(/not JSON/);
   });
 });

@@ -9,7 +9,6 @@ import type { z } from 'zod';
 import { insertProject } from '../../src/service/projects.js';
 import type { SeedResult } from '../../src/service/seed.js';
 import { seedDemoWorkspace } from '../../src/service/seed.js';
-import { WorkClient } from '../../src/workapi/client.js';
 import {
   ACTIVITY_TYPE,
   describeIssue,
@@ -24,6 +23,7 @@ import {
   startTestService,
   type TestService,
 } from '../service/support.js';
+import { SureWorkClient } from '../support/sure-work.js';
 
 type StrictOf<N extends OperationName> = z.infer<
   (typeof strictResponses)[(typeof operations)[N]['response']]
@@ -33,7 +33,7 @@ let t: TestService;
 let seed: SeedResult;
 let other: SeedResult;
 let agent: RecordingAgent;
-let client: WorkClient;
+let client: SureWorkClient;
 const covered = new Set<OperationName>();
 
 beforeAll(async () => {
@@ -49,8 +49,8 @@ afterAll(async () => {
   await t?.stop();
 });
 
-function clientFor(apiKey: string): WorkClient {
-  return new WorkClient({
+function clientFor(apiKey: string): SureWorkClient {
+  return new SureWorkClient({
     baseUrl: t.service.baseUrl,
     altUrl: t.service.altUrl,
     apiKey,
@@ -493,6 +493,22 @@ describe('bad input answers 400 {error: "field: problem"}', () => {
         /^files\.0\.href: must be an http or https URL$/,
       );
     }
+  });
+
+  it('accepts the name as name or taskName, and refuses both when they differ', async () => {
+    const k = { apiKey: seed.apiKey };
+    const projectId = website().projectId;
+    const asTaskName = await raw(base('/task'), { ...k, body: { projectId, taskName: 'Hosted' } });
+    expect(asTaskName.status).toBe(201);
+    expect((asTaskName.json as { taskName: string }).taskName).toBe('Hosted');
+    const differ = await raw(base('/task'), {
+      ...k,
+      body: { projectId, name: 'One', taskName: 'Two' },
+    });
+    expect([differ.status, (differ.json as { error: string }).error]).toEqual([
+      400,
+      'taskName: must be the same as name when both are given',
+    ]);
   });
 
   it('answers 413 {error} for a body over 1 MiB', async () => {

@@ -45,6 +45,10 @@ export interface Subcommand extends HelpEntry {
   needsConnection?: boolean;
   /** Left out of help (still dispatched). */
   hidden?: boolean;
+  /** Only Slack admins may use it; App Home lists it to admins only. */
+  adminOnly?: boolean;
+  /** Nothing may follow the name: the router answers how to run it instead. */
+  takesNothing?: boolean;
   run(ctx: WorkContext, args: SubcommandArgs): Promise<void>;
 }
 
@@ -136,6 +140,12 @@ export class WorkRouter {
     }
     const { sub, args } = found;
     try {
+      if (sub.takesNothing && args.words.length > 0) {
+        await ctx.reply(
+          `\`/work ${sub.usage}\` takes nothing after it: run just \`/work ${sub.usage}\`.`,
+        );
+        return;
+      }
       if (sub.needsConnection !== false && !(await requireConnection(ctx))) return;
       await sub.run(ctx, args);
     } catch (err) {

@@ -104,6 +104,7 @@ export function saveConnection(ctx: WorkContext, apiKey: string, v: Verification
 
 const connectCommand: Subcommand = {
   name: 'connect',
+  adminOnly: true,
   group: 'Workspace',
   usage: 'connect [apiKey]',
   example: 'connect',
@@ -230,6 +231,7 @@ function channelStatus(ctx: WorkContext): string {
 
 const disconnectCommand: Subcommand = {
   name: 'disconnect',
+  adminOnly: true,
   group: 'Workspace',
   usage: 'disconnect',
   example: 'disconnect',

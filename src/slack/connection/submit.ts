@@ -6,9 +6,9 @@
  * or why not) arrives as an ephemeral reply or DM, so the pasted key is never lost.
  */
 
-import type { App } from '@slack/bolt';
+import type { App, ViewSubmitAction } from '@slack/bolt';
 import type { WorklinkDeps } from '../context/deps.js';
-import { errMessage } from '../context/error-replies.js';
+import { errMessage, orDebug } from '../context/error-replies.js';
 import { canManageConnection } from '../context/permissions.js';
 import { budgetLeft, withinBudget } from '../context/submit-budget.js';
 import { workContext } from '../context/work-context.js';
@@ -20,7 +20,7 @@ import { API_KEY_ACTION, API_KEY_BLOCK, CONNECT_CALLBACK_ID, readConnectMeta } f
 /** Time allowed for the role check and verify() before the modal must be answered. */
 
 export function register(app: App, deps: WorklinkDeps): void {
-  app.view(CONNECT_CALLBACK_ID, async (args) => {
+  app.view<ViewSubmitAction>(CONNECT_CALLBACK_ID, async (args) => {
     const { ack, view } = args;
     const started = Date.now();
     const apiKey = view.state.values[API_KEY_BLOCK]?.[API_KEY_ACTION]?.value?.trim() ?? '';
@@ -53,7 +53,7 @@ export function register(app: App, deps: WorklinkDeps): void {
         deps.logger.error(`Finishing a slow connect failed: ${errMessage(e)}`);
         await ctx
           .reply('Sorry, connecting failed unexpectedly and nothing was saved. Please try again.')
-          .catch(() => undefined);
+          .catch(orDebug(deps.logger, 'The reply about a failed connect', undefined));
       }
       return;
     }

@@ -1,4 +1,7 @@
 /** Failures turned into one sentence for the person who acted (see ui/error-text.ts). */
+
+import type { Logger } from '@slack/bolt';
+import { errMessage } from '../../error-message.js';
 import { DecryptError } from '../../store/index.js';
 import {
   APOLOGY,
@@ -51,6 +54,20 @@ export function errorText(ctx: WorkContext, err: unknown, wording: ErrorWording)
   return text;
 }
 
-export function errMessage(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+/**
+ * For a failure Worklink can do without (a nicety, a fallback): logged at debug, then `value`.
+ *   const users = await workspaceUsers(ctx).catch(orDebug(ctx.logger, 'Service users', []));
+ */
+export function orDebug<T>(
+  logger: Pick<Logger, 'debug'> | undefined,
+  what: string,
+  value: T,
+): (e: unknown) => T {
+  return (e) => {
+    logger?.debug(`${what} failed; going on without: ${errMessage(e)}`);
+    return value;
+  };
 }
+
+// errMessage lives in src/error-message.ts (the service and the sandbox use it too).
+export { errMessage } from '../../error-message.js';

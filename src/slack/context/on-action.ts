@@ -8,7 +8,8 @@ export type ActionArgs = Parameters<Parameters<App['action']>[1]>[0];
 
 /** The pressed element's value, trimmed (buttons carry a task or project id). */
 export function pressedValue(args: ActionArgs): string {
-  return String((args.action as { value?: unknown }).value ?? '').trim();
+  const { action } = args;
+  return 'value' in action && typeof action.value === 'string' ? action.value.trim() : '';
 }
 
 export function onAction(

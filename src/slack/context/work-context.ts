@@ -6,9 +6,11 @@
  *   const task = await ctx.work.getTask(id);     // WorkClient for the team's connection
  *   await ctx.reply({ text: 'Done.' });          // ephemeral via response_url, else DM
  */
+
 import type { AllMiddlewareArgs, Logger } from '@slack/bolt';
 import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
+import { errMessage } from '../../error-message.js';
 import { type Connection, DecryptError, type Store } from '../../store/index.js';
 import type { WorkClient } from '../../workapi/client.js';
 import { KEY_UNREADABLE, NOT_CONNECTED } from '../ui/error-text.js';
@@ -171,8 +173,9 @@ export function buildWorkContext(deps: WorklinkDeps, input: ContextInput): WorkC
             blocks: msg.blocks,
           });
           return;
-        } catch {
+        } catch (e) {
           // Not in that channel (or it is gone): fall back to a DM below.
+          deps.logger.debug(`chat.postEphemeral failed, replying by DM: ${errMessage(e)}`);
         }
       }
       await slack.chat.postMessage({
@@ -188,7 +191,8 @@ export function buildWorkContext(deps: WorklinkDeps, input: ContextInput): WorkC
       try {
         const user = await deps.users.get(slack, input.teamId, input.userId);
         return user.tz || 'UTC';
-      } catch {
+      } catch (e) {
+        deps.logger.debug(`users.info for the time zone failed, using UTC: ${errMessage(e)}`);
         return 'UTC';
       }
     },

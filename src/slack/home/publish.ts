@@ -6,14 +6,34 @@ import type { App } from '@slack/bolt';
 import type { Subcommand } from '../commands/router.js';
 import type { WorklinkDeps } from '../context/deps.js';
 import { errMessage } from '../context/error-replies.js';
+import { onAction, pressedValue } from '../context/on-action.js';
 import { type WorkContext, workContext } from '../context/work-context.js';
 import { formatMoment } from '../format/date-text.js';
+import { esc } from '../format/text.js';
+import { completeTask, replyCompletionError } from '../tasks/complete.js';
+import { loadMine } from '../tasks/mine/load.js';
+import { mineHomeBlocks } from '../tasks/mine/view.js';
+import { ACTION } from '../ui/block-ids.js';
 import { homeView } from './view.js';
 
 /** Builds and publishes the Home view of `ctx.userId`. Throws when views.publish fails. */
-async function publishHome(ctx: WorkContext, commands: readonly Subcommand[]): Promise<void> {
+export async function publishHome(
+  ctx: WorkContext,
+  commands: readonly Subcommand[],
+): Promise<void> {
   const { store, teamId } = ctx;
   const info = store.connections.info(teamId);
+  const [admin, mine] = await Promise.all([
+    ctx.deps.users
+      .get(ctx.slack, teamId, ctx.userId)
+      .then((u) => u.isAdmin || u.isOwner)
+      .catch(() => false),
+    ctx.connection
+      ? loadMine(ctx, ctx.userId).catch((e: unknown) => ({
+          problem: `Your tasks could not be loaded (${esc(errMessage(e))}).`,
+        }))
+      : undefined,
+  ]);
   const connectedAt = info ? formatMoment(info.connectedAt, await ctx.userTimeZone()) : '';
   const known = store.knownProjects.list(teamId);
   const names = new Map(known.map((p) => [p.projectId, p.projectName]));
@@ -33,12 +53,25 @@ async function publishHome(ctx: WorkContext, commands: readonly Subcommand[]): P
     links,
     projects: known,
     commands,
+    admin,
+    myTasks: mine ? mineHomeBlocks(mine) : undefined,
   });
   await ctx.slack.views.publish({ user_id: ctx.userId, view });
 }
 
 /** `commands`: what the Home tab lists (the router's visible subcommands). */
 export function registerHome(app: App, deps: WorklinkDeps, commands: readonly Subcommand[]): void {
+  // My tasks' Mark complete: the task leaves the list, so Home is published again.
+  onAction(app, deps, ACTION.homeTaskComplete, async (ctx, args) => {
+    const taskId = pressedValue(args);
+    try {
+      await completeTask(ctx, taskId);
+    } catch (e) {
+      await replyCompletionError(ctx, e, taskId);
+    }
+    await publishHome(ctx, commands);
+  });
+
   app.event('app_home_opened', async (args) => {
     // Events are acknowledged by Bolt; the Messages tab has no view to publish.
     if (args.event.tab && args.event.tab !== 'home') return;

@@ -1,7 +1,8 @@
 /**
- * The App Home tab: the connection (or how to connect), the channels linked to projects, the
- * projects this team knows, quick buttons, and the commands — the /work router's visible
- * subcommands, given by the caller, so the list is always what the app really answers.
+ * The App Home tab, personal: quick buttons, the reader's own open tasks (My tasks), the
+ * channels linked to projects, the projects this team knows, and the commands — the /work
+ * router's visible subcommands, given by the caller, so the list is always what the app
+ * really answers. Who connected and the admin commands are shown to admins only.
  * A pure function of its input.
  */
 import type { Button, HomeView, KnownBlock } from '@slack/types';
@@ -20,7 +21,11 @@ export interface HomeInput {
   keyUnreadable?: boolean;
   links: readonly { channelId: string; projectId: string; projectName: string }[];
   projects: readonly { projectId: string; projectName: string }[];
-  commands: readonly { usage: string; summary: string; group?: string }[];
+  commands: readonly { usage: string; summary: string; group?: string; adminOnly?: boolean }[];
+  /** The reader is a Slack admin or owner (sees the connection's details, admin commands). */
+  admin: boolean;
+  /** The reader's My tasks blocks (tasks/mine/view.ts), when connected. */
+  myTasks?: readonly KnownBlock[];
 }
 
 /** Slack allows 100 blocks in a Home tab; projects with an Open button take one each. */
@@ -38,6 +43,7 @@ export function homeView(input: HomeInput): HomeView {
       button('New project', ACTION.homeNewProject),
     ];
     blocks.push({ type: 'actions', block_id: 'home_buttons', elements: buttons });
+    if (input.myTasks) blocks.push({ type: 'divider' }, ...input.myTasks);
   }
 
   blocks.push({ type: 'divider' }, section('*Channels linked to projects*'));
@@ -79,7 +85,7 @@ export function homeView(input: HomeInput): HomeView {
 
   blocks.push({ type: 'divider' }, section('*Commands*'));
   const groups = new Map<string, string[]>();
-  for (const c of input.commands) {
+  for (const c of input.commands.filter((x) => input.admin || !x.adminOnly)) {
     const group = c.group ?? 'Other';
     groups.set(group, [...(groups.get(group) ?? []), `\`/work ${c.usage}\` — ${c.summary}`]);
   }
@@ -94,8 +100,11 @@ function connectionText(input: HomeInput): string {
   }
   const c = input.connection;
   if (!c) {
-    return 'Worklink is *not connected* to a work-management workspace yet. A Slack admin can run `/work connect` (or `/work connect <apiKey>`) in any channel.';
+    return input.admin
+      ? 'Worklink is *not connected* to a work-management workspace yet. As a Slack admin you can run `/work connect` (or `/work connect <apiKey>`) in any channel.'
+      : 'Worklink is *not connected* to a work-management workspace yet. A Slack admin can run `/work connect` (or `/work connect <apiKey>`) in any channel.';
   }
+  if (!input.admin) return `:white_check_mark: Connected to *${esc(c.workspaceName)}*.`;
   return `:white_check_mark: Connected to *${esc(c.workspaceName)}* by <@${c.connectedBy}> on ${esc(c.connectedAt)}.`;
 }
 

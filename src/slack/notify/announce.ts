@@ -12,6 +12,7 @@
  *    slow) is left to the worker, which matches rows itself.
  * 3. The worker is woken; the report says who will be told.
  */
+import type { Logger } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Store } from '../../store/index.js';
 import {
@@ -22,6 +23,7 @@ import {
 } from '../../store/outbox.js';
 import type { WorkClient } from '../../workapi/client.js';
 import type { Task } from '../../workapi/contract.js';
+import { errMessage, orDebug } from '../context/error-replies.js';
 import type { SlackMatcher } from './match.js';
 import type { ServiceDirectory, ServiceUser } from './service-directory.js';
 
@@ -31,6 +33,8 @@ export interface AnnounceDeps {
   work: WorkClient;
   /** The app store (src/store). */
   store: Store;
+  /** Failures announcing can do without are logged here at debug. */
+  logger?: Pick<Logger, 'debug'>;
   /** The running app's service users and Slack matching (WorklinkDeps has both). */
   directory: ServiceDirectory;
   matcher: SlackMatcher;
@@ -124,11 +128,15 @@ async function matchRows(deps: AnnounceDeps, input: AnnounceInput, rows: OutboxR
   const { teamId, task, actor } = input;
   const { outbox } = store;
   const { directory } = deps;
-  const users = await directory.usersOf(teamId, deps.work).catch(() => undefined);
+  const users = await directory
+    .usersOf(teamId, deps.work)
+    .catch(orDebug(deps.logger, `Service users of ${teamId}`, undefined));
   const projectName =
     rows[0].projectName ??
     (task.projectId
-      ? await directory.projectName(teamId, task.projectId, deps.work).catch(() => undefined)
+      ? await directory
+          .projectName(teamId, task.projectId, deps.work)
+          .catch(orDebug(deps.logger, `Project name of ${task.projectId}`, undefined))
       : undefined);
   const creatorLabel =
     rows[0].creatorLabel ??
@@ -148,8 +156,10 @@ async function matchRows(deps: AnnounceDeps, input: AnnounceInput, rows: OutboxR
       let match: Awaited<ReturnType<SlackMatcher['match']>>;
       try {
         match = await deps.matcher.match(deps.slack, teamId, user?.email);
-      } catch {
-        return; // Slack busy or failing: the worker matches this row later.
+      } catch (e) {
+        // Slack busy or failing: the worker matches this row later.
+        deps.logger?.debug(`Matching outbox row ${row.id} is left to the worker: ${errMessage(e)}`);
+        return;
       }
       if (match.kind === 'unmatched') {
         outbox.markFailed(row.id, NO_SLACK_ACCOUNT);

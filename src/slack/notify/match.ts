@@ -5,9 +5,11 @@
  * share one call. Slack failures other than "no such user" are thrown for the caller to
  * classify (classifySlackError).
  */
+
 import type { WebClient } from '@slack/web-api';
 import type { LookupCacheStore } from '../../store/lookup-cache.js';
 import type { UserLinksStore } from '../../store/user-links.js';
+import { slackCode } from '../ui/error-text.js';
 
 export const LOOKUP_HIT_TTL_MS = 60 * 60_000;
 export const LOOKUP_MISS_TTL_MS = 10 * 60_000;
@@ -66,7 +68,7 @@ async function lookUp(
     // A deactivated account or a bot cannot be told anything.
     found = user?.id && !user.deleted && !user.is_bot ? user.id : undefined;
   } catch (e) {
-    const code = (e as { data?: { error?: string } }).data?.error;
+    const code = slackCode(e);
     if (code !== 'users_not_found' && code !== 'user_not_found') throw e;
   }
   deps.lookups.put(

@@ -4,10 +4,12 @@
  * finish. Fills in what the DM needs (creator's name, project name) on the way; those are
  * best effort, the recipient is not.
  */
+
 import type { Logger } from '@slack/bolt';
 import { DecryptError, type Store } from '../../store/index.js';
 import { CREATOR_SKIPPED, NO_SLACK_ACCOUNT, type OutboxRow } from '../../store/outbox.js';
 import type { WorkClient } from '../../workapi/client.js';
+import { orDebug } from '../context/error-replies.js';
 import type { WorkClientCache } from '../context/work-clients.js';
 import type { SlackMatcher } from './match.js';
 import type { ServiceDirectory } from './service-directory.js';
@@ -18,7 +20,7 @@ export interface PrepareDeps {
   workClients: WorkClientCache;
   directory: ServiceDirectory;
   matcher: SlackMatcher;
-  logger?: Pick<Logger, 'warn'>;
+  logger?: Pick<Logger, 'warn' | 'debug'>;
 }
 
 /** Thrown when the service must answer before the row can be matched (retried later). */
@@ -67,9 +69,9 @@ export function appPreparer(deps: PrepareDeps): PrepareRow {
       }
     }
     if (!row.projectName && row.projectId && work) {
-      const name = await directory.projectName(row.teamId, row.projectId, work).catch(() => {
-        return undefined;
-      });
+      const name = await directory
+        .projectName(row.teamId, row.projectId, work)
+        .catch(orDebug(deps.logger, `Project name of ${row.projectId}`, undefined));
       if (name) fields.projectName = name;
     }
     const match = await matcher.match(slack, row.teamId, email);

@@ -14,8 +14,10 @@
  * - A few sends in flight per team (each DM is its own channel, so Slack's per-channel
  *   1 msg/s guidance is not the limit; the team's 429s are, and they are honoured).
  */
+
 import type { Logger } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import { errMessage } from '../../error-message.js';
 import {
   CREATOR_SKIPPED,
   NO_SLACK_ACCOUNT,
@@ -135,7 +137,7 @@ export class NotifyWorker {
     this.running = true;
     this.unsubscribe = this.outbox.onChange(() => this.wake());
     this.loopDone = this.loop().catch((e: unknown) => {
-      this.options.logger?.error(`The notification worker stopped: ${(e as Error)?.message ?? e}`);
+      this.options.logger?.error(`The notification worker stopped: ${errMessage(e)}`);
     });
   }
 

@@ -40,6 +40,7 @@ async function adminProblem(ctx: WorkContext, verb: string): Promise<string | un
 
 const linkCommand: Subcommand = {
   name: 'link',
+  adminOnly: true,
   group: 'Notifications',
   usage: 'link @slack-user <service e-mail>',
   example: 'link @bob bob.brown@example.com',
@@ -86,6 +87,7 @@ const linkCommand: Subcommand = {
 
 const unlinkCommand: Subcommand = {
   name: 'unlink',
+  adminOnly: true,
   group: 'Notifications',
   usage: 'unlink @slack-user',
   example: 'unlink @bob',

@@ -3,7 +3,9 @@
  * users and their Slack accounts. Both come from the notifications' directory and matcher,
  * so a card's mentions, a DM's recipient and `/work link` always agree, with one cache each.
  */
+
 import type { WorkspaceUser } from '../../workapi/contract.js';
+import { errMessage } from '../context/error-replies.js';
 import type { WorkContext } from '../context/work-context.js';
 
 /** The service's workspace users (cached briefly per team). */
@@ -19,8 +21,9 @@ export async function slackUserIdForEmail(
   try {
     const match = await ctx.deps.matcher.match(ctx.slack, ctx.teamId, email);
     return match.kind === 'matched' ? match.slackUserId : undefined;
-  } catch {
+  } catch (e) {
     // A mention is a nicety: a failed lookup shows the service name instead.
+    ctx.logger.debug(`Matching ${email ?? 'a user'} to Slack failed: ${errMessage(e)}`);
     return undefined;
   }
 }

@@ -97,11 +97,8 @@ const projectUnlinkCommand: Subcommand = {
   usage: 'project unlink',
   example: 'project unlink',
   summary: 'remove this channel’s default project',
-  async run(ctx, args) {
-    if (args.words.length) {
-      await ctx.reply('`/work project unlink` takes nothing after it; nothing was done.');
-      return;
-    }
+  takesNothing: true,
+  async run(ctx) {
     const channelId = ctx.channelId;
     const linked = channelId ? ctx.store.channelProjects.get(ctx.teamId, channelId) : undefined;
     if (!channelId || !linked) {

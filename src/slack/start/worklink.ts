@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { App } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
 import type { AppConfig } from '../../config.js';
+import { errMessage } from '../../error-message.js';
 import { createLogger, type Logger } from '../../logger.js';
 import type { ServiceHandle } from '../../service/index.js';
 import { openStore, type Store } from '../../store/index.js';
@@ -26,6 +27,7 @@ import { createLiveMessages } from '../notify/live-messages.js';
 import { SlackMatcher } from '../notify/match.js';
 import { createNotifications } from '../notify/notifications.js';
 import { ServiceDirectory } from '../notify/service-directory.js';
+import { slackCode } from '../ui/error-text.js';
 import { Lifecycle } from './lifecycle.js';
 
 export interface StartWorklinkOptions {
@@ -78,7 +80,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       try {
         await fn();
       } catch (e) {
-        logger.warn(`Stopping Worklink: ${(e as Error).message}`);
+        logger.warn(`Stopping Worklink: ${errMessage(e)}`);
       }
     }
     cleanup.length = 0;
@@ -193,9 +195,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
     }
     const handle = { url, eventsUrl: url ? `${url}${EVENTS_PATH}` : '' };
     cleanup.push(() =>
-      lifecycle.stop((part, e) =>
-        logger.warn(`Stopping ${part.name}: ${e instanceof Error ? e.message : String(e)}`),
-      ),
+      lifecycle.stop((part, e) => logger.warn(`Stopping ${part.name}: ${errMessage(e)}`)),
     );
     await lifecycle.start(handle);
     logger.info(
@@ -241,11 +241,11 @@ async function checkBotToken(
     return { botId: result.bot_id, botUserId: result.user_id };
   } catch (e) {
     if (e instanceof StartupError) throw e;
-    const code = (e as { data?: { error?: string } }).data?.error;
+    const code = slackCode(e);
     throw new StartupError(
       code
         ? `SLACK_BOT_TOKEN was refused by Slack (${code}).`
-        : `Slack could not be reached to check SLACK_BOT_TOKEN (${(e as Error).message}).`,
+        : `Slack could not be reached to check SLACK_BOT_TOKEN (${errMessage(e)}).`,
     );
   }
 }

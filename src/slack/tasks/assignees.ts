@@ -5,6 +5,7 @@
  * sentence naming them.
  */
 
+import { errMessage } from '../context/error-replies.js';
 import type { WorkContext } from '../context/work-context.js';
 import { esc } from '../format/text.js';
 import type { Assignee } from '../parse/quick-add.js';
@@ -26,7 +27,8 @@ export async function resolveAssignees(
       let email: string | undefined;
       try {
         email = (await ctx.deps.users.get(ctx.slack, ctx.teamId, a.slackUserId)).email;
-      } catch {
+      } catch (e) {
+        ctx.logger.debug(`users.info for ${a.slackUserId} failed: ${errMessage(e)}`);
         return {
           ok: false,
           error: `Could not look up ${mention} in Slack, so nothing was created. Please try again.`,

@@ -3,8 +3,10 @@
  * handed to the router by src/slack/app.ts); the router has acked and checked the
  * connection already.
  */
+
 import type { Subcommand } from '../commands/router.js';
 import { replyError, runSafely } from '../context/error-replies.js';
+import { settle } from '../context/submit-budget.js';
 import type { WorkContext } from '../context/work-context.js';
 import { formatDueDate } from '../format/date-text.js';
 import { esc, plainText } from '../format/text.js';
@@ -21,6 +23,7 @@ import { factsFromTask } from './facts.js';
 import { openTaskForm } from './form/open.js';
 import { loadListPage, parseListArgs } from './list/load.js';
 import { taskListMessage } from './list/view.js';
+import { personOfList, replyMine } from './mine/command.js';
 import { loadProjectInfo } from './project-info.js';
 import { runTaskVerb, TASK_VERB_USAGE } from './task-verbs.js';
 
@@ -74,14 +77,15 @@ async function quickAdd(ctx: WorkContext, args: { text: string }): Promise<void>
     dueDate = date.date;
     notes.push(dueDateNote(due, date));
   }
-  const [project, people] = await Promise.all([
-    loadProjectInfo(ctx, projectId).catch((e: unknown) => e as Error),
+  const [loaded, people] = await Promise.all([
+    settle(loadProjectInfo(ctx, projectId)),
     resolveAssignees(ctx, assignees),
   ]);
-  if (project instanceof Error) {
-    await replyError(ctx, project, { action: 'load this channel’s project', id: projectId });
+  if (!loaded.ok) {
+    await replyError(ctx, loaded.error, { action: 'load this channel’s project', id: projectId });
     return;
   }
+  const project = loaded.value;
   if (!people.ok) {
     await ctx.reply(people.error);
     return;
@@ -101,6 +105,10 @@ async function quickAdd(ctx: WorkContext, args: { text: string }): Promise<void>
     );
   } catch (e) {
     await replyError(ctx, e, { action: 'create the task', checkWith: '`/work list`' });
+    return;
+  }
+  if (!created.task) {
+    await ctx.reply(created.sentence);
     return;
   }
   const data = await taskCardData(ctx, factsFromTask(created.task), project);
@@ -130,10 +138,13 @@ function dueDateNote(typed: string, date: Extract<DateParse, { ok: true }>): str
 const listCommand: Subcommand = {
   name: 'list',
   group: 'Tasks',
-  usage: 'list [open|done|all] [projectId]',
-  example: 'list open',
-  summary: 'list the tasks of this channel’s project (or another), 20 a page',
+  usage: 'list [open|done|all] [projectId] | list mine | list @someone',
+  example: 'list mine',
+  summary:
+    'list the tasks of this channel’s project (or another), or a person’s open tasks, 20 a page',
   async run(ctx, args) {
+    const person = personOfList(args.words, ctx.userId);
+    if (person) return replyMine(ctx, person);
     const parsed = parseListArgs(args.words);
     if (!parsed.ok) {
       await ctx.reply(parsed.error);

@@ -44,7 +44,10 @@ export async function completeTask(ctx: WorkContext, taskId: string): Promise<Co
   const updated = await ctx.work.updateTask(taskId, { projectId, statusId: status._id });
   return {
     already: false,
-    facts: mergeFacts(read, factsFromUpdated(updated)),
+    // Any 2xx set the status, whether or not the answer describes the task.
+    facts: updated
+      ? mergeFacts(read, factsFromUpdated(updated))
+      : { ...read, done: true, statusId: status._id },
     project,
     status,
   };
@@ -64,7 +67,14 @@ export async function reopenTask(ctx: WorkContext, taskId: string): Promise<Comp
     );
   }
   const updated = await ctx.work.updateTask(taskId, { projectId, statusId: status._id });
-  return { already: false, facts: mergeFacts(read, factsFromUpdated(updated)), project, status };
+  return {
+    already: false,
+    facts: updated
+      ? mergeFacts(read, factsFromUpdated(updated))
+      : { ...read, done: false, statusId: status._id },
+    project,
+    status,
+  };
 }
 
 /** "Reopened *X* (status To Do)." / "*X* is open already." */

@@ -9,7 +9,8 @@ import { esc } from '../format/text.js';
 import { announceNewTask, describeAssignmentReport } from '../notify/announce.js';
 
 export interface Created {
-  task: Task;
+  /** The task as the service described it; undefined when its answer did not say. */
+  task?: Task;
   /** "Created task *X* in *Project*. 2 of 3 assignees notified …" */
   sentence: string;
   /** The assignment report when someone could not be told ('' when all were). */
@@ -22,12 +23,21 @@ export async function createTaskFromSlack(
   projectName?: string,
 ): Promise<Created> {
   const task = await ctx.work.createTask(body);
-  const { report, problem } = await announceCreated(ctx, task);
   const project =
     projectName ??
-    ctx.store.knownProjects.get(ctx.teamId, task.projectId ?? body.projectId)?.projectName;
+    ctx.store.knownProjects.get(ctx.teamId, task?.projectId ?? body.projectId)?.projectName;
   const where = project ? ` in *${esc(project)}*` : '';
-  const head = `Created task *${esc(task.taskName || body.name || task.taskId)}*${where}.`;
+  if (!task) {
+    // Any 2xx created it; without an id there is no card to show and no task to announce.
+    return {
+      sentence: `Task created${where}; the service did not return its id.`,
+      notifyProblem: '',
+    };
+  }
+  const { report, problem } = await announceCreated(ctx, task);
+  // Only a name the service sent back is shown as the task's name.
+  const name = task.taskName ? `*${esc(task.taskName)}*` : `\`${task.taskId}\``;
+  const head = `Created task ${name}${where}.`;
   return { task, sentence: report ? `${head} ${report}` : head, notifyProblem: problem };
 }
 
@@ -45,6 +55,7 @@ async function announceCreated(
         slack: ctx.slack,
         work: ctx.work,
         store: ctx.store,
+        logger: ctx.logger,
         directory: ctx.deps.directory,
         matcher: ctx.deps.matcher,
       },

@@ -3,9 +3,12 @@
  * Files uploaded in the form are read with files.info; files of a message (create from
  * message) come with the message and are only looked up when the message left them out.
  */
+
 import type { TaskFileInput } from '../../workapi/contract.js';
+import { orDebug } from '../context/error-replies.js';
 import type { WorkContext } from '../context/work-context.js';
 import { cut } from '../format/text.js';
+import { slackCode } from '../ui/error-text.js';
 
 /** The parts of a Slack file object that matter here. */
 export interface SlackFileLike {
@@ -59,7 +62,7 @@ export async function readSlackFiles(
       try {
         file = (await ctx.slack.files.info({ file: id })).file as SlackFileLike | undefined;
       } catch (e) {
-        const code = (e as { data?: { error?: string } }).data?.error ?? 'no answer';
+        const code = slackCode(e) ?? 'no answer';
         throw new FileReadError(
           `Could not read an attached file from Slack (${code}). Remove it, or attach it again.`,
         );
@@ -89,7 +92,7 @@ export async function messageFiles(
       if (direct || !f.id) return direct;
       return readSlackFiles(ctx, [f.id])
         .then((x) => x[0])
-        .catch(() => undefined);
+        .catch(orDebug(ctx.logger, `Reading file ${f.id}`, undefined));
     }),
   );
   return out.filter((f): f is TaskFileInput => f !== undefined);

@@ -4,8 +4,10 @@
  * on). Every successful look-up is remembered in known_projects, so the create form's
  * project menu offers it next time.
  */
+
 import type { Group, ProjectDetails, StatusEntry } from '../../workapi/contract.js';
 import { STATUS_TYPE } from '../../workapi/contract.js';
+import { orDebug } from '../context/error-replies.js';
 import type { WorkContext } from '../context/work-context.js';
 import { rememberProject } from '../shared/project-context.js';
 
@@ -32,8 +34,10 @@ export async function loadProjectInfo(
 ): Promise<ProjectInfo> {
   // Both in parallel: groups of a project without the feature are simply not shown.
   const groups = withGroups
-    ? ctx.work.listProjectGroups(projectId).catch(() => [] as Group[])
-    : Promise.resolve([] as Group[]);
+    ? ctx.work
+        .listProjectGroups(projectId)
+        .catch(orDebug<Group[]>(ctx.logger, `Groups of ${projectId}`, []))
+    : Promise.resolve<Group[]>([]);
   const details = await ctx.work.getProjectDetails(projectId);
   const info = projectInfo(details, await groups);
   rememberProject(ctx, info.id, info.name);

@@ -9,6 +9,7 @@ import * as buttons from './actions.js';
 import * as commentSubmit from './comment/submit.js';
 import * as formActions from './form/actions.js';
 import * as formSubmit from './form/submit.js';
+import * as mine from './mine/command.js';
 import * as pickAction from './pick-action.js';
 import * as shortcuts from './shortcuts.js';
 
@@ -19,4 +20,5 @@ export function registerTasks(app: App, deps: WorklinkDeps): void {
   commentSubmit.register(app, deps);
   shortcuts.register(app, deps);
   pickAction.register(app, deps);
+  mine.register(app, deps);
 }

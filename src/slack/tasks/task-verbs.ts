@@ -4,7 +4,7 @@
  * command (`finishPicked`); none says so and offers `/work new`.
  */
 import type { KnownBlock } from '@slack/types';
-import { runSafely } from '../context/error-replies.js';
+import { orDebug, runSafely } from '../context/error-replies.js';
 import type { WorkContext } from '../context/work-context.js';
 import { esc, plainText } from '../format/text.js';
 import { parseQuickAdd } from '../parse/quick-add.js';
@@ -58,7 +58,7 @@ export async function runTaskVerb(ctx: WorkContext, verb: TaskVerb, text: string
     );
     return;
   }
-  const users = await workspaceUsers(ctx).catch(() => []);
+  const users = await workspaceUsers(ctx).catch(orDebug(ctx.logger, 'Service users', []));
   const names = (ids: string[]) =>
     ids.map((id) => {
       const u = users.find((x) => x.id === id);
@@ -211,8 +211,8 @@ async function assign(ctx: WorkContext, taskId: string, typed: string): Promise<
       projectId: task.projectId ?? '',
       taskUsers: [...before, ...added],
     });
-    taskChanged(ctx, factsFromUpdated(updated));
-    const users = await workspaceUsers(ctx).catch(() => []);
+    taskChanged(ctx, updated ? factsFromUpdated(updated) : { taskId });
+    const users = await workspaceUsers(ctx).catch(orDebug(ctx.logger, 'Service users', []));
     const who = added.map((id) => esc(users.find((u) => u.id === id)?.name ?? id)).join(', ');
     await ctx.reply(`Assigned ${who} to ${name}.`);
   });

@@ -13,6 +13,10 @@ export const ACTION = {
   taskReopen: 'task_reopen',
   /** Pick list of a task command that matched several; value = JSON {verb, taskId, rest}. */
   taskPick: 'task_pick',
+  /** "My tasks" paging; value = JSON {user, page}; ids get ":prev" / ":next". */
+  taskMinePage: 'task_mine_page',
+  /** App Home's Mark complete (completes, then publishes Home again); value = taskId. */
+  homeTaskComplete: 'home_task_complete',
   /** List paging; value = JSON {projectId, filter, page}. */
   taskListPage: 'task_list_page',
   /** Project select inside the task form (dispatch_action): refreshes project fields. */

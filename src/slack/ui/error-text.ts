@@ -3,6 +3,7 @@
  * a stack trace, an API key or raw JSON. The service's own 400 message is quoted (escaped),
  * because it names the field and the problem ("dueDate: is not a date on the calendar").
  */
+import { errMessage } from '../../error-message.js';
 import { isWorkApiError, type WorkApiError } from '../../workapi/client.js';
 import type { OperationName } from '../../workapi/contract.js';
 import { esc } from '../format/text.js';
@@ -82,6 +83,13 @@ function unknownOrUnchanged(err: WorkApiError, write: boolean, wording: ErrorWor
 
 function notFound(err: WorkApiError, id?: string): string {
   const op = err.operation;
+  // Create and list name no missing task: a 404 there means the project or the address.
+  if (op === 'createTask' || op === 'listTasks') {
+    return `the service does not know this project, or Worklink’s address for the service is wrong (an admin can check WORK_API_URL).${WRITES.has(op) ? ' Nothing was changed.' : ''}`;
+  }
+  if (op === 'createProject') {
+    return 'Worklink’s address for the service is wrong (an admin can check WORK_API_URL). Nothing was changed.';
+  }
   const thing = /task|comment/i.test(op) ? 'task' : /project|group/i.test(op) ? 'project' : '';
   const named = id ? ` \`${id}\`` : '';
   return thing
@@ -100,8 +108,15 @@ function sentence(message: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
+/** The Web API's error code of a failed Slack call (`users_not_found`), if it has one. */
+export function slackCode(e: unknown): string | undefined {
+  if (typeof e !== 'object' || e === null || !('data' in e)) return undefined;
+  const { data } = e;
+  if (typeof data !== 'object' || data === null || !('error' in data)) return undefined;
+  return typeof data.error === 'string' ? data.error : undefined;
+}
+
 /** A failed Slack Web API call as its error code (`expired_trigger_id`), else its message. */
 export function slackErrorCode(e: unknown): string {
-  const code = (e as { data?: { error?: string } } | undefined)?.data?.error;
-  return code ?? (e instanceof Error ? e.message : String(e));
+  return slackCode(e) ?? errMessage(e);
 }

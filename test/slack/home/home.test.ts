@@ -49,11 +49,11 @@ describe('connected', () => {
     );
   });
 
-  it('shows the connection, the linked channel, known projects and every command', async () => {
-    const shown = await openHome(h.users.carol.id);
+  it('shows an admin the connection, the linked channel, known projects and every command', async () => {
+    const shown = await openHome(h.users.alice.id);
     expect(shown).toContain(`Connected to *${h.seed.workspaceName}* by <@${h.users.alice.id}>`);
-    // Carol reads the moment in her own zone (Asia/Tokyo).
-    expect(shown).toMatch(/GMT\+9/);
+    // Alice reads the moment in her own zone (America/New_York).
+    expect(shown).toMatch(/[EG]MT-|[EP][SD]T/);
     expect(shown).toContain(
       `<#C_DESIGN> → *Website relaunch*  \`${h.seed.projects[0].projectId}\``,
     );
@@ -63,6 +63,38 @@ describe('connected', () => {
     for (const sub of new WorkRouter(workSubcommands()).visible()) {
       expect(shown).toContain(`\`/work ${sub.usage}\``);
     }
+  });
+
+  it('is personal: a non-admin sees their own tasks, no connection details, no admin commands', async () => {
+    await h.worklink.deps.indexRefresh.runTeam(h.teamId);
+    const shown = await openHome(h.users.carol.id);
+    expect(shown).toContain(`Connected to *${h.seed.workspaceName}*.`);
+    expect(shown).not.toContain('by <@');
+    for (const sub of new WorkRouter(workSubcommands()).visible()) {
+      if (sub.adminOnly) expect(shown).not.toContain(`\`/work ${sub.usage}\``);
+      else expect(shown).toContain(`\`/work ${sub.usage}\``);
+    }
+    expect(shown.indexOf('*My tasks*')).toBeLessThan(
+      shown.indexOf('*Channels linked to projects*'),
+    );
+    // Carol is on "Design the home page" (due 2026-03-01, long past): overdue, with buttons.
+    expect(shown).toContain('#2 *Design the home page* · Website relaunch · :warning: overdue');
+    expect(shown).toContain(ACTION.homeTaskComplete);
+    expect(shown).not.toContain('Draft the sitemap'); // Bob's alone
+    expect(await openHome(h.users.bob.id)).toContain('Draft the sitemap');
+  });
+
+  it('Mark complete on My tasks completes the task and publishes Home again without it', async () => {
+    const task = h.worklink.store.taskIndex.search(h.teamId, 'design home page')[0]!;
+    const before = h.fake.callsOf('views.publish').length;
+    const res = await h.slack.blockAction(
+      { actionId: ACTION.homeTaskComplete, value: task.taskId },
+      { userId: h.users.carol.id, view: { id: 'V_HOME', type: 'home', callback_id: '' } },
+    );
+    expect(res.status).toBe(200);
+    const call = await h.waitFor(() => h.fake.callsOf('views.publish').slice(before)[0]);
+    expect(JSON.stringify(call.body.view)).not.toContain('Design the home page');
+    expect((await h.work.getTask(task.taskId)).status).toBe(true);
   });
 
   it('opens a project card from the Home tab in a DM', async () => {

@@ -11,7 +11,6 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createLogger } from '../../../src/logger.js';
 import { seedDemoWorkspace } from '../../../src/service/index.js';
 import { startWorklink, type WorklinkHandle } from '../../../src/slack/start/worklink.js';
-import { WorkClient } from '../../../src/workapi/client.js';
 import { signEvent } from '../../../src/workapi/event-signature.js';
 import { type FakeSlack, startFakeSlack } from '../../support/fake-slack.js';
 import {
@@ -23,6 +22,7 @@ import {
   waitFor,
 } from '../../support/harness.js';
 import { dmCalls } from '../../support/notify-slack.js';
+import { SureWorkClient } from '../../support/sure-work.js';
 
 let fake: FakeSlack;
 let handle: WorklinkHandle;
@@ -57,7 +57,7 @@ it('subscribes itself to the embedded service and DMs assignees of tasks made th
   expect(notifications.eventsSecret).toMatch(/^[0-9a-f]{64}$/);
 
   const seed = seedDemoWorkspace(handle.service!.db);
-  const work = new WorkClient({ ...handle.workUrls, apiKey: seed.apiKey });
+  const work = new SureWorkClient({ ...handle.workUrls, apiKey: seed.apiKey });
   await saveVerifiedConnection(handle.store, seed, 'U_ALICE', work);
   const bob = seed.users.find((u) => u.email === 'bob@example.com')!;
   await work.createTask({

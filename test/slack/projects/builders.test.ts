@@ -15,9 +15,9 @@ import {
   readCreateForm,
   readEditForm,
   readEditMeta,
-  type StateValues,
 } from '../../../src/slack/projects/form/read.js';
 import { packed } from '../../../src/slack/ui/blocks.js';
+import type { StateValues } from '../../../src/slack/ui/state-values.js';
 
 const original: ProjectSnapshot = {
   name: 'Alpha',
@@ -155,6 +155,7 @@ describe('builders within Block Kit limits', () => {
 
   it('keeps the Home under 100 blocks with many links, projects and commands', () => {
     const view = homeView({
+      admin: true,
       connection: { workspaceName: 'W', connectedBy: 'U1', connectedAt: 'today' },
       links: Array.from({ length: 300 }, (_, i) => ({
         channelId: `C${i}`,

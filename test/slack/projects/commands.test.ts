@@ -205,7 +205,7 @@ describe('link and unlink', () => {
       '`/work project link <projectId>` takes one project id; nothing was done.',
     );
     expect((await run('project unlink now', 'C_BAD')).text).toBe(
-      '`/work project unlink` takes nothing after it; nothing was done.',
+      '`/work project unlink` takes nothing after it: run just `/work project unlink`.',
     );
     expect((await run('groups tiny', 'C_BAD')).text).toMatch(/^`tiny` is too short/);
     expect((await run(`groups ${UNKNOWN}`, 'C_BAD')).text).toMatch(

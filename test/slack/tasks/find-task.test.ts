@@ -45,12 +45,12 @@ describe('by words', () => {
   });
 
   it('answers a pick list when several match, and its button finishes the command', async () => {
-    const a = await appWork().createTask({ projectId: website, name: 'Fix login page' });
-    const b = await appWork().createTask({
+    const a = (await appWork().createTask({ projectId: website, name: 'Fix login page' }))!;
+    const b = (await appWork().createTask({
       projectId: website,
       name: 'Fix login button',
       taskUsers: [seedUser('Bob').id],
-    });
+    }))!;
     await appWork().updateTask(b.taskId, { projectId: website }); // tells its number
     const list = await reply('done login fix');
     expect(list.text).toBe('2 tasks match. Which one?');
@@ -86,7 +86,10 @@ describe('by words', () => {
   });
 
   it('comments on the task named before the colon', async () => {
-    const { taskId } = await appWork().createTask({ projectId: website, name: 'Review copy deck' });
+    const { taskId } = (await appWork().createTask({
+      projectId: website,
+      name: 'Review copy deck',
+    }))!;
     expect((await reply('comment copy deck review: Reads well')).text).toBe(
       'Added your comment to *Review copy deck*.',
     );

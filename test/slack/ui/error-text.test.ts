@@ -91,6 +91,34 @@ describe('describeWorkError', () => {
     );
   });
 
+  it('says a 404 on create or list means the project or the address, not a missing task', () => {
+    expect(
+      describeWorkError(err('createTask', 404, 'not_found', 'HTTP 404'), {
+        action: 'create the task',
+      }),
+    ).toBe(
+      'Could not create the task: the service does not know this project, or Worklink’s address for the service is wrong (an admin can check WORK_API_URL). Nothing was changed.',
+    );
+    expect(
+      describeWorkError(err('listTasks', 404, 'not_found', 'Cannot GET'), { action: 'list tasks' }),
+    ).toBe(
+      'Could not list tasks: the service does not know this project, or Worklink’s address for the service is wrong (an admin can check WORK_API_URL).',
+    );
+  });
+
+  it('escapes the service’s text for Slack', () => {
+    expect(
+      describeWorkError(
+        err('createTask', 400, 'invalid', 'name: <b> & <!channel> are not allowed'),
+        {
+          action: 'create the task',
+        },
+      ),
+    ).toBe(
+      'Could not create the task: name: &lt;b&gt; &amp; &lt;!channel&gt; are not allowed. Nothing was changed.',
+    );
+  });
+
   it('apologises for anything that is not a WorkApiError', () => {
     expect(describeWorkError(new TypeError('x is undefined'), { action: 'do it' })).toBe(APOLOGY);
   });

@@ -152,7 +152,7 @@ function groupLine(o: ProjectOverview): string {
 function labelLine(details: ProjectDetails): string {
   const labels = details.LabelsList ?? [];
   if (details.LabelsEnabled === false) return 'off for this project';
-  return labels.length ? labels.map((l) => esc(l.Name || l._id)).join(', ') : 'none';
+  return labels.length ? labels.map((l) => esc(l.Name || l._id || '?')).join(', ') : 'none';
 }
 
 /** "Priority on (default: Medium) · Estimates on · Milestones off · Groups on". */

@@ -52,11 +52,8 @@ const customersCommand: Subcommand = {
   usage: 'customers',
   example: 'customers',
   summary: 'list the workspace’s customers and their clients',
-  async run(ctx, args) {
-    if (args.words.length) {
-      await ctx.reply('`/work customers` takes nothing after it: run just `/work customers`.');
-      return;
-    }
+  takesNothing: true,
+  async run(ctx) {
     await runSafely(ctx, { action: 'list the customers' }, async () => {
       await ctx.reply(customersMessage(await ctx.work.listCustomers()));
     });
@@ -69,11 +66,8 @@ const usersCommand: Subcommand = {
   usage: 'users',
   example: 'users',
   summary: 'list the workspace’s users with e-mail and owner/admin marks',
-  async run(ctx, args) {
-    if (args.words.length) {
-      await ctx.reply('`/work users` takes nothing after it: run just `/work users`.');
-      return;
-    }
+  takesNothing: true,
+  async run(ctx) {
     await runSafely(ctx, { action: 'list the users' }, async () => {
       const users = await ctx.work.listUsers();
       await ctx.reply(usersMessage({ users, keyOwnerId: ctx.connection?.keyOwnerId }));

@@ -4,6 +4,7 @@
  * fields that changed, compared with a snapshot taken when the form was opened (carried in
  * private_metadata, so the comparison does not depend on anything changing meanwhile).
  */
+
 import { createHash } from 'node:crypto';
 import {
   CreateProjectBody,
@@ -17,21 +18,8 @@ import {
 import { calendarDate } from '../../format/date-text.js';
 import { priorityName } from '../../shared/names.js';
 import { parseObject, str } from '../../ui/metadata.js';
+import type { StateValues } from '../../ui/state-values.js';
 import { FEATURE, LINK_CHANNEL_VALUE, PROJECT_BLOCK, PROJECT_INPUT } from './fields.js';
-
-/** Slack's view.state.values, as much of it as the forms use. */
-export type StateValues = Record<
-  string,
-  Record<
-    string,
-    {
-      value?: string | null;
-      selected_date?: string | null;
-      selected_option?: { value: string } | null;
-      selected_options?: { value: string }[];
-    }
-  >
->;
 
 /** Where the form was opened from, so results are reported there. */
 export interface ProjectFormMeta {

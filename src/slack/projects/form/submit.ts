@@ -6,7 +6,7 @@
  * card is posted where the form was opened. Nothing here ever throws into Bolt.
  */
 
-import type { App } from '@slack/bolt';
+import type { App, ViewResponseAction, ViewSubmitAction } from '@slack/bolt';
 import { isWorkApiError } from '../../../workapi/client.js';
 import type { Project } from '../../../workapi/contract.js';
 import type { WorklinkDeps } from '../../context/deps.js';
@@ -26,7 +26,6 @@ import {
   readEditForm,
   readEditMeta,
   readFormMeta,
-  type StateValues,
 } from './read.js';
 
 const CREATE_WORDING = {
@@ -34,14 +33,12 @@ const CREATE_WORDING = {
   checkWith: 'the projects in the work-management service',
 };
 
-type ViewAck = (response?: Record<string, unknown>) => Promise<void>;
-
 export function register(app: App, deps: WorklinkDeps): void {
-  app.view(VIEW.projectCreate, async (args) => {
+  app.view<ViewSubmitAction>(VIEW.projectCreate, async (args) => {
     const started = Date.now();
-    const ack = args.ack as unknown as ViewAck;
+    const { ack } = args;
     const { view } = args;
-    const form = readCreateForm(view.state.values as StateValues);
+    const form = readCreateForm(view.state.values);
     if (!form.ok) {
       await ack({ response_action: 'errors', errors: form.errors });
       return;
@@ -69,12 +66,12 @@ export function register(app: App, deps: WorklinkDeps): void {
     }
     const text = safely(ctx, () => created(ctx, outcome.value, form.value, meta.channelId));
     await ack(notice('Project created', text));
-    await cardAfter(ctx, outcome.value.projectId, text);
+    if (outcome.value) await cardAfter(ctx, outcome.value.projectId, text);
   });
 
-  app.view(VIEW.projectEdit, async (args) => {
+  app.view<ViewSubmitAction>(VIEW.projectEdit, async (args) => {
     const started = Date.now();
-    const ack = args.ack as unknown as ViewAck;
+    const { ack } = args;
     const { view } = args;
     const meta = readEditMeta(view.private_metadata);
     if (!meta) {
@@ -86,7 +83,7 @@ export function register(app: App, deps: WorklinkDeps): void {
       );
       return;
     }
-    const form = readEditForm(view.state.values as StateValues, meta.original);
+    const form = readEditForm(view.state.values, meta.original);
     if (!form.ok) {
       await ack({ response_action: 'errors', errors: form.errors });
       return;
@@ -107,10 +104,13 @@ export function register(app: App, deps: WorklinkDeps): void {
     };
     const saving = settle(ctx.work.updateProject(meta.projectId, form.value.body));
     const answer = await withinBudget(saving, budgetLeft(started));
-    const saved = (project: Project) => {
-      rememberProject(ctx, project.projectId, project.projectName);
-      const name = esc(project.projectName || meta.original.name);
-      return `Saved *${name}*: changed ${form.value.changes.join(', ')}.`;
+    const saved = (project: Project | undefined) => {
+      // Any 2xx saved it; only a name the service sent back is shown as its name.
+      if (project) rememberProject(ctx, project.projectId, project.projectName);
+      const name = project?.projectName
+        ? `*${esc(project.projectName)}*`
+        : `project \`${meta.projectId}\``;
+      return `Saved ${name}: changed ${form.value.changes.join(', ')}.`;
     };
     if (!answer.inTime) {
       await ack();
@@ -124,19 +124,23 @@ export function register(app: App, deps: WorklinkDeps): void {
     }
     const text = safely(ctx, () => saved(outcome.value));
     await ack(notice('Project saved', text));
-    await cardAfter(ctx, outcome.value.projectId, text);
+    await cardAfter(ctx, meta.projectId, text);
   });
 }
 
 /** Records the new project (and the channel link when asked); returns the sentence to show. */
 function created(
   ctx: WorkContext,
-  project: Project,
+  project: Project | undefined,
   form: CreateForm,
   channelId: string | undefined,
 ): string {
-  const name = esc(project.projectName || form.body.projectName);
-  const parts = [`Created *${name}* (\`${project.projectId}\`).`];
+  if (!project) {
+    return 'Project created; the service did not return its id, so Worklink cannot show or link it yet. It appears in the service under the name you gave.';
+  }
+  // Only a name the service sent back is shown as the project's name.
+  const name = project.projectName ? `*${esc(project.projectName)}*` : 'the project';
+  const parts = [`Created ${name} (\`${project.projectId}\`).`];
   if (form.linkChannel && channelId) {
     const link = linkChannel(ctx, channelId, project.projectId, project.projectName);
     const instead = link.replaced ? ` instead of *${esc(link.replaced.name)}*` : '';
@@ -158,7 +162,7 @@ function failure(
   error: unknown,
   wording: { action: string; id?: string; checkWith?: string },
   shownBlocks: string[],
-): Record<string, unknown> {
+): ViewResponseAction {
   if (isWorkApiError(error) && error.kind === 'invalid') {
     return { response_action: 'errors', errors: errorsFor(error.message, shownBlocks) };
   }
@@ -179,7 +183,7 @@ async function finishLate<T>(
       return;
     }
     const text = safely(ctx, () => onSuccess(outcome.value));
-    const projectId = (outcome.value as { projectId?: string }).projectId;
+    const projectId = (outcome.value as { projectId?: string } | undefined)?.projectId;
     if (projectId) await cardAfter(ctx, projectId, text);
     else await ctx.reply(text);
   } catch (e) {
@@ -207,12 +211,10 @@ function safely(ctx: WorkContext, fn: () => string): string {
   }
 }
 
-function notice(title: string, text: string): Record<string, unknown> {
+function notice(title: string, text: string): ViewResponseAction {
   return { response_action: 'update', view: noticeModal(title, text) };
 }
 
-function blockIds(blocks: readonly unknown[] | undefined): string[] {
-  return (blocks ?? [])
-    .map((b) => (b as { block_id?: unknown }).block_id)
-    .filter((id): id is string => typeof id === 'string');
+function blockIds(blocks: readonly { block_id?: string }[] | undefined): string[] {
+  return (blocks ?? []).map((b) => b.block_id).filter((id): id is string => typeof id === 'string');
 }

@@ -3,7 +3,9 @@
  * mentions for assignees whose e-mail matches a Slack user. The card itself is a pure
  * function (card/view.ts).
  */
+
 import { PRIORITY_NAMES } from '../../../workapi/contract.js';
+import { orDebug } from '../../context/error-replies.js';
 import type { WorkContext } from '../../context/work-context.js';
 import { slackIdsFor, userName, workspaceUsers } from '../../people/service-users.js';
 import type { TaskFacts } from '../facts.js';
@@ -23,10 +25,10 @@ export async function taskCardData(
     project ??
       (facts.projectId
         ? loadProjectInfo(ctx, facts.projectId, { withGroups: !facts.groupName }).catch(
-            () => undefined,
+            orDebug(ctx.logger, `Project ${facts.projectId} for a card`, undefined),
           )
         : undefined),
-    workspaceUsers(ctx).catch(() => []),
+    workspaceUsers(ctx).catch(orDebug(ctx.logger, 'Service users for a card', [])),
   ]);
   const assigned = facts.assigneeIds.map((id) => users.find((u) => u.id === id) ?? { id });
   const slackIds = await slackIdsFor(ctx, assigned);

@@ -11,6 +11,7 @@
  * "— Bob Brown (via Slack, added by Alice Adams)". Names are Slack's real names (else the
  * display name, else the user id); a message from an app is named by the app's name.
  */
+import { orDebug } from '../../context/error-replies.js';
 import type { WorkContext } from '../../context/work-context.js';
 
 /** Who wrote a message a comment is taken from: a Slack user id, or a bot's name. */
@@ -45,6 +46,8 @@ export function attribution(name: string, extra = ''): string {
 
 /** A Slack user's name for the service's readers; the id when Slack cannot say. */
 async function slackName(ctx: WorkContext, userId: string): Promise<string> {
-  const user = await ctx.deps.users.get(ctx.slack, ctx.teamId, userId).catch(() => undefined);
+  const user = await ctx.deps.users
+    .get(ctx.slack, ctx.teamId, userId)
+    .catch(orDebug(ctx.logger, `users.info for ${userId}`, undefined));
   return user?.name?.trim() || `Slack user ${userId}`;
 }

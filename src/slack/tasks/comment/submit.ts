@@ -5,7 +5,12 @@
  * when slower, the modal closes and the result (or, on failure, the text) is sent after.
  */
 
-import type { App } from '@slack/bolt';
+import type {
+  AllMiddlewareArgs,
+  App,
+  SlackViewMiddlewareArgs,
+  ViewSubmitAction,
+} from '@slack/bolt';
 import { isWorkApiError } from '../../../workapi/client.js';
 import type { WorklinkDeps } from '../../context/deps.js';
 import { errMessage, errorText } from '../../context/error-replies.js';
@@ -19,7 +24,7 @@ import { taskChanged } from '../facts.js';
 import { authoredContent } from './authored.js';
 import { COMMENT_BLOCK, type CommentMeta, readCommentMeta, readCommentValues } from './view.js';
 
-type ViewArgs = Parameters<Parameters<App['view']>[1]>[0];
+type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 type Outcome =
   | { kind: 'posted'; sentence: string }
@@ -27,12 +32,12 @@ type Outcome =
   | { kind: 'failed'; message: string };
 
 export function register(app: App, deps: WorklinkDeps): void {
-  app.view(VIEW.taskComment, (args) => onSubmit(deps, args, false));
-  app.view(VIEW.commentFromMessage, (args) => onSubmit(deps, args, true));
+  app.view<ViewSubmitAction>(VIEW.taskComment, (args) => onSubmit(deps, args, false));
+  app.view<ViewSubmitAction>(VIEW.commentFromMessage, (args) => onSubmit(deps, args, true));
 }
 
 async function onSubmit(deps: WorklinkDeps, args: ViewArgs, fromMessage: boolean): Promise<void> {
-  const ack = args.ack as (response?: unknown) => Promise<void>;
+  const { ack } = args;
   const started = Date.now();
   const meta = readCommentMeta(args.view.private_metadata);
   const values = readCommentValues(args.view.state.values);
@@ -140,7 +145,8 @@ async function messageLink(ctx: WorkContext, meta: CommentMeta): Promise<string 
       message_ts: meta.messageTs,
     });
     return res.permalink;
-  } catch {
+  } catch (e) {
+    ctx.logger.debug(`chat.getPermalink failed: ${errMessage(e)}`);
     return undefined;
   }
 }

@@ -8,14 +8,13 @@ import { errMessage } from '../../context/error-replies.js';
 import { workContext } from '../../context/work-context.js';
 import { ACTION } from '../../ui/block-ids.js';
 import { createFormData } from './open.js';
-import { readTaskFormValues, type StateValues } from './read.js';
+import { readTaskFormValues } from './read.js';
 import { readTaskFormMeta, taskFormModal } from './view.js';
 
 export function register(app: App, deps: WorklinkDeps): void {
-  app.action(ACTION.taskFormProject, async (args) => {
+  app.action<BlockAction>(ACTION.taskFormProject, async (args) => {
     await args.ack();
-    const body = args.body as BlockAction;
-    const view = body.view;
+    const { view } = args.body;
     if (!view) return;
     const meta = readTaskFormMeta(view.private_metadata, 'create');
     if (meta.mode !== 'create') return;
@@ -24,9 +23,15 @@ export function register(app: App, deps: WorklinkDeps): void {
         channelId: meta.channelId,
         responseUrl: meta.responseUrl,
       });
-      const values = readTaskFormValues(view.state.values as unknown as StateValues);
-      const action = args.action as { selected_option?: { value?: string }; value?: string };
-      const projectId = (action.selected_option?.value ?? action.value ?? '').trim();
+      const values = readTaskFormValues(view.state.values);
+      const { action } = args;
+      const chosen =
+        'selected_option' in action
+          ? action.selected_option?.value
+          : 'value' in action
+            ? action.value
+            : undefined;
+      const projectId = (chosen ?? '').trim();
       // The new project's defaults replace the old one's status, group and priority.
       const data = await createFormData(ctx, {
         meta,

@@ -4,6 +4,7 @@
  * belongs (blockForServiceError), what changed in an edit (fingerprints) and the entered
  * values in words for when a save fails after the modal closed.
  */
+
 import {
   type CreateTaskBody,
   isCalendarDate,
@@ -12,6 +13,7 @@ import {
 } from '../../../workapi/contract.js';
 import { cut, esc } from '../../format/text.js';
 import { projectIdProblem } from '../../parse/service-id.js';
+import type { StateValue, StateValues } from '../../ui/state-values.js';
 import type { ProjectInfo } from '../project-info.js';
 import {
   EDITABLE,
@@ -25,15 +27,6 @@ import {
 } from './view.js';
 
 // ── Reading a submission ─────────────────────────────────────────────────────
-
-type StateValue = {
-  value?: string | null;
-  selected_date?: string | null;
-  selected_option?: { value?: string } | null;
-  selected_options?: { value?: string }[];
-  files?: { id?: string }[];
-};
-export type StateValues = Record<string, Record<string, StateValue | undefined> | undefined>;
 
 /** The element with `actionId`, wherever its block is (block_ids carry the project). */
 function find(state: StateValues, actionId: string): StateValue | undefined {

@@ -15,9 +15,10 @@ import { blockForServiceError, errorBlock, type TaskFormCheck } from './read.js'
 import type { TaskFormMeta } from './view.js';
 
 export type SaveOutcome =
+  /** `facts` is undefined when the service said it saved, but not what. */
   | {
       kind: 'saved';
-      facts: TaskFacts;
+      facts?: TaskFacts;
       sentence: string;
       created: boolean;
       /** Who could not be told of a new task ('' when all were, or on edits). */
@@ -38,14 +39,14 @@ export async function saveTaskForm(
   try {
     if (edit) {
       const taskId = meta.taskId ?? '';
-      const updated = factsFromUpdated(await ctx.work.updateTask(taskId, check.body));
+      const answer = await ctx.work.updateTask(taskId, check.body);
+      // Any 2xx saved it; an answer that does not describe the task is made up by a read.
+      const updated = answer
+        ? factsFromUpdated(answer)
+        : await ctx.work.getTask(taskId).then(factsFromTask, () => undefined);
       const what = check.changed.length ? `: changed ${listing(check.changed)}` : '';
-      return {
-        kind: 'saved',
-        facts: updated,
-        sentence: `Saved *${esc(updated.name || taskId)}*${what}.`,
-        created: false,
-      };
+      const name = updated?.name ? `*${esc(updated.name)}*` : `task \`${taskId}\``;
+      return { kind: 'saved', facts: updated, sentence: `Saved ${name}${what}.`, created: false };
     }
     const body: CreateTaskBody = { ...check.body };
     if (check.fileIds.length) {
@@ -55,7 +56,7 @@ export async function saveTaskForm(
     return {
       kind: 'saved',
       // Get task has no status id; the one asked for is the one the task has.
-      facts: { ...factsFromTask(created.task), statusId: body.statusId },
+      facts: created.task && { ...factsFromTask(created.task), statusId: body.statusId },
       sentence: created.sentence,
       created: true,
       notifyProblem: created.notifyProblem,

@@ -7,9 +7,14 @@
  * the person what they entered, so nothing typed is lost.
  */
 
-import type { App } from '@slack/bolt';
+import type {
+  AllMiddlewareArgs,
+  App,
+  SlackViewMiddlewareArgs,
+  ViewSubmitAction,
+} from '@slack/bolt';
 import type { WorklinkDeps } from '../../context/deps.js';
-import { errMessage } from '../../context/error-replies.js';
+import { errMessage, orDebug } from '../../context/error-replies.js';
 import { budgetLeft, withinBudget } from '../../context/submit-budget.js';
 import { type WorkContext, workContext } from '../../context/work-context.js';
 import { VIEW } from '../../ui/block-ids.js';
@@ -19,32 +24,25 @@ import { noticeModal } from '../../ui/notice-modal.js';
 import { postLiveCard } from '../card/live-post.js';
 import { taskCardData } from '../card/load.js';
 import { taskChanged } from '../facts.js';
-import {
-  checkTaskForm,
-  describeEnteredValues,
-  errorBlock,
-  readTaskFormValues,
-  type StateValues,
-} from './read.js';
+import { checkTaskForm, describeEnteredValues, errorBlock, readTaskFormValues } from './read.js';
 import { type SaveOutcome, saveTaskForm } from './save.js';
 import { readTaskFormMeta, type TaskFormMode, type TaskFormValues } from './view.js';
 
 /** Time allowed for files.info, the save and the announcement before the modal is answered. */
 
 export function register(app: App, deps: WorklinkDeps): void {
-  app.view(VIEW.taskCreate, (args) => onSubmit(deps, args, 'create'));
-  app.view(VIEW.taskEdit, (args) => onSubmit(deps, args, 'edit'));
+  app.view<ViewSubmitAction>(VIEW.taskCreate, (args) => onSubmit(deps, args, 'create'));
+  app.view<ViewSubmitAction>(VIEW.taskEdit, (args) => onSubmit(deps, args, 'edit'));
 }
 
-type ViewArgs = Parameters<Parameters<App['view']>[1]>[0];
+type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 async function onSubmit(deps: WorklinkDeps, args: ViewArgs, mode: TaskFormMode): Promise<void> {
   const { view } = args;
-  // view_submission acks take a response_action; view_closed never reaches this listener.
-  const ack = args.ack as (response?: unknown) => Promise<void>;
+  const { ack } = args;
   const started = Date.now();
   const meta = readTaskFormMeta(view.private_metadata, mode);
-  const values = readTaskFormValues(view.state.values as unknown as StateValues);
+  const values = readTaskFormValues(view.state.values);
   const check = checkTaskForm(values, meta);
   if (!check.ok) {
     await ack({ response_action: 'errors', errors: check.errors });
@@ -99,7 +97,7 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, mode: TaskFormMode):
   if (result.kind === 'saved') {
     await ctx.slack.views
       .update({ view_id: view.id, view: noticeModal(title, result.sentence) })
-      .catch(() => undefined);
+      .catch(orDebug(ctx.logger, 'Updating the closed task form', undefined));
     await report(ctx, result);
     return;
   }
@@ -111,7 +109,7 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, mode: TaskFormMode):
         `${result.message}\n\nWhat you entered was sent to you in a direct message.`,
       ),
     })
-    .catch(() => undefined);
+    .catch(orDebug(ctx.logger, 'Updating the closed task form', undefined));
   await dmEnteredValues(ctx, mode, result.message, values);
 }
 
@@ -122,12 +120,13 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, mode: TaskFormMode):
  */
 async function report(ctx: WorkContext, result: Extract<SaveOutcome, { kind: 'saved' }>) {
   try {
-    if (!result.created) {
-      taskChanged(ctx, result.facts);
+    const facts = result.facts;
+    if (!facts || !result.created) {
+      if (facts) taskChanged(ctx, facts);
       await ctx.reply(result.sentence);
       return;
     }
-    const data = await taskCardData(ctx, result.facts);
+    const data = await taskCardData(ctx, facts);
     const unposted = await postLiveCard(ctx, data, 'author');
     if (unposted) {
       await ctx.reply({
@@ -139,7 +138,7 @@ async function report(ctx: WorkContext, result: Extract<SaveOutcome, { kind: 'sa
     }
   } catch (e) {
     ctx.logger.warn(`Could not report the saved task: ${errMessage(e)}`);
-    await ctx.reply(result.sentence).catch(() => undefined);
+    await ctx.reply(result.sentence).catch(orDebug(ctx.logger, 'The plain report', undefined));
   }
 }
 

@@ -3,11 +3,13 @@
  * page's tasks are read with get task, at most 8 at a time, to show status, due date and
  * assignees.
  */
+import { errMessage, orDebug } from '../../context/error-replies.js';
 import type { WorkContext } from '../../context/work-context.js';
 import { userName, workspaceUsers } from '../../people/service-users.js';
 import { mapLimit } from '../../shared/concurrency.js';
 import { cardDataFrom } from '../card/load.js';
 import { factsFromTask } from '../facts.js';
+import { dateIn } from '../mine/due-groups.js';
 import { loadProjectInfo } from '../project-info.js';
 import { type ListFilter, PAGE_SIZE, pageCount, type TaskListData } from './view.js';
 
@@ -54,7 +56,7 @@ export async function loadListPage(
   const items = listResult.value;
   const page = Math.min(Math.max(0, input.page), pageCount(items.length) - 1);
   const slice = items.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE);
-  const users = await workspaceUsers(ctx).catch(() => []);
+  const users = await workspaceUsers(ctx).catch(orDebug(ctx.logger, 'Service users', []));
   const person = (id: string) => {
     const u = users.find((x) => x.id === id);
     return { name: u ? userName(u) : id };
@@ -64,8 +66,9 @@ export async function loadListPage(
       const facts = factsFromTask(await ctx.work.getTask(item.taskId));
       const number = ctx.store.taskIndex.get(ctx.teamId, item.taskId)?.number;
       return cardDataFrom({ ...facts, number }, project, person);
-    } catch {
+    } catch (e) {
       // One unreadable task does not spoil the page.
+      ctx.logger.debug(`Task ${item.taskId} of a list page: ${errMessage(e)}`);
       return {
         taskId: item.taskId,
         name: item.taskName ?? item.taskId,
@@ -75,7 +78,9 @@ export async function loadListPage(
       };
     }
   });
+  const now = ctx.deps.clock?.() ?? Date.now();
   return {
+    today: dateIn(await ctx.userTimeZone(), now),
     projectId: project.id,
     projectName: project.name,
     filter: input.filter,

@@ -4,7 +4,7 @@
  * ACTION.taskListPage + ":prev" / ":next" (two buttons in one block need distinct ids).
  */
 import type { Button, KnownBlock } from '@slack/types';
-import { formatDueDate } from '../../format/date-text.js';
+import { calendarDate, formatDueDate } from '../../format/date-text.js';
 import { cut, esc } from '../../format/text.js';
 import { ACTION } from '../../ui/block-ids.js';
 import { parseObject, str } from '../../ui/metadata.js';
@@ -23,7 +23,15 @@ export interface ListPageValue {
 export const LIST_PREV = `${ACTION.taskListPage}:prev`;
 export const LIST_NEXT = `${ACTION.taskListPage}:next`;
 
+/** Not done and due before `today` (the viewer's date, yyyy-MM-dd). */
+function overdue(row: TaskCardData, today: string | undefined): boolean {
+  const due = calendarDate(row.dueDate);
+  return Boolean(today && due && !row.status.done && due < today);
+}
+
 export interface TaskListData {
+  /** The viewer's date in their time zone (yyyy-MM-dd): judges "overdue". */
+  today?: string;
   projectId: string;
   projectName: string;
   filter: ListFilter;
@@ -60,7 +68,9 @@ export function taskListMessage(d: TaskListData): { text: string; blocks: KnownB
       ? '_details unavailable_'
       : [
           statusText(row.status),
-          row.dueDate ? `due ${formatDueDate(row.dueDate)}` : undefined,
+          row.dueDate
+            ? `${overdue(row, d.today) ? ':warning: overdue, ' : ''}due ${formatDueDate(row.dueDate)}`
+            : undefined,
           row.assignees.length ? assigneeText(row.assignees) : undefined,
         ]
           .filter(Boolean)
