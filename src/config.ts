@@ -11,6 +11,7 @@
  * variable, so `npm start` can print it as is (no stack trace).
  */
 import { z } from 'zod';
+import type { HttpLimits } from './slack/start/http-guard.js';
 
 export type LogLevelName = 'debug' | 'info' | 'warn' | 'error';
 
@@ -45,6 +46,8 @@ export interface AppConfig {
   workEventsSecret?: string;
   /** WORK_MAX_RESPONSE_BYTES: the service's answers past this size are refused unread. */
   workMaxResponseBytes?: number;
+  /** HTTP server limits (timeouts, connection cap, body size); defaults in http-guard.ts. */
+  httpLimits?: Partial<HttpLimits>;
   logLevel: LogLevelName;
 }
 

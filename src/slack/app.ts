@@ -20,6 +20,7 @@ import { outboxStatusSection, peopleCommands } from './people/commands.js';
 import { projectCommands } from './projects/commands.js';
 import { directoryCommands } from './projects/directory/commands.js';
 import { registerProjects } from './projects/register.js';
+import { DEFAULT_HTTP_LIMITS, guardSlackRequests } from './start/http-guard.js';
 import { taskCommands } from './tasks/commands.js';
 import { registerTasks } from './tasks/register.js';
 
@@ -79,6 +80,19 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
   // Bolt sets its logger to `logLevel` (info when absent): pass LOG_LEVEL, or it is lost.
   const common = { logger: deps.logger, logLevel: boltLogLevel(config.logLevel), clientOptions };
 
+  const limits = { ...DEFAULT_HTTP_LIMITS, ...config.httpLimits };
+  /** Bolt's HTTP receiver behind the header, size, signature and replay checks. */
+  const guarded = (receiver: HTTPReceiver, signingSecret: string) => {
+    receiver.requestListener = guardSlackRequests(receiver.requestListener, {
+      path: EVENTS_PATH,
+      signingSecret,
+      seen: deps.store.seenRequests,
+      limits,
+      logger: deps.logger,
+    });
+    return receiver;
+  };
+
   let app: App;
   switch (slack.mode) {
     case 'http':
@@ -86,35 +100,43 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
         ...common,
         token: slack.botToken,
         ...options.botIdentity,
-        receiver: new HTTPReceiver({
-          signingSecret: slack.signingSecret,
-          endpoints: EVENTS_PATH,
-          customRoutes,
-          logger: deps.logger,
-        }),
+        receiver: guarded(
+          new HTTPReceiver({
+            signingSecret: slack.signingSecret,
+            endpoints: EVENTS_PATH,
+            customRoutes,
+            logger: deps.logger,
+            bodyLimit: limits.slackBodyBytes,
+          }),
+          slack.signingSecret,
+        ),
       });
       break;
     case 'oauth':
       app = new App({
         ...common,
-        receiver: new HTTPReceiver({
-          signingSecret: slack.signingSecret,
-          endpoints: EVENTS_PATH,
-          customRoutes,
-          logger: deps.logger,
-          clientId: slack.clientId,
-          clientSecret: slack.clientSecret,
-          stateSecret: slack.stateSecret,
-          scopes: [...BOT_SCOPES],
-          installationStore: deps.store.installations,
-          installerOptions: {
-            installPath: INSTALL_PATH,
-            redirectUriPath: OAUTH_REDIRECT_PATH,
-            // The Installation keeps `user.id` (the installer): permissions.ts relies on it.
-            directInstall: true,
-            clientOptions: { slackApiUrl: config.slackApiUrl },
-          },
-        }),
+        receiver: guarded(
+          new HTTPReceiver({
+            signingSecret: slack.signingSecret,
+            endpoints: EVENTS_PATH,
+            customRoutes,
+            logger: deps.logger,
+            bodyLimit: limits.slackBodyBytes,
+            clientId: slack.clientId,
+            clientSecret: slack.clientSecret,
+            stateSecret: slack.stateSecret,
+            scopes: [...BOT_SCOPES],
+            installationStore: deps.store.installations,
+            installerOptions: {
+              installPath: INSTALL_PATH,
+              redirectUriPath: OAUTH_REDIRECT_PATH,
+              // The Installation keeps `user.id` (the installer): permissions.ts relies on it.
+              directInstall: true,
+              clientOptions: { slackApiUrl: config.slackApiUrl },
+            },
+          }),
+          slack.signingSecret,
+        ),
       });
       break;
     case 'socket':

@@ -14,6 +14,7 @@ import { type KnownProjectsStore, knownProjectsStore } from './known-projects.js
 import { type LookupCacheStore, lookupCacheStore } from './lookup-cache.js';
 import { migrate } from './migrations.js';
 import { type OutboxStore, outboxStore, type SeenEventsStore, seenEventsStore } from './outbox.js';
+import { type SeenRequestsStore, seenRequestsStore } from './seen-requests.js';
 import { type TaskIndexStore, taskIndexStore } from './task-index.js';
 import { type TaskMessagesStore, taskMessagesStore } from './task-messages.js';
 import { type UserLinksStore, userLinksStore } from './user-links.js';
@@ -40,6 +41,8 @@ export interface Store {
   readonly outbox: OutboxStore;
   /** Ids of service events already taken in (a redelivery changes nothing). */
   readonly seenEvents: SeenEventsStore;
+  /** Signed requests and Slack event ids already taken in (replays and retries). */
+  readonly seenRequests: SeenRequestsStore;
   /** `/work link`: service e-mail → Slack user, set by admins. */
   readonly userLinks: UserLinksStore;
   /** users.lookupByEmail answers, remembered for a while. */
@@ -120,6 +123,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     knownProjects,
     outbox,
     seenEvents: seenEventsStore(db),
+    seenRequests: seenRequestsStore(db),
     userLinks,
     lookups,
     taskMessages,

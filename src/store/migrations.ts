@@ -160,7 +160,16 @@ export const migrations: Migration[] = [
     INSERT INTO task_index_fts (rowid, name) VALUES (new.rowid, new.name);
   END;
   `,
-  // 4: the messages Worklink posted about each task, kept current with chat.update
+  // 4: requests already taken in (src/store/seen-requests.ts): signatures of signed requests
+  // and Slack event ids, kept until their replay window closes.
+  `
+  CREATE TABLE seen_requests (
+    key        TEXT PRIMARY KEY,
+    expires_at INTEGER NOT NULL            -- epoch ms
+  ) STRICT;
+  CREATE INDEX seen_requests_expiry ON seen_requests (expires_at);
+  `,
+  // 5: the messages Worklink posted about each task, kept current with chat.update
   // (src/store/task-messages.ts). Assignment DMs are recorded by the trigger when the outbox
   // worker marks one sent, in the same transaction as that mark.
   `

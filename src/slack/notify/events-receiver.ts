@@ -70,25 +70,31 @@ export function eventsHandler(options: EventsReceiverOptions) {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
+    // Headers first: an unsigned or stale request, or one announcing too big a body, is
+    // refused before its body is read, and the connection closed rather than drained.
+    const refuse = (status: number, body: Record<string, unknown>) => {
+      if (!res.headersSent) res.setHeader('connection', 'close');
+      answer(status, body);
+    };
     const secret = options.secret();
     if (!secret) {
-      req.resume();
-      answer(503, { error: 'WORK_EVENTS_SECRET is not set, so events are not accepted.' });
-      return;
+      return refuse(503, { error: 'WORK_EVENTS_SECRET is not set, so events are not accepted.' });
+    }
+    const timestamp = header(req, 'x-work-timestamp');
+    const signature = header(req, 'x-work-signature');
+    const nowS = Math.floor(Date.now() / 1000);
+    if (Number(req.headers['content-length']) > MAX_BODY) {
+      return refuse(413, { error: 'body over 1 MiB' });
+    }
+    if (!timestamp || !signature) {
+      return refuse(401, { error: 'X-Work-Signature and X-Work-Timestamp are required' });
+    }
+    if (!/^\d{1,12}$/.test(timestamp) || Math.abs(nowS - Number(timestamp)) > TOLERANCE_S) {
+      return refuse(401, { error: 'X-Work-Timestamp is not within 5 minutes of now' });
     }
     const raw = await readBody(req, MAX_BODY);
     if (raw === 'too_large') return answer(413, { error: 'body over 1 MiB' });
     if (raw === undefined) return answer(400, { error: 'the body could not be read' });
-
-    const timestamp = header(req, 'x-work-timestamp');
-    const signature = header(req, 'x-work-signature');
-    const nowS = Math.floor(Date.now() / 1000);
-    if (!timestamp || !signature) {
-      return answer(401, { error: 'X-Work-Signature and X-Work-Timestamp are required' });
-    }
-    if (!/^\d{1,12}$/.test(timestamp) || Math.abs(nowS - Number(timestamp)) > TOLERANCE_S) {
-      return answer(401, { error: 'X-Work-Timestamp is not within 5 minutes of now' });
-    }
     if (!verifyEventSignature(secret, timestamp, raw, signature, nowS, TOLERANCE_S)) {
       return answer(401, { error: 'X-Work-Signature does not match' });
     }

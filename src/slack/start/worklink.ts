@@ -28,6 +28,7 @@ import { SlackMatcher } from '../notify/match.js';
 import { createNotifications } from '../notify/notifications.js';
 import { ServiceDirectory } from '../notify/service-directory.js';
 import { slackCode } from '../ui/error-text.js';
+import { applyServerLimits, DEFAULT_HTTP_LIMITS, serverOptions } from './http-guard.js';
 import { Lifecycle } from './lifecycle.js';
 
 export interface StartWorklinkOptions {
@@ -174,6 +175,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       },
     });
 
+    const limits = { ...DEFAULT_HTTP_LIMITS, ...config.httpLimits };
     const app = buildApp(config, deps, {
       botIdentity,
       port,
@@ -185,9 +187,15 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       cleanup.push(async () => {
         await app.stop();
       });
+      const routeServer = socketModeServer(app);
+      if (routeServer) applyServerLimits(routeServer, limits);
       url = socketModeUrl(app, port);
     } else {
-      const server = (await app.start({ port, host: options.host })) as Server;
+      const server = (await app.start(
+        { port, host: options.host },
+        serverOptions(limits),
+      )) as Server;
+      applyServerLimits(server, limits);
       cleanup.push(async () => {
         await app.stop();
       });
@@ -257,9 +265,13 @@ function serverUrl(server: Server, host: string | undefined): string {
   return `http://${shown}:${address.port}`;
 }
 
-/** Socket Mode's receiver runs its own HTTP server for extra routes; find its port. */
+/** Socket Mode's receiver runs its own HTTP server for extra routes (when there are any). */
+function socketModeServer(app: App): Server | undefined {
+  return (app as unknown as { receiver?: { httpServer?: Server } }).receiver?.httpServer;
+}
+
+/** Where Socket Mode's route server listens. */
 function socketModeUrl(app: App, fallbackPort: number): string {
-  const receiver = (app as unknown as { receiver?: { httpServer?: Server } }).receiver;
-  const address = receiver?.httpServer?.address() as AddressInfo | null | undefined;
+  const address = socketModeServer(app)?.address() as AddressInfo | null | undefined;
   return address ? `http://127.0.0.1:${address.port}` : `http://127.0.0.1:${fallbackPort}`;
 }

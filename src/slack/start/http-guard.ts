@@ -1,0 +1,211 @@
+/**
+ * What stands between the open internet and Bolt's HTTP receiver (HTTP and OAuth modes).
+ *
+ * Bolt reads a whole body (up to its limit) before it looks at the signature, and checks the
+ * timestamp only for the past. Here, for POST /slack/events:
+ *  1. headers first, nothing read yet: a missing signature, a timestamp more than 5 minutes
+ *     off either way, or a Content-Length over the limit is refused at once (401/413) and the
+ *     connection closed — an unsigned upload never gets its body read;
+ *  2. the body is read up to the limit (the server's request timeout cuts a slow drip);
+ *  3. the signature is checked, then the request is claimed in the store: an identical replay
+ *     inside the window, or Slack's retry of an event already taken in (same event_id, sent
+ *     again with `x-slack-retry-num`), is answered 200 and not handled again;
+ *  4. Bolt gets the buffered request (it uses `rawBody` as read here).
+ * The server itself gets header and request timeouts and a connection cap (serverLimits).
+ */
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type {
+  IncomingMessage,
+  RequestListener,
+  Server,
+  ServerOptions,
+  ServerResponse,
+} from 'node:http';
+import type { Logger } from '@slack/bolt';
+import type { SeenRequestsStore } from '../../store/seen-requests.js';
+
+export interface HttpLimits {
+  /** Headers must arrive within this (Node answers 408 and closes). */
+  headersTimeoutMs: number;
+  /** The whole request, body included, must arrive within this. */
+  requestTimeoutMs: number;
+  /** Open connections at most; more are closed as they arrive. */
+  maxConnections: number;
+  /** /slack/events bodies; a full modal's view_submission stays far below. */
+  slackBodyBytes: number;
+}
+
+export const DEFAULT_HTTP_LIMITS: HttpLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 15_000,
+  maxConnections: 256,
+  slackBodyBytes: 1024 * 1024,
+};
+
+/** Slack's replay window: a signed request older or newer than this is refused. */
+export const SIGNATURE_TOLERANCE_S = 300;
+/** Slack retries an event three times within minutes; its id is remembered this long. */
+const EVENT_ID_KEEP_MS = 3_600_000;
+/** Expired keys are swept at most this often, on a request's way through. */
+const PRUNE_EVERY_MS = 600_000;
+
+/** For http.createServer: timeouts checked every second, not Node's default 30 s. */
+export function serverOptions(limits: HttpLimits): ServerOptions {
+  return {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
+  };
+}
+
+/** On a server made elsewhere (Socket Mode's route server): the same limits. */
+export function applyServerLimits(server: Server, limits: HttpLimits): void {
+  server.headersTimeout = limits.headersTimeoutMs;
+  server.requestTimeout = limits.requestTimeoutMs;
+  server.maxConnections = limits.maxConnections;
+}
+
+export interface SlackGuardOptions {
+  path: string;
+  signingSecret: string;
+  seen: SeenRequestsStore;
+  limits: HttpLimits;
+  logger: Pick<Logger, 'info' | 'debug'>;
+  now?: () => number;
+}
+
+/** Wraps Bolt's request listener with the checks above. */
+export function guardSlackRequests(
+  next: RequestListener,
+  options: SlackGuardOptions,
+): RequestListener {
+  const { limits, seen, logger } = options;
+  const now = options.now ?? (() => Date.now());
+  let lastPrune = 0;
+  return (req, res) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (req.method !== 'POST' || path !== options.path) return void next(req, res);
+
+    const timestamp = one(req.headers['x-slack-request-timestamp']);
+    const signature = one(req.headers['x-slack-signature']);
+    const declared = Number(req.headers['content-length'] ?? Number.NaN);
+    if (declared > limits.slackBodyBytes) {
+      return refuse(res, 413, `Request bodies over ${limits.slackBodyBytes} bytes are refused.`);
+    }
+    if (!signature || !/^\d{1,12}$/.test(timestamp ?? '')) {
+      // Slack's ssl_check is the one unsigned request; Bolt answers it (a few bytes at most).
+      if (declared <= 64) return void next(req, res);
+      return refuse(res, 401, 'Missing Slack signature headers.');
+    }
+    const skew = Math.abs(now() / 1000 - Number(timestamp));
+    if (skew > SIGNATURE_TOLERANCE_S) {
+      return refuse(
+        res,
+        401,
+        'The request timestamp is more than 5 minutes from the server clock.',
+      );
+    }
+
+    readLimited(req, limits.slackBodyBytes).then((body) => {
+      if (body === 'too_large') {
+        return refuse(res, 413, `Request bodies over ${limits.slackBodyBytes} bytes are refused.`);
+      }
+      if (body === undefined) return; // the client went away (or the request timed out)
+      if (!validSignature(options.signingSecret, timestamp!, body, signature)) {
+        return refuse(res, 401, 'The Slack signature does not match.');
+      }
+      if (now() - lastPrune > PRUNE_EVERY_MS) {
+        lastPrune = now();
+        seen.prune(lastPrune);
+      }
+      const expires = (Number(timestamp) + SIGNATURE_TOLERANCE_S) * 1000 + 1000;
+      const digest = createHash('sha256').update(signature).digest('hex');
+      if (!seen.claim(`sig:${digest}`, expires, now())) {
+        logger.info('Ignored a replayed Slack request (same signature within 5 minutes).');
+        return answerEmpty(res);
+      }
+      const eventId = eventIdOf(req, body);
+      if (eventId && !seen.claim(`event:${eventId}`, now() + EVENT_ID_KEEP_MS, now())) {
+        const retry = one(req.headers['x-slack-retry-num']);
+        logger.info(
+          `Ignored Slack's repeat of event ${eventId}${retry ? ` (retry ${retry})` : ''}.`,
+        );
+        return answerEmpty(res);
+      }
+      // Bolt reads `rawBody` when it is there instead of the (consumed) stream.
+      (req as IncomingMessage & { rawBody?: Buffer }).rawBody = body;
+      next(req, res);
+    });
+  };
+}
+
+function one(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? undefined : value;
+}
+
+function refuse(res: ServerResponse, status: number, message: string): void {
+  if (res.headersSent) return;
+  // Close rather than drain: whatever the client still sends is not read.
+  res.writeHead(status, { 'content-type': 'text/plain', connection: 'close' });
+  res.end(`${message}\n`);
+}
+
+function answerEmpty(res: ServerResponse): void {
+  res.writeHead(200);
+  res.end();
+}
+
+/** The body, or 'too_large' past `limit` (reading stops), or undefined when it never came. */
+function readLimited(
+  req: IncomingMessage,
+  limit: number,
+): Promise<Buffer | 'too_large' | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (value: Buffer | 'too_large' | undefined) => {
+      req.off('data', onData);
+      resolve(value);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.pause();
+        return done('too_large');
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => done(Buffer.concat(chunks, size)));
+    req.once('error', () => done(undefined));
+    req.once('close', () => {
+      if (!req.complete) done(undefined);
+    });
+  });
+}
+
+function validSignature(
+  secret: string,
+  timestamp: string,
+  body: Buffer,
+  signature: string,
+): boolean {
+  const expected = Buffer.from(
+    `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:`).update(body).digest('hex')}`,
+  );
+  const given = Buffer.from(signature);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** An Events API delivery's event_id (other requests have none). */
+function eventIdOf(req: IncomingMessage, body: Buffer): string | undefined {
+  if (!String(req.headers['content-type'] ?? '').includes('application/json')) return undefined;
+  try {
+    const parsed = JSON.parse(body.toString('utf8')) as { type?: unknown; event_id?: unknown };
+    return parsed.type === 'event_callback' && typeof parsed.event_id === 'string'
+      ? parsed.event_id
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}

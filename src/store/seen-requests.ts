@@ -1,0 +1,28 @@
+/**
+ * seen_requests: what Worklink has already taken in, so it is taken in once — the signature of
+ * each signed request (an identical replay inside the 5-minute window is ignored) and each
+ * Slack event id (Slack re-sends an event, re-signed, with `x-slack-retry-num` when it did not
+ * see the answer). Behind this interface so a shared database can serve several instances.
+ */
+import type Database from 'better-sqlite3';
+
+export interface SeenRequestsStore {
+  /** Records `key` until `expiresAt` (epoch ms). False when it is already there and live. */
+  claim(key: string, expiresAt: number, now?: number): boolean;
+  /** Forgets expired keys; returns how many. */
+  prune(now?: number): number;
+}
+
+export function seenRequestsStore(db: Database.Database): SeenRequestsStore {
+  // An expired row is taken over; a live one makes the insert change nothing.
+  const claim = db.prepare(
+    `INSERT INTO seen_requests (key, expires_at) VALUES (?, ?)
+     ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at
+     WHERE seen_requests.expires_at <= ?`,
+  );
+  const prune = db.prepare('DELETE FROM seen_requests WHERE expires_at <= ?');
+  return {
+    claim: (key, expiresAt, now = Date.now()) => claim.run(key, expiresAt, now).changes === 1,
+    prune: (now = Date.now()) => prune.run(now).changes,
+  };
+}
