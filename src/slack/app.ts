@@ -6,7 +6,7 @@
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { App, type AppOptions, HTTPReceiver, type Logger } from '@slack/bolt';
+import { App, type AppOptions, ErrorCode, HTTPReceiver, type Logger } from '@slack/bolt';
 import type { AppConfig } from '../config.js';
 import { errMessage } from '../error-message.js';
 import { boltLogLevel } from '../logger.js';
@@ -21,6 +21,7 @@ import { projectCommands } from './projects/commands.js';
 import { directoryCommands } from './projects/directory/commands.js';
 import { registerProjects } from './projects/register.js';
 import { DEFAULT_HTTP_LIMITS, guardSlackRequests } from './start/http-guard.js';
+import { answerUnreadableInstall } from './start/unreadable-installs.js';
 import { taskCommands } from './tasks/commands.js';
 import { registerTasks } from './tasks/register.js';
 
@@ -61,6 +62,9 @@ export function workSubcommands(extra: readonly Subcommand[] = []): Subcommand[]
   ];
 }
 
+/** What Bolt hands an extended error handler (`extendedErrorHandler: true`). */
+type ExtendedErrorArgs = Parameters<Parameters<App['error']>[0]>[0];
+
 export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAppOptions = {}) {
   const slack = config.slack;
   const clientOptions: AppOptions['clientOptions'] = {
@@ -78,7 +82,13 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
     },
   ];
   // Bolt sets its logger to `logLevel` (info when absent): pass LOG_LEVEL, or it is lost.
-  const common = { logger: deps.logger, logLevel: boltLogLevel(config.logLevel), clientOptions };
+  const common = {
+    logger: deps.logger,
+    logLevel: boltLogLevel(config.logLevel),
+    clientOptions,
+    // The error handler gets the request's body and context (to answer it).
+    extendedErrorHandler: true,
+  };
 
   const limits = { ...DEFAULT_HTTP_LIMITS, ...config.httpLimits };
   /** Bolt's HTTP receiver behind the header, size, signature and replay checks. */
@@ -156,7 +166,20 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
       );
   }
 
-  app.error(async (error) => {
+  app.error(async ({ error, body, context }: ExtendedErrorArgs) => {
+    // A workspace whose installation the current key cannot open is told what to do.
+    if (
+      error.code === ErrorCode.AuthorizationError &&
+      (await answerUnreadableInstall(
+        deps.store,
+        config,
+        deps.logger,
+        { body, context },
+        INSTALL_PATH,
+      ))
+    ) {
+      return;
+    }
     // Listeners answer their own failures; this is the last guard. Message only: a Web API
     // error object carries request details we do not want in logs.
     deps.logger.error(`Unhandled error in a Slack listener: ${error.message}`);

@@ -18,6 +18,8 @@ export interface InstallationsStore extends InstallationStore {
   /** Deletes the team's own install and/or the enterprise's org-wide one; returns how many rows. */
   deleteFor(teamId: string | undefined, enterpriseId?: string): number;
   count(): number;
+  /** How many stored installations the current secrets key cannot open. */
+  unreadableCount(): number;
 }
 
 interface Row {
@@ -48,6 +50,7 @@ export function installationsStore(db: Database.Database, box: SecretBox): Insta
   const select = db.prepare<[string], Row>('SELECT * FROM installations WHERE install_key = ?');
   const remove = db.prepare('DELETE FROM installations WHERE install_key = ?');
   const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM installations');
+  const all = db.prepare<[], Row>('SELECT * FROM installations');
 
   const read = (key: string): AnyInstallation | undefined => {
     const row = select.get(key);
@@ -101,5 +104,16 @@ export function installationsStore(db: Database.Database, box: SecretBox): Insta
       return n;
     },
     count: () => count.get()!.n,
+    unreadableCount() {
+      let n = 0;
+      for (const row of all.iterate()) {
+        try {
+          box.open(row.data_enc, `installation:${row.install_key}`);
+        } catch {
+          n++;
+        }
+      }
+      return n;
+    },
   };
 }

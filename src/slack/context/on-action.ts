@@ -1,10 +1,10 @@
 /** Registering a button listener: see afterAck (ack, context, connection, one-sentence failures). */
-import type { App } from '@slack/bolt';
+import type { AllMiddlewareArgs, App, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { afterAck } from './after-ack.js';
 import type { WorklinkDeps } from './deps.js';
 import type { WorkContext } from './work-context.js';
 
-export type ActionArgs = Parameters<Parameters<App['action']>[1]>[0];
+export type ActionArgs = SlackActionMiddlewareArgs & AllMiddlewareArgs;
 
 /** The pressed element's value, trimmed (buttons carry a task or project id). */
 export function pressedValue(args: ActionArgs): string {

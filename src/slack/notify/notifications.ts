@@ -18,8 +18,6 @@ import { appPreparer } from './prepare.js';
 import type { ServiceDirectory } from './service-directory.js';
 import { NotifyWorker, type NotifyWorkerOptions } from './worker.js';
 
-export { EVENTS_ROUTE } from './events-receiver.js';
-
 /** Knobs tests and benchmarks may turn on a running app. */
 export interface NotifyTuning {
   /** See EventsReceiverOptions.graceMs (default 5 s). */

@@ -17,7 +17,7 @@ import type { ServiceHandle } from '../../service/index.js';
 import { openStore, type Store } from '../../store/index.js';
 import { TaskIndexRefresh } from '../../sync/task-index-refresh.js';
 import { indexWorkClient } from '../../sync/task-sightings.js';
-import { buildApp, EVENTS_PATH } from '../app.js';
+import { buildApp, EVENTS_PATH, INSTALL_PATH } from '../app.js';
 import type { Subcommand } from '../commands/router.js';
 import type { WorklinkDeps } from '../context/deps.js';
 import { RouteRegistry } from '../context/routes.js';
@@ -30,6 +30,7 @@ import { ServiceDirectory } from '../notify/service-directory.js';
 import { slackCode } from '../ui/error-text.js';
 import { applyServerLimits, DEFAULT_HTTP_LIMITS, serverOptions } from './http-guard.js';
 import { Lifecycle } from './lifecycle.js';
+import { unreadableInstallsSentence } from './unreadable-installs.js';
 
 export interface StartWorklinkOptions {
   config: AppConfig;
@@ -89,6 +90,10 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
 
   try {
     const store = openStore(config.dataDir, { secretsKey: config.secretsKey });
+    if (config.slack.mode === 'oauth') {
+      const unreadable = unreadableInstallsSentence(store, config, INSTALL_PATH);
+      if (unreadable) logger.error(unreadable);
+    }
     cleanup.push(() => store.close());
 
     let service: ServiceHandle | undefined;

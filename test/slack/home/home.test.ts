@@ -1,63 +1,96 @@
 /**
- * App Home: app_home_opened publishes the person's Home (connection, linked channels, known
- * projects, the commands from the router); its buttons open the project form and cards.
+ * App Home, through the sandbox (src/sandbox): Slack's Web API with its checks, signed
+ * delivery and triggers of its own, in front of the real app and the embedded service.
+ * app_home_opened publishes the person's Home (connection, linked channels, known projects,
+ * the router's commands); its buttons open the forms and the project card.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../src/logger.js';
+import { launchSandbox, type SandboxStack } from '../../../src/sandbox/start.js';
+import type { SlackView } from '../../../src/sandbox/state.js';
 import { workSubcommands } from '../../../src/slack/app.js';
 import { WorkRouter } from '../../../src/slack/commands/router.js';
 import { ACTION, VIEW } from '../../../src/slack/ui/block-ids.js';
-import { type Harness, startHarness } from '../../support/harness.js';
+import { waitFor } from '../../sandbox/helpers.js';
 
-let h: Harness;
+const ALICE = 'U0SBALICE'; // the owner; America/New_York
+const BOB = 'U0SBBOB';
+const CAROL = 'U0SBCAROL';
+const DAN = 'U0SBDAN';
+
+let stack: SandboxStack;
+let dataDir: string;
 beforeAll(async () => {
-  h = await startHarness();
+  dataDir = mkdtempSync(join(tmpdir(), 'worklink-home-'));
+  stack = await launchSandbox(
+    { slack: { mode: 'sandbox' }, port: 0, dataDir, logLevel: 'error' },
+    { logger: createLogger('error', () => {}) },
+  );
 });
-afterAll(() => h?.stop());
+afterAll(async () => {
+  await stack?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
-/** Opens the Home tab as `user` and returns the published view's blocks as text. */
-async function openHome(user: string, tab = 'home') {
-  const before = h.fake.callsOf('views.publish').length;
-  const res = await h.slack.event({ type: 'app_home_opened', user, tab, channel: 'D_HOME' });
-  expect(res.status).toBe(200);
-  const call = await h.waitFor(() => h.fake.callsOf('views.publish').slice(before)[0]);
-  expect(call.body.user_id).toBe(user);
-  const view = call.body.view as { type: string; blocks: unknown[] };
-  expect(view.type).toBe('home');
-  expect(view.blocks.length).toBeLessThanOrEqual(100);
-  return JSON.stringify(view.blocks);
+const state = () => stack.sandbox.state;
+const projectId = (name: string) =>
+  stack.setup.seed?.projects.find((p) => p.projectName === name)?.projectId ?? '';
+
+/** Opens the Home tab as `userId` and waits for the view the app publishes for it. */
+async function openHome(userId: string): Promise<SlackView> {
+  const shownBefore = state().homeViews.get(userId);
+  const hashBefore = shownBefore ? state().views.get(shownBefore)?.view.hash : undefined;
+  const opened = await stack.sandbox.interactions.openHome({ userId, tab: 'home' });
+  expect(opened.ok).toBe(true);
+  return waitFor(() => {
+    const id = state().homeViews.get(userId);
+    const view = id ? state().views.get(id)?.view : undefined;
+    return view && view.hash !== hashBefore ? view : undefined;
+  }, `the Home tab of ${userId}`);
 }
 
-describe('before connecting', () => {
-  it('says how to connect and offers no buttons', async () => {
-    const shown = await openHome(h.users.bob.id);
-    expect(shown).toContain('Worklink is *not connected*');
-    expect(shown).toContain('`/work connect`');
-    expect(shown).not.toContain(ACTION.homeNewProject);
-    expect(shown).toContain('No channel has a default project yet.');
+/** Presses a button of a view, found by its action_id (and value). */
+async function press(userId: string, view: SlackView, actionId: string, value?: string) {
+  const block = view.blocks.find((b) => {
+    const text = JSON.stringify(b);
+    return (
+      text.includes(`"action_id":"${actionId}"`) &&
+      (value === undefined || text.includes(`"value":"${value}"`))
+    );
   });
-});
+  expect(block, `a block with ${actionId}`).toBeDefined();
+  const result = await stack.sandbox.interactions.blockAction({
+    userId,
+    container: { type: 'view', viewId: view.id },
+    blockId: String(block?.block_id),
+    actionId,
+    value,
+  });
+  expect(result.ok).toBe(true);
+}
+
+/** The modal on top of `userId`'s stack once it shows `callbackId`. */
+function modalShowing(userId: string, callbackId: string): Promise<SlackView> {
+  return waitFor(() => {
+    const top = state().modalStacks.get(userId)?.at(-1);
+    const view = top ? state().views.get(top)?.view : undefined;
+    return view?.callback_id === callbackId ? view : undefined;
+  }, `a ${callbackId} modal for ${userId}`);
+}
 
 describe('connected', () => {
-  beforeAll(async () => {
-    await h.connect();
-    const website = h.seed.projects[0].projectId;
-    await h.slack.slashCommand(`project link ${website}`, { channelId: 'C_DESIGN' });
-    // The change is announced in the channel.
-    await h.fake.waitForCall(
-      'chat.postMessage',
-      (c) => c.body.channel === 'C_DESIGN' && String(c.body.text).includes('default project'),
-    );
-  });
-
-  it('shows an admin the connection, the linked channel, known projects and every command', async () => {
-    const shown = await openHome(h.users.alice.id);
-    expect(shown).toContain(`Connected to *${h.seed.workspaceName}* by <@${h.users.alice.id}>`);
+  it('shows an admin the connection, the linked channels, known projects and every command', async () => {
+    const shown = JSON.stringify((await openHome(ALICE)).blocks);
+    const workspace = stack.setup.seed?.workspaceName ?? '';
+    expect(shown).toContain(`Connected to *${workspace}* by <@${ALICE}>`);
     // Alice reads the moment in her own zone (America/New_York).
     expect(shown).toMatch(/[EG]MT-|[EP][SD]T/);
-    expect(shown).toContain(
-      `<#C_DESIGN> → *Website relaunch*  \`${h.seed.projects[0].projectId}\``,
-    );
-    expect(shown).toContain(`"value":"${h.seed.projects[0].projectId}"`);
+    const website = projectId('Website relaunch');
+    expect(shown).toContain(`<#C0SBWEBSITE> → *Website relaunch*  \`${website}\``);
+    expect(shown).toContain(`"value":"${website}"`);
     expect(shown).toContain(ACTION.homeNewProject);
     expect(shown).toContain(ACTION.homeNewTask);
     for (const sub of new WorkRouter(workSubcommands()).visible()) {
@@ -66,9 +99,9 @@ describe('connected', () => {
   });
 
   it('is personal: a non-admin sees their own tasks, no connection details, no admin commands', async () => {
-    await h.worklink.deps.indexRefresh.runTeam(h.teamId);
-    const shown = await openHome(h.users.carol.id);
-    expect(shown).toContain(`Connected to *${h.seed.workspaceName}*.`);
+    await stack.worklink.deps.indexRefresh.runTeam(stack.teamId);
+    const shown = JSON.stringify((await openHome(CAROL)).blocks);
+    expect(shown).toContain(`Connected to *${stack.setup.seed?.workspaceName}*.`);
     expect(shown).not.toContain('by <@');
     for (const sub of new WorkRouter(workSubcommands()).visible()) {
       if (sub.adminOnly) expect(shown).not.toContain(`\`/work ${sub.usage}\``);
@@ -81,68 +114,56 @@ describe('connected', () => {
     expect(shown).toContain('#2 *Design the home page* · Website relaunch · :warning: overdue');
     expect(shown).toContain(ACTION.homeTaskComplete);
     expect(shown).not.toContain('Draft the sitemap'); // Bob's alone
-    expect(await openHome(h.users.bob.id)).toContain('Draft the sitemap');
+    expect(JSON.stringify((await openHome(BOB)).blocks)).toContain('Draft the sitemap');
   });
 
   it('Mark complete on My tasks completes the task and publishes Home again without it', async () => {
-    const task = h.worklink.store.taskIndex.search(h.teamId, 'design home page')[0]!;
-    const before = h.fake.callsOf('views.publish').length;
-    const res = await h.slack.blockAction(
-      { actionId: ACTION.homeTaskComplete, value: task.taskId },
-      { userId: h.users.carol.id, view: { id: 'V_HOME', type: 'home', callback_id: '' } },
-    );
-    expect(res.status).toBe(200);
-    const call = await h.waitFor(() => h.fake.callsOf('views.publish').slice(before)[0]);
-    expect(JSON.stringify(call.body.view)).not.toContain('Design the home page');
-    expect((await h.work.getTask(task.taskId)).status).toBe(true);
+    const task = stack.worklink.store.taskIndex.search(stack.teamId, 'design home page')[0];
+    expect(task).toBeDefined();
+    const home = await openHome(CAROL);
+    const hash = home.hash;
+    await press(CAROL, home, ACTION.homeTaskComplete, task?.taskId);
+    const again = await waitFor(() => {
+      const view = state().views.get(home.id)?.view;
+      return view && view.hash !== hash ? view : undefined;
+    }, 'Carol’s Home published again');
+    expect(JSON.stringify(again.blocks)).not.toContain('Design the home page');
+    const connection = stack.worklink.store.connections.get(stack.teamId);
+    const work = connection ? stack.worklink.deps.workClients.for(connection) : undefined;
+    expect((await work?.getTask(task?.taskId ?? ''))?.status).toBe(true);
   });
 
   it('opens a project card from the Home tab in a DM', async () => {
-    const onboarding = h.seed.projects[1].projectId;
-    await h.replyTo(await h.slack.slashCommand(`project ${onboarding}`));
-    expect(await openHome(h.users.dan.id)).toContain('Customer onboarding');
-    const res = await h.slack.blockAction(
-      { actionId: ACTION.projectOpen, value: onboarding },
-      { userId: h.users.dan.id, view: { id: 'V_HOME', type: 'home', callback_id: '' } },
+    const onboarding = projectId('Customer onboarding');
+    await press(DAN, await openHome(DAN), ACTION.projectOpen, onboarding);
+    const im = state().imFor(DAN)?.id ?? '';
+    const card = await waitFor(
+      () => (state().messages.get(im) ?? []).find((m) => m.text.includes('Customer onboarding')),
+      'the project card in Dan’s DM',
     );
-    expect(res.status).toBe(200);
-    const dm = await h.fake.waitForCall(
-      'chat.postMessage',
-      (c) =>
-        c.body.channel === h.users.dan.id && String(c.body.text).includes('Customer onboarding'),
-    );
-    expect(JSON.stringify(dm.body.blocks)).toContain('Backlog, This week');
+    expect(JSON.stringify(card.blocks)).toContain('Backlog, This week');
   });
 
   it('opens the new-project form from the Home tab', async () => {
-    const res = await h.slack.blockAction(
-      { actionId: ACTION.homeNewProject },
-      { view: { id: 'V_HOME', type: 'home', callback_id: '' } },
-    );
-    const open = await h.fake.waitForCall(
-      'views.open',
-      (c) => c.body.trigger_id === res.triggerId && c.reply !== undefined,
-    );
-    const viewId = (open.reply as { view: { id: string } }).view.id;
-    const update = await h.fake.waitForCall('views.update', (c) => c.body.view_id === viewId);
-    const view = update.body.view as { callback_id: string; blocks: unknown[] };
-    expect(view.callback_id).toBe(VIEW.projectCreate);
+    await press(ALICE, await openHome(ALICE), ACTION.homeNewProject);
+    const form = await modalShowing(ALICE, VIEW.projectCreate);
     // No channel here, so no "Use as this channel's project".
-    expect(JSON.stringify(view.blocks)).not.toContain('this channel’s project');
+    expect(JSON.stringify(form.blocks)).not.toContain('this channel’s project');
   });
 
   it('opens the tasks feature’s create form from "New task"', async () => {
-    const res = await h.slack.blockAction(
-      { actionId: ACTION.homeNewTask },
-      { view: { id: 'V_HOME', type: 'home', callback_id: '' } },
-    );
-    expect(res.status).toBe(200);
-    const open = await h.fake.waitForCall(
-      'views.open',
-      (c) => c.body.trigger_id === res.triggerId && c.reply !== undefined,
-    );
-    const viewId = (open.reply as { view: { id: string } }).view.id;
-    const update = await h.fake.waitForCall('views.update', (c) => c.body.view_id === viewId);
-    expect((update.body.view as { callback_id?: string }).callback_id).toBe(VIEW.taskCreate);
+    await press(BOB, await openHome(BOB), ACTION.homeNewTask);
+    await modalShowing(BOB, VIEW.taskCreate);
+  });
+});
+
+describe('before connecting', () => {
+  it('says how to connect and offers no buttons', async () => {
+    stack.worklink.store.forgetTeam(stack.teamId);
+    const shown = JSON.stringify((await openHome(BOB)).blocks);
+    expect(shown).toContain('Worklink is *not connected*');
+    expect(shown).toContain('`/work connect`');
+    expect(shown).not.toContain(ACTION.homeNewProject);
+    expect(shown).toContain('No channel has a default project yet.');
   });
 });
