@@ -15,6 +15,7 @@ import { connectionCommands } from './connection/commands.js';
 import { registerConnection } from './connection/register.js';
 import type { WorklinkDeps } from './context/deps.js';
 import { registerHome } from './home/publish.js';
+import { digestCommands } from './notify/digest/commands.js';
 import { answerOnFailure, normalizePayload } from './payload-guard.js';
 import { outboxStatusSection, peopleCommands } from './people/commands.js';
 import { projectCommands } from './projects/commands.js';
@@ -58,6 +59,7 @@ export function workSubcommands(extra: readonly Subcommand[] = []): Subcommand[]
     ...projectCommands,
     ...directoryCommands,
     ...peopleCommands,
+    ...digestCommands,
     ...extra,
   ];
 }

@@ -13,6 +13,7 @@ import { type InstallationsStore, installationsStore } from './installations.js'
 import { type KnownProjectsStore, knownProjectsStore } from './known-projects.js';
 import { type LookupCacheStore, lookupCacheStore } from './lookup-cache.js';
 import { migrate } from './migrations.js';
+import { type NotifySettingsStore, notifySettingsStore } from './notify-settings.js';
 import { type OutboxStore, outboxStore, type SeenEventsStore, seenEventsStore } from './outbox.js';
 import { type SeenRequestsStore, seenRequestsStore } from './seen-requests.js';
 import { type TaskIndexStore, taskIndexStore } from './task-index.js';
@@ -51,6 +52,8 @@ export interface Store {
   readonly taskMessages: TaskMessagesStore;
   /** What Worklink knows of each task (search, my tasks, digest). */
   readonly taskIndex: TaskIndexStore;
+  /** Which notifications each person gets (`/work notify`). */
+  readonly notifySettings: NotifySettingsStore;
   /**
    * Forgets what Worklink keeps about a team's service workspace: the connection (API key),
    * channel links, known projects and the task index, in one transaction. Returns what was
@@ -103,8 +106,10 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
   const lookups = lookupCacheStore(db);
   const outbox = outboxStore(db);
   const taskMessages = taskMessagesStore(db);
+  const notifySettings = notifySettingsStore(db);
   const forgetUninstalledTeam = db.transaction((teamId: string, reason: string, now: number) => {
     lookups.clear(teamId);
+    notifySettings.deleteTeam(teamId);
     // Without a token its messages can no longer be updated.
     taskMessages.deleteTeam(teamId);
     return {
@@ -128,6 +133,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     lookups,
     taskMessages,
     taskIndex,
+    notifySettings,
     forgetTeam: (teamId) => forgetTeam(teamId),
     forgetUninstalledTeam: (teamId, reason, now = Date.now()) =>
       forgetUninstalledTeam(teamId, reason, now),

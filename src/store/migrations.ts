@@ -169,7 +169,20 @@ export const migrations: Migration[] = [
   ) STRICT;
   CREATE INDEX seen_requests_expiry ON seen_requests (expires_at);
   `,
-  // 5: the messages Worklink posted about each task, kept current with chat.update
+  // 5: per-person notification settings (src/store/notify-settings.ts), one row per kind a
+  // person changed; and DMs that carry their own message (the daily digest) in the outbox.
+  `
+  CREATE TABLE notify_settings (
+    team_id       TEXT NOT NULL,
+    slack_user_id TEXT NOT NULL,
+    kind          TEXT NOT NULL,           -- 'digest'; more kinds later
+    enabled       INTEGER NOT NULL,
+    updated_at    TEXT NOT NULL,
+    PRIMARY KEY (team_id, slack_user_id, kind)
+  ) STRICT;
+  ALTER TABLE notify_outbox ADD COLUMN message TEXT; -- JSON {text, blocks}; NULL: assignment DM
+  `,
+  // 6: the messages Worklink posted about each task, kept current with chat.update
   // (src/store/task-messages.ts). Assignment DMs are recorded by the trigger when the outbox
   // worker marks one sent, in the same transaction as that mark.
   `
@@ -187,7 +200,10 @@ export const migrations: Migration[] = [
   CREATE INDEX task_messages_task ON task_messages (team_id, task_id);
 
   CREATE TRIGGER task_messages_from_outbox AFTER UPDATE OF message_ts ON notify_outbox
+  -- Rows keyed by something other than a task (the daily digest's 'digest:<date>') are not
+  -- messages about a task.
   WHEN NEW.status = 'sent' AND NEW.message_ts IS NOT NULL AND NEW.dm_channel IS NOT NULL
+   AND instr(NEW.task_id, ':') = 0
   BEGIN
     INSERT OR IGNORE INTO task_messages (team_id, task_id, channel_id, ts, kind, actor, created_at)
     VALUES (NEW.team_id, NEW.task_id, NEW.dm_channel, NEW.message_ts, 'dm', NEW.creator_label,

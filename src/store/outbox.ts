@@ -41,6 +41,8 @@ interface OutboxTask {
   priority?: string;
   /** The recipient, once matched. */
   slackUserId?: string;
+  /** A DM that carries its own message (the digest): JSON {text, blocks}. */
+  message?: string;
 }
 
 export interface OutboxRow extends OutboxTask {
@@ -174,6 +176,7 @@ interface Row {
   last_error: string | null;
   dm_channel: string | null;
   message_ts: string | null;
+  message: string | null;
   created_at: string;
   sent_at: string | null;
   updated_at: string;
@@ -211,6 +214,7 @@ function fromRow(r: Row): OutboxRow {
     lastError: opt(r.last_error),
     dmChannel: opt(r.dm_channel),
     messageTs: opt(r.message_ts),
+    message: opt(r.message),
     createdAt: r.created_at,
     sentAt: opt(r.sent_at),
     updatedAt: r.updated_at,
@@ -225,11 +229,11 @@ export function outboxStore(db: Database.Database): OutboxStore {
   const columns = `team_id, task_id, service_user_id, service_user_email, service_user_name,
     source, actor_slack_user_id, actor_service_user_id, creator_label, task_name, project_id,
     project_name, due_date, priority, slack_user_id, status, next_attempt_at, marker, last_error,
-    created_at, updated_at`;
+    created_at, updated_at, message`;
   const values = `@team_id, @task_id, @service_user_id, @service_user_email, @service_user_name,
     @source, @actor_slack_user_id, @actor_service_user_id, @creator_label, @task_name,
     @project_id, @project_name, @due_date, @priority, @slack_user_id, @status,
-    @next_attempt_at, @marker, @last_error, @created_at, @updated_at`;
+    @next_attempt_at, @marker, @last_error, @created_at, @updated_at, @message`;
   const insertIgnore = db.prepare(
     `INSERT INTO notify_outbox (${columns}) VALUES (${values})
      ON CONFLICT (team_id, task_id, service_user_id) DO NOTHING`,
@@ -342,6 +346,7 @@ export function outboxStore(db: Database.Database): OutboxStore {
     next_attempt_at: r.notBefore ?? now,
     marker: randomBytes(12).toString('hex'),
     last_error: r.lastError ?? null,
+    message: r.message ?? null,
     created_at: iso(now),
     updated_at: iso(now),
   });

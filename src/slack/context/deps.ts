@@ -7,6 +7,7 @@ import type { Logger } from '@slack/bolt';
 import type { AppConfig } from '../../config.js';
 import type { Store } from '../../store/index.js';
 import type { TaskIndexRefresh } from '../../sync/task-index-refresh.js';
+import type { DigestScheduler } from '../notify/digest/scheduler.js';
 import type { LiveMessages } from '../notify/live-messages.js';
 import type { SlackMatcher } from '../notify/match.js';
 import type { Notifications } from '../notify/notifications.js';
@@ -37,6 +38,8 @@ export interface WorklinkDeps {
   live: LiveMessages;
   /** Reads the task index again on a budget (a long-lived part: sync/task-index-refresh.ts). */
   indexRefresh: TaskIndexRefresh;
+  /** Queues each person's daily digest at 09:00 their time (a long-lived part). */
+  digest?: DigestScheduler;
   /** Epoch ms now; tests give a fake clock (the daily digest). Default Date.now. */
   clock?: () => number;
   /** The embedded service, when this process started it (else undefined). */

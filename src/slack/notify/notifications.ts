@@ -29,7 +29,7 @@ export interface Notifications extends LongLivedPart {
   tuning: NotifyTuning;
   /** The secret events must be signed with (WORK_EVENTS_SECRET or generated), if any. */
   readonly eventsSecret: string | undefined;
-  /** The team's bot client for background sends (no retries; 429s rejected), if any. */
+  /** The Web API client with a team's bot token (undefined when not installed). */
   slackFor(teamId: string): WebClient | undefined;
   /** POST /work/events: the service's signed `task.created` deliveries. */
   readonly eventsRoute: { method: 'POST'; path: string; handler: RouteHandler };

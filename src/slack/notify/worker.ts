@@ -16,6 +16,7 @@
  */
 
 import type { Logger } from '@slack/bolt';
+import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { errMessage } from '../../error-message.js';
 import {
@@ -307,14 +308,17 @@ export class NotifyWorker {
           return;
         }
       }
-      const message = assignmentMessage({
-        taskId: row.taskId,
-        taskName: row.taskName,
-        projectName: row.projectName,
-        creator: row.creatorLabel,
-        dueDate: row.dueDate,
-        priority: row.priority,
-      });
+      // A DM that carries its own message (the digest), else the assignment DM.
+      const message = row.message
+        ? (JSON.parse(row.message) as { text: string; blocks: KnownBlock[] })
+        : assignmentMessage({
+            taskId: row.taskId,
+            taskName: row.taskName,
+            projectName: row.projectName,
+            creator: row.creatorLabel,
+            dueDate: row.dueDate,
+            priority: row.priority,
+          });
       startedAt = Date.now();
       const res = await slack.chat.postMessage({
         channel: row.slackUserId!,

@@ -23,6 +23,7 @@ import type { WorklinkDeps } from '../context/deps.js';
 import { RouteRegistry } from '../context/routes.js';
 import { SlackUserDirectory } from '../context/slack-users.js';
 import { WorkClientCache, type WorkUrls } from '../context/work-clients.js';
+import { DigestScheduler } from '../notify/digest/scheduler.js';
 import { createLiveMessages } from '../notify/live-messages.js';
 import { SlackMatcher } from '../notify/match.js';
 import { createNotifications } from '../notify/notifications.js';
@@ -169,7 +170,18 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       clock: options.clock,
     };
     // Every long-lived part, started once the app listens and stopped before it closes.
-    const lifecycle = new Lifecycle([notifications, indexRefresh, live]);
+    const digest = new DigestScheduler({
+      store,
+      logger,
+      workClients,
+      directory,
+      matcher,
+      users: deps.users,
+      slackFor: (teamId) => notifications.slackFor(teamId),
+      now: options.clock,
+    });
+    deps.digest = digest;
+    const lifecycle = new Lifecycle([notifications, indexRefresh, digest, live]);
     deps.routes.add(notifications.eventsRoute);
     deps.routes.add({
       method: 'GET',

@@ -1,0 +1,151 @@
+/**
+ * The daily digest's scheduler, a long-lived part (start/lifecycle.ts). Every minute it
+ * looks, per connected workspace, at each person with open tasks in the task index: on a
+ * weekday from 09:00 (until noon, so a restart at 09:30 still sends it) in their Slack time
+ * zone, their digest is queued in the outbox. The outbox row (team, `digest:<their date>`,
+ * person) is unique, so each person gets at most one a day, across restarts and however many
+ * instances look; a day with nothing to say stores a 'skipped' row, so nothing is sent later
+ * that day either. The clock is injectable (tests).
+ */
+import { TZDate } from '@date-fns/tz';
+import type { Logger } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import { errMessage } from '../../../error-message.js';
+import { DecryptError, type Store } from '../../../store/index.js';
+import type { SlackUserDirectory } from '../../context/slack-users.js';
+import type { WorkClientCache } from '../../context/work-clients.js';
+import type { LongLivedPart } from '../../start/lifecycle.js';
+import { dateIn } from '../../tasks/mine/due-groups.js';
+import { mineRows } from '../../tasks/mine/load.js';
+import type { SlackMatcher } from '../match.js';
+import type { ServiceDirectory } from '../service-directory.js';
+import { digestMessage, digestRows } from './message.js';
+
+export const DIGEST_HOUR = 9;
+/** Until when a missed 09:00 is still sent (a restart, a late look). */
+export const DIGEST_LAST_HOUR = 12;
+
+export interface DigestDeps {
+  store: Store;
+  logger: Pick<Logger, 'debug' | 'warn'>;
+  workClients: WorkClientCache;
+  directory: ServiceDirectory;
+  matcher: SlackMatcher;
+  users: SlackUserDirectory;
+  slackFor(teamId: string): WebClient | undefined;
+  now?: () => number;
+  intervalMs?: number;
+}
+
+/** The outbox key of a person's digest on their date. */
+export const digestKey = (day: string) => `digest:${day}`;
+export const digestRecipient = (slackUserId: string) => `slack:${slackUserId}`;
+
+export class DigestScheduler implements LongLivedPart {
+  readonly name = 'daily digest';
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+
+  constructor(private readonly deps: DigestDeps) {}
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      this.running ??= this.runOnce().finally(() => {
+        this.running = undefined;
+      });
+    }, this.deps.intervalMs ?? 60_000);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  /** One look at every workspace; returns how many digests were queued. */
+  async runOnce(): Promise<number> {
+    let queued = 0;
+    for (const { teamId } of this.deps.store.connections.list()) {
+      try {
+        queued += await this.runTeam(teamId);
+      } catch (e) {
+        this.deps.logger.warn(`Daily digest for ${teamId} failed: ${errMessage(e)}`);
+      }
+    }
+    return queued;
+  }
+
+  async runTeam(teamId: string): Promise<number> {
+    const { store } = this.deps;
+    const now = this.deps.now?.() ?? Date.now();
+    const slack = this.deps.slackFor(teamId);
+    let connection: ReturnType<Store['connections']['get']>;
+    try {
+      connection = store.connections.get(teamId);
+    } catch (e) {
+      if (e instanceof DecryptError) return 0;
+      throw e;
+    }
+    if (!slack || !connection) return 0;
+    const work = this.deps.workClients.for(connection);
+    const serviceUsers = await this.deps.directory.usersOf(teamId, work);
+
+    // Service users with open tasks → Slack people (one may be several service users).
+    const people = new Map<string, string[]>();
+    for (const id of store.taskIndex.assigneesWithOpenTasks(teamId)) {
+      const email = serviceUsers.get(id)?.email;
+      if (!email) continue;
+      const match = await this.deps.matcher.match(slack, teamId, email).catch(() => undefined);
+      if (match?.kind !== 'matched') continue;
+      people.set(match.slackUserId, [...(people.get(match.slackUserId) ?? []), id]);
+    }
+
+    let queued = 0;
+    for (const [slackUserId, ids] of people) {
+      if (!store.notifySettings.enabled(teamId, slackUserId, 'digest')) continue;
+      const tz = await this.deps.users
+        .get(slack, teamId, slackUserId)
+        .then((u) => u.tz || 'UTC')
+        .catch(() => undefined);
+      if (!tz || !digestTime(tz, now)) continue;
+      const today = dateIn(tz, now);
+      const key = digestKey(today);
+      const recipient = digestRecipient(slackUserId);
+      if (store.outbox.forTask(teamId, key).some((r) => r.serviceUserId === recipient)) continue;
+      const rows = digestRows(mineRows({ store, teamId }, ids, today), today);
+      const [row] = store.outbox.enqueue(
+        [
+          {
+            teamId,
+            taskId: key,
+            serviceUserId: recipient,
+            source: 'slack',
+            taskName: `Daily digest ${today}`,
+            slackUserId,
+            message: JSON.stringify(digestMessage(rows, today)),
+            ...(rows.length ? {} : { status: 'skipped' as const, lastError: 'nothing due' }),
+          },
+        ],
+        'ignore',
+      );
+      if (rows.length && row?.status === 'pending') queued++;
+    }
+    if (queued) store.outbox.changed();
+    return queued;
+  }
+}
+
+/** A weekday between 09:00 and noon in `timeZone`. */
+export function digestTime(timeZone: string, now: number): boolean {
+  let local: TZDate;
+  try {
+    local = new TZDate(now, timeZone);
+  } catch {
+    local = new TZDate(now, 'UTC');
+  }
+  const day = local.getDay();
+  const hour = local.getHours();
+  return day >= 1 && day <= 5 && hour >= DIGEST_HOUR && hour < DIGEST_LAST_HOUR;
+}
