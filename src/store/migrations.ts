@@ -182,7 +182,25 @@ export const migrations: Migration[] = [
   ) STRICT;
   ALTER TABLE notify_outbox ADD COLUMN message TEXT; -- JSON {text, blocks}; NULL: assignment DM
   `,
-  // 6: the messages Worklink posted about each task, kept current with chat.update
+  // 6: what the watcher has seen (src/store/watch-state.ts): per watched project its first
+  // and last look, and the task ids seen there (new ones are announced once).
+  `
+  CREATE TABLE watched_projects (
+    team_id     TEXT NOT NULL,
+    project_id  TEXT NOT NULL,
+    baseline_at INTEGER NOT NULL,   -- epoch ms of the first look
+    looked_at   INTEGER NOT NULL,   -- epoch ms of the last successful look
+    PRIMARY KEY (team_id, project_id)
+  ) STRICT;
+
+  CREATE TABLE watch_seen (
+    team_id    TEXT NOT NULL,
+    project_id TEXT NOT NULL,
+    task_id    TEXT NOT NULL,
+    PRIMARY KEY (team_id, project_id, task_id)
+  ) STRICT, WITHOUT ROWID;
+  `,
+  // 7: the messages Worklink posted about each task, kept current with chat.update
   // (src/store/task-messages.ts). Assignment DMs are recorded by the trigger when the outbox
   // worker marks one sent, in the same transaction as that mark.
   `

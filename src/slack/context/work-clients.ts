@@ -15,7 +15,7 @@ export class WorkClientCache {
   constructor(
     private readonly urls: WorkUrls,
     /** Options every client gets (e.g. maxResponseBytes). */
-    private readonly shared: Pick<WorkClientOptions, 'maxResponseBytes'> = {},
+    private readonly shared: Pick<WorkClientOptions, 'maxResponseBytes' | 'timeoutMs'> = {},
     private readonly observe?: (client: WorkClient, teamId: string) => WorkClient,
   ) {}
 

@@ -14,7 +14,7 @@ export interface Created {
   /** "Created task *X* in *Project*. 2 of 3 assignees notified …" */
   sentence: string;
   /** The assignment report when someone could not be told ('' when all were). */
-  notifyProblem: string;
+  notifyProblem?: string;
 }
 
 export async function createTaskFromSlack(
@@ -23,17 +23,28 @@ export async function createTaskFromSlack(
   projectName?: string,
 ): Promise<Created> {
   const task = await ctx.work.createTask(body);
-  const project =
-    projectName ??
-    ctx.store.knownProjects.get(ctx.teamId, task?.projectId ?? body.projectId)?.projectName;
-  const where = project ? ` in *${esc(project)}*` : '';
   if (!task) {
+    const where = projectPhrase(ctx, body.projectId, projectName);
     // Any 2xx created it; without an id there is no card to show and no task to announce.
-    return {
-      sentence: `Task created${where}; the service did not return its id.`,
-      notifyProblem: '',
-    };
+    return { sentence: `Task created${where}; the service did not return its id.` };
   }
+  return announceAndDescribe(ctx, task, body.projectId, projectName);
+}
+
+/** " in *Project*", or '' when the project's name is not known. */
+function projectPhrase(ctx: WorkContext, projectId: string, projectName?: string): string {
+  const project = projectName ?? ctx.store.knownProjects.get(ctx.teamId, projectId)?.projectName;
+  return project ? ` in *${esc(project)}*` : '';
+}
+
+/** A task now known to be created: its assignees told, and the sentence that says both. */
+export async function announceAndDescribe(
+  ctx: WorkContext,
+  task: Task,
+  projectId: string,
+  projectName?: string,
+): Promise<Required<Created>> {
+  const where = projectPhrase(ctx, task.projectId || projectId, projectName);
   const { report, problem } = await announceCreated(ctx, task);
   // Only a name the service sent back is shown as the task's name.
   const name = task.taskName ? `*${esc(task.taskName)}*` : `\`${task.taskId}\``;

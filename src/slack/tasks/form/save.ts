@@ -11,6 +11,7 @@ import { esc, listing } from '../../format/text.js';
 import { createTaskFromSlack } from '../create.js';
 import { factsFromTask, factsFromUpdated, type TaskFacts } from '../facts.js';
 import { FileReadError, readSlackFiles } from '../files.js';
+import { mayHaveLanded } from './follow-up.js';
 import { blockForServiceError, errorBlock, type TaskFormCheck } from './read.js';
 import type { TaskFormMeta } from './view.js';
 
@@ -26,7 +27,16 @@ export type SaveOutcome =
     }
   /** Problems to show under the fields (the service's 400 verbatim, unreadable files). */
   | { kind: 'invalid'; errors: Record<string, string>; message: string }
-  | { kind: 'failed'; message: string };
+  /**
+   * `headline` says what became of the task when `message` alone does not; `unconfirmed`: a
+   * create the service did not confirm, which may have landed (see follow-up.ts).
+   */
+  | {
+      kind: 'failed';
+      message: string;
+      headline?: string;
+      unconfirmed?: Pick<CreateTaskBody, 'projectId' | 'name'>;
+    };
 
 type Ok = Extract<TaskFormCheck, { ok: true }>;
 
@@ -82,6 +92,10 @@ export async function saveTaskForm(
       id: meta.taskId,
       checkWith: edit ? `\`/work task ${meta.taskId}\`` : '`/work list`',
     });
-    return { kind: 'failed', message };
+    const unconfirmed =
+      !edit && mayHaveLanded(e)
+        ? { projectId: check.body.projectId, name: check.body.name }
+        : undefined;
+    return { kind: 'failed', message, unconfirmed };
   }
 }

@@ -4,7 +4,8 @@
  * within a budget well inside Slack's 3 s: a service 400 then appears under its field,
  * verbatim. When the service is slower, the modal turns into "Creating…", the save
  * finishes in the background, and the result arrives as a reply; a failure then also DMs
- * the person what they entered, so nothing typed is lost.
+ * the person what they entered, so nothing typed is lost. A create the service did not
+ * confirm goes the slow way too, and Worklink finds out what became of it (follow-up.ts).
  */
 
 import type {
@@ -24,6 +25,7 @@ import { noticeModal } from '../../ui/notice-modal.js';
 import { postLiveCard } from '../card/live-post.js';
 import { taskCardData } from '../card/load.js';
 import { taskChanged } from '../facts.js';
+import { findUnconfirmedCreate } from './follow-up.js';
 import { checkTaskForm, describeEnteredValues, errorBlock, readTaskFormValues } from './read.js';
 import { type SaveOutcome, saveTaskForm } from './save.js';
 import { readTaskFormMeta, type TaskFormMode, type TaskFormValues } from './view.js';
@@ -64,7 +66,9 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, mode: TaskFormMode):
 
   const outcome = saveTaskForm(ctx, meta, check);
   const inTime = await withinBudget(outcome, budgetLeft(started));
-  if (inTime.inTime) {
+  // A create the service did not confirm goes the slow way: one sentence now, the answer later.
+  const unconfirmed = inTime.inTime && inTime.value.kind === 'failed' && inTime.value.unconfirmed;
+  if (inTime.inTime && !unconfirmed) {
     const result = inTime.value;
     if (result.kind === 'invalid') {
       await ack({ response_action: 'errors', errors: result.errors });
@@ -93,7 +97,10 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, mode: TaskFormMode):
       `:hourglass_flowing_sand: ${doing} The service is slow; you can close this, the result will be sent to you.`,
     ),
   });
-  const result = await outcome;
+  let result = await outcome;
+  if (result.kind === 'failed' && result.unconfirmed) {
+    result = await findUnconfirmedCreate(ctx, result.unconfirmed);
+  }
   if (result.kind === 'saved') {
     await ctx.slack.views
       .update({ view_id: view.id, view: noticeModal(title, result.sentence) })
@@ -106,11 +113,16 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, mode: TaskFormMode):
       view_id: view.id,
       view: noticeModal(
         title,
-        `${result.message}\n\nWhat you entered was sent to you in a direct message.`,
+        `${headline(result)}${result.message}\n\nWhat you entered was sent to you in a direct message.`,
       ),
     })
     .catch(orDebug(ctx.logger, 'Updating the closed task form', undefined));
-  await dmEnteredValues(ctx, mode, result.message, values);
+  await dmEnteredValues(ctx, mode, result, values);
+}
+
+/** "Your task was not created. " when the outcome says so apart from its message. */
+function headline(result: SaveOutcome): string {
+  return result.kind === 'failed' && result.headline ? `${result.headline} ` : '';
 }
 
 /**
@@ -146,13 +158,14 @@ async function report(ctx: WorkContext, result: Extract<SaveOutcome, { kind: 'sa
 async function dmEnteredValues(
   ctx: WorkContext,
   mode: TaskFormMode,
-  message: string,
+  failure: Exclude<SaveOutcome, { kind: 'saved' }>,
   values: TaskFormValues,
 ): Promise<void> {
   const head =
-    mode === 'edit' ? 'Your changes to the task were not saved.' : 'Your task was not created.';
+    (failure.kind === 'failed' ? failure.headline : undefined) ??
+    (mode === 'edit' ? 'Your changes to the task were not saved.' : 'Your task was not created.');
   const entered = describeEnteredValues(values);
-  const text = `${head} ${message}\n\nHere is what you entered, so nothing is lost:\n${entered}`;
+  const text = `${head} ${failure.message}\n\nHere is what you entered, so nothing is lost:\n${entered}`;
   try {
     await ctx.slack.chat.postMessage({ channel: ctx.userId, text: text.slice(0, 39_000) });
   } catch (e) {
