@@ -7,7 +7,7 @@
  *   `undefined` ("done, but the service did not say what it made").
  */
 import type { z } from 'zod';
-import type { OperationName } from './contract.js';
+import type { ClientOperationName } from './contract.js';
 import { jsonOf, WorkApiError } from './errors.js';
 
 export interface DebugLog {
@@ -43,13 +43,13 @@ function listItems(v: unknown, idKeys: readonly string[]): unknown[] | undefined
   return arrays.length === 1 ? (arrays[0] as unknown[]) : undefined;
 }
 
-function unexpected(name: OperationName, what: string): WorkApiError {
+function unexpected(name: ClientOperationName, what: string): WorkApiError {
   return new WorkApiError(name, 200, 'server', `The service answered ${what}.`);
 }
 
 /** One object a read needs (its id at least); else a 'server' failure. */
 export function readOne<T>(
-  name: OperationName,
+  name: ClientOperationName,
   schema: z.ZodType<T>,
   idKeys: readonly string[],
   text: string,
@@ -63,7 +63,7 @@ export function readOne<T>(
 
 /** The readable items of a list; unreadable ones are logged and dropped. */
 export function readList<T>(
-  name: OperationName,
+  name: ClientOperationName,
   item: z.ZodType<T>,
   idKeys: readonly string[],
   text: string,

@@ -4,7 +4,7 @@
  * status id / files / number from the service (update task with no change answers them).
  */
 import type { RecordedCall } from '../../support/fake-slack.js';
-import type { Harness } from '../../support/harness.js';
+import type { AppHarness as Harness } from '../../support/harness.js';
 
 export interface ViewJson {
   id?: string;
