@@ -62,6 +62,10 @@ export class Watcher {
   private readonly pausedUntil = new Map<string, number>();
   private readonly problems = new Map<string, string>();
   private readonly serviceProjects = new Map<string, { at: number; ids: string[] }>();
+  /** The team's watched project ids, gathered again every few seconds (not every step). */
+  private readonly watchedIds = new Map<string, { at: number; ids: string[] }>();
+  /** `team:project` → epoch ms of the last look (kept in the store only when ids change). */
+  private readonly lookedAt = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private readonly now: () => number;
@@ -109,7 +113,9 @@ export class Watcher {
 
   status(teamId: string): WatchStatus {
     const looks = new Map(
-      this.options.store.watchState.looks(teamId).map((l) => [l.projectId, l.lookedAt]),
+      this.options.store.watchState
+        .looks(teamId)
+        .map((l) => [l.projectId, this.lookedAt.get(`${teamId}:${l.projectId}`) ?? l.lookedAt]),
     );
     const projects = [...this.dueAt.keys()]
       .filter((k) => k.startsWith(`${teamId}:`))
@@ -145,6 +151,15 @@ export class Watcher {
 
   /** The team's watched projects; new ones get a slot in the interval. */
   private async watched(teamId: string, work: WorkClient, now: number): Promise<string[]> {
+    const cached = this.watchedIds.get(teamId);
+    const fresh = Math.min(this.options.intervalMs / 4, 5_000);
+    if (cached && now - cached.at < fresh) return cached.ids;
+    const ids = await this.gather(teamId, work, now);
+    this.watchedIds.set(teamId, { at: now, ids });
+    return ids;
+  }
+
+  private async gather(teamId: string, work: WorkClient, now: number): Promise<string[]> {
     const { store } = this.options;
     const ids = new Set<string>();
     for (const link of store.channelProjects.listForTeam(teamId)) ids.add(link.projectId);
@@ -235,7 +250,9 @@ export class Watcher {
       }
       announced.push(item.taskId);
     }
-    store.watchState.recordLook(teamId, projectId, now, announced);
+    this.lookedAt.set(key, now);
+    // An idle look changes nothing durable: only new ids are written.
+    if (announced.length > 0) store.watchState.recordLook(teamId, projectId, now, announced);
     for (const id of announced) seen.add(id);
   }
 

@@ -14,6 +14,11 @@ export interface DebugLog {
   debug(message: string): void;
 }
 
+/** What reads one item: a zod schema, or a hand-written reader with the same answer. */
+export interface ItemReader<T> {
+  safeParse(raw: unknown): { success: true; data: T } | { success: false };
+}
+
 const ENVELOPES = ['data', 'result'] as const;
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
@@ -64,7 +69,7 @@ export function readOne<T>(
 /** The readable items of a list; unreadable ones are logged and dropped. */
 export function readList<T>(
   name: ClientOperationName,
-  item: z.ZodType<T>,
+  item: ItemReader<T>,
   idKeys: readonly string[],
   text: string,
   log?: DebugLog,
