@@ -206,7 +206,12 @@ export const migrations: Migration[] = [
   CREATE INDEX notify_outbox_team_due ON notify_outbox (status, team_id, next_attempt_at);
   DROP INDEX notify_outbox_due;
   `,
-  // 8: the messages Worklink posted about each task, kept current with chat.update
+  // 8: a task's assignees found by task (re-recording a task replaces them; without this it
+  // scanned all of the team's assignee rows).
+  `
+  CREATE INDEX task_index_assignees_task ON task_index_assignees (team_id, task_id);
+  `,
+  // 9: the messages Worklink posted about each task, kept current with chat.update
   // (src/store/task-messages.ts). Assignment DMs are recorded by the trigger when the outbox
   // worker marks one sent, in the same transaction as that mark.
   `

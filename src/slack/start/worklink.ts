@@ -162,6 +162,8 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
         queueFoundTask(store, teamId, task, { now, graceMs: notifications.tuning.eventGraceMs });
       },
     });
+    // The watcher's open lists already feed the index; the refresh need not read them too.
+    watcher.observe(indexRefresh);
     // Live messages read tasks through deps (work clients, users), built just below.
     let deps: WorklinkDeps | undefined;
     const live = createLiveMessages({
