@@ -257,7 +257,12 @@ describe('the watcher on a controlled clock', () => {
     await advance(INTERVAL);
     expect(announced.length - before).toBe(READS_PER_LOOK);
     await advance(2 * INTERVAL);
-    expect(announced.slice(before).map((t) => t.taskId).sort()).toEqual([...ids].sort());
+    expect(
+      announced
+        .slice(before)
+        .map((t) => t.taskId)
+        .sort(),
+    ).toEqual([...ids].sort());
     expect(hosted.calls('GET /task/:id')).toBe(ids.length);
   });
 
