@@ -120,7 +120,9 @@ describe.each(backends)('against the $name', ({ name, start }) => {
   it('names tasks by words and #number; several give a pick list; none offers /work new', async () => {
     expect(shown(await reply('task login fix'))).toContain('Fix the login page');
     expect(shown(await reply('task #1'))).toMatch(/\* #1/);
-    await reply('add Fix the login button');
+    // Created from Slack: the index knows it once the create answered (the card confirms).
+    expect((await h.slack.slashCommand('add Fix the login button')).status).toBe(200);
+    await h.waitFor(() => h.worklink.store.taskIndex.search(h.teamId, 'login button').length > 0);
     expect((await reply('task fix login')).text).toBe('2 tasks match. Which one?');
     expect((await reply('task zebra unicorn')).text).toBe(
       'No task matches “zebra unicorn”. Create it with `/work new zebra unicorn`.',
