@@ -6,11 +6,13 @@
  * Each server runs in its own child process (this file, re-run with `--child`), so it has
  * an event loop of its own and the load generator (one undici Pool, CONCURRENCY requests in
  * flight) does not steal it. Scenarios: get task, create task, and list tasks of a project of
- * 10,000 tasks (whole, and one page of 21 with `limit`/`offset`). A bare Fastify server with
- * get task's fixed body is shown for reference (the framework's own cost). Besides req/s, each row gives the server's CPU time per request
+ * 10,000 tasks (whole, and one page of 21 with `limit`/`offset`; after the warm-up these are
+ * answered from the list cache, src/service/list-cache.ts, as repeated reads are in use).
+ * A bare Fastify server with get task's fixed body is shown for reference (the framework's
+ * own cost). Besides req/s, each row gives the server's CPU time per request
  * (process.cpuUsage in the child), which varies far less than req/s on a shared machine.
  *
- * Environment: BENCH_SECONDS (5), BENCH_CONCURRENCY (50), BENCH_ONLY=get,create,list,
+ * Environment: BENCH_SECONDS (5), BENCH_CONCURRENCY (50), BENCH_ONLY=get,create,list,page,
  * BENCH_CPU_PROF=<dir> (V8 CPU profiles of the children, for tuning).
  */
 import { type ChildProcess, fork } from 'node:child_process';

@@ -12,6 +12,7 @@ import { type Db, sql } from './db.js';
 import { badRequest, notFound } from './errors.js';
 import { recordEvent } from './event-outbox.js';
 import { findGroup } from './groups.js';
+import { forgetProjectLists, type ListAnswer, listCache, listKey } from './list-cache.js';
 import { newId } from './new-ids.js';
 import { featuresOf, findProject, loadProject, type ProjectRow } from './projects.js';
 import { defaultStatus, findStatus, isDoneType } from './statuses.js';
@@ -179,6 +180,8 @@ export function createTask(
   return db.transaction(() => {
     const project = findProject(db, caller.workspaceId, body.projectId);
     if (!project) throw badRequest('projectId', 'no project with this id in this workspace');
+    // Before any check, as updateTask does: cached lists of the project may soon be stale.
+    forgetProjectLists(db, project.id);
     checkFeatures(project, body);
     const refs = checkReferences(db, caller, project, body);
     const status = refs.status ?? defaultStatus(db, project.id);
@@ -235,25 +238,46 @@ export type ListTaskQuery = Pick<ListTasksQuery, 'projectId' | 'limit' | 'offset
 };
 
 /**
- * Operation 3: the matches by TaskNumber, as JSON text (SQLite builds the array: a project
+ * Operation 3 as JSON text, answered from the list cache (list-cache.ts) when this query was
+ * answered before and no write to the project's tasks came since. The project is in the
+ * query: unknown → 404.
+ */
+export function listTasksJson(db: Db, caller: Caller, query: ListTaskQuery): ListAnswer {
+  const complete =
+    query.complete === undefined
+      ? undefined
+      : query.complete === true || query.complete === 'true'
+        ? 1
+        : 0;
+  const cache = listCache(db);
+  const key = listKey(caller.workspaceId, query.projectId, complete, query.limit, query.offset);
+  const cached = cache.get(key);
+  if (cached !== undefined) return cached;
+  const project = loadProject(db, caller.workspaceId, query.projectId);
+  const answer = readList(db, project.id, complete, query);
+  // Only committed state is cached: this runs outside any transaction of ours.
+  if (!db.inTransaction) cache.set(key, project.id, answer);
+  return answer;
+}
+
+/**
+ * Operation 3 uncached: the matches by TaskNumber, as JSON text (SQLite builds the array: a project
  * of 10,000 tasks lists without 10,000 intermediate objects). The rows are read in
  * TaskNumber order from the index in a subquery, so the aggregate needs no sort of its own
  * (an ORDER BY inside json_group_array sorts every row in a temporary B-tree). With `limit`
- * or `offset` only that page is built, and `total` is the whole list's length. The project
- * is in the query: unknown → 404.
+ * or `offset` only that page is built, and `total` is the whole list's length.
  */
-export function listTasksJson(
+function readList(
   db: Db,
-  caller: Caller,
+  projectId: string,
+  complete: 0 | 1 | undefined,
   query: ListTaskQuery,
-): { json: string; total?: number } {
-  const project = loadProject(db, caller.workspaceId, query.projectId);
-  const filter = query.complete === undefined ? '' : 'AND complete = @complete';
-  const complete = query.complete === true || query.complete === 'true' ? 1 : 0;
+): ListAnswer {
+  const filter = complete === undefined ? '' : 'AND complete = @complete';
   const paged = query.limit !== undefined || query.offset !== undefined;
   const params = {
-    project: project.id,
-    complete,
+    project: projectId,
+    complete: complete ?? 0,
     limit: query.limit ?? -1,
     offset: query.offset ?? 0,
   };
@@ -294,6 +318,7 @@ export function updateTask(
     const task = loadTask(db, caller.workspaceId, taskId);
     // Before any check: whatever happens next, the cached JSON may no longer be the truth.
     forgetTask(db, task.id);
+    forgetProjectLists(db, task.project_id);
     if (body.projectId !== task.project_id) {
       throw badRequest('projectId', `must be the task's own project (${task.project_id})`);
     }

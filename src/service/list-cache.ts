@@ -1,0 +1,105 @@
+import { type Db, sql } from './db.js';
+
+/**
+ * List tasks' answers (JSON text and total), kept in memory per project and query: a project
+ * of 10,000 tasks costs SQLite milliseconds to build into JSON, and the answer only changes
+ * when one of the project's tasks does.
+ *
+ * Correctness rests on two invalidations, as in task-cache.ts:
+ * - this connection's own writes: every code path that changes a project's tasks as a list
+ *   shows them (which tasks, their numbers, names or completion) must call
+ *   `forgetProjectLists` (today `createTask` and `updateTask`, the only writes to `tasks`).
+ *   test/service/list-cache.test.ts compares the answer after every write with a fresh read;
+ * - other connections: SQLite's `PRAGMA data_version` changes when they commit, and then
+ *   everything is dropped.
+ * Memory is bounded by entry count and by the bytes of JSON held.
+ */
+export interface ListAnswer {
+  json: string;
+  total?: number;
+}
+
+interface Entry extends ListAnswer {
+  projectId: string;
+}
+
+const MAX_ENTRIES = 2_000;
+const MAX_CHARS = 64 * 1024 * 1024;
+
+class ListCache {
+  /** By key (`listKey`); Map insertion order is the eviction order. */
+  private readonly entries = new Map<string, Entry>();
+  private chars = 0;
+  private dataVersion = -1;
+
+  constructor(private readonly db: Db) {}
+
+  get(key: string): ListAnswer | undefined {
+    this.dropIfChangedElsewhere();
+    return this.entries.get(key);
+  }
+
+  set(key: string, projectId: string, answer: ListAnswer): void {
+    // An answer bigger than the whole budget is not kept (it would evict everything).
+    if (answer.json.length > MAX_CHARS) return;
+    this.delete(key);
+    while (this.entries.size >= MAX_ENTRIES || this.chars + answer.json.length > MAX_CHARS) {
+      // Oldest first: a cheap bound, not an LRU.
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.delete(oldest);
+    }
+    this.entries.set(key, { ...answer, projectId });
+    this.chars += answer.json.length;
+  }
+
+  forgetProject(projectId: string): void {
+    for (const [key, entry] of this.entries) {
+      if (entry.projectId === projectId) this.delete(key);
+    }
+  }
+
+  private delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.chars -= entry.json.length;
+  }
+
+  private dropIfChangedElsewhere(): void {
+    const version =
+      sql<{ data_version: number }>(this.db, 'PRAGMA data_version').get()?.data_version ?? -1;
+    if (version !== this.dataVersion) {
+      this.entries.clear();
+      this.chars = 0;
+      this.dataVersion = version;
+    }
+  }
+}
+
+const caches = new WeakMap<Db, ListCache>();
+
+export function listCache(db: Db): ListCache {
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = new ListCache(db);
+    caches.set(db, cache);
+  }
+  return cache;
+}
+
+/** The cache key of one list request: the caller's workspace and every query parameter. */
+export function listKey(
+  workspaceId: string,
+  projectId: string,
+  complete: 0 | 1 | undefined,
+  limit: number | string | undefined,
+  offset: number | string | undefined,
+): string {
+  return JSON.stringify([workspaceId, projectId, complete ?? null, limit ?? null, offset ?? null]);
+}
+
+/** Call whenever this connection changes the project's tasks as a list shows them. */
+export function forgetProjectLists(db: Db, projectId: string): void {
+  caches.get(db)?.forgetProject(projectId);
+}
