@@ -88,7 +88,11 @@ describe('scripts', () => {
   });
 
   it('delay then fault: nothing is stored', async () => {
-    sandbox.webApi.scripts.set('chat.postMessage', () => ({ delayMs: 50, then: { status: 500 } }));
+    sandbox.webApi.scripts.set('chat.postMessage', () => ({
+      delayMs: 50,
+      // biome-ignore lint/suspicious/noThenProperty: ScriptReply names it `then` (not a function).
+      then: { status: 500 },
+    }));
     const res = await post('chat.postMessage', { channel: GENERAL, text: 'lost one' });
     expect(res.status).toBe(500);
     expect((sandbox.state.messages.get(GENERAL) ?? []).map((m) => m.text)).not.toContain(
