@@ -124,6 +124,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const api = new WebApi(state, (token) => !options.tokens || options.tokens.includes(token));
   const users = new WorkspaceUsers(state);
   for (const u of options.users ?? []) users.set(u.id, u);
+  // Given no people, anyone the app DMs exists (the outbox worker's tests name them freely).
+  const openPeople = users.size === 0;
 
   const calls: RecordedCall[] = [];
   const responses: RecordedResponse[] = [];
@@ -138,7 +140,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 
   api.scripts.observe({
     received(event) {
-      admit(state, users, event.method, event.args);
+      admit(state, openPeople ? users : undefined, event.method, event.args);
       const call: RecordedCall = {
         method: event.method,
         body: event.args,
@@ -313,68 +315,37 @@ function admitView(state: SandboxState, userId: string, id: string, hash?: strin
 }
 
 /**
- * The tests' workspace is open: the harness makes up payloads about channels, DMs and messages
- * that real Slack would have, so the first call that names one finds it there. People are not
- * made up (users.info and lookupByEmail answer from `users` only), except that a DM to an id
- * the fake was not told about reaches a DM channel, as the worker tests need.
+ * The tests' workspace is open where the harness makes up what real Slack would have: a
+ * channel the app posts in (C…/G…), the message a shortcut ran on (its permalink), and the
+ * person a DM goes to when the fake was given no people (the outbox worker's tests). Anything
+ * else is Slack's answer: unknown triggers, views, messages and people are refused.
  */
 function admit(
   state: SandboxState,
-  users: WorkspaceUsers,
+  users: WorkspaceUsers | undefined,
   method: string,
   args: Record<string, unknown>,
 ): void {
   const channel = typeof args.channel === 'string' ? args.channel : undefined;
-  if (channel && !state.channels.has(channel)) {
-    if (/^[UW]/.test(channel)) {
-      if (!state.users.has(channel)) users.set(channel, { id: channel });
-    } else if (channel.startsWith('D')) {
-      addIm(state, `U${channel.slice(1)}`, channel);
-    } else if (/^[CG]/.test(channel)) {
-      state.channels.set(channel, {
-        id: channel,
-        name: channel.toLowerCase(),
-        kind: 'channel',
-        members: new Set([...state.users.keys(), state.bot.botUserId]),
-        created: Math.floor(Date.now() / 1000),
-      });
-    }
-  }
-  if (method === 'conversations.open' && typeof args.users === 'string') {
-    const first = args.users.split(',')[0]?.trim();
-    if (first && !state.users.has(first)) users.set(first, { id: first });
-  }
-  const ts =
-    typeof args.ts === 'string'
-      ? args.ts
-      : typeof args.message_ts === 'string'
-        ? args.message_ts
+  const dmTarget =
+    method === 'conversations.open' && typeof args.users === 'string'
+      ? args.users.split(',')[0]?.trim()
+      : method === 'chat.postMessage' && channel && /^[UW]/.test(channel)
+        ? channel
         : undefined;
-  if (channel && ts && /^chat\.(update|delete|getPermalink)$/.test(method)) {
-    const target = state.resolvePostChannel(channel) ?? state.channels.get(channel);
-    if (target && !state.findMessage(target.id, ts)) {
-      state.addMessage({
-        channel: target.id,
-        ts,
-        user: state.bot.botUserId,
-        botId: state.bot.botId,
-        text: '',
-      });
-    }
+  if (users && dmTarget && !state.users.has(dmTarget)) users.set(dmTarget, { id: dmTarget });
+  if (channel && /^[CG]/.test(channel) && !state.channels.has(channel)) {
+    state.channels.set(channel, {
+      id: channel,
+      name: channel.toLowerCase(),
+      kind: 'channel',
+      members: new Set([...state.users.keys(), state.bot.botUserId]),
+      created: Math.floor(Date.now() / 1000),
+    });
   }
-  if (/^views\.(open|push)$/.test(method) && typeof args.trigger_id === 'string') {
-    if (!state.triggers.has(args.trigger_id)) {
-      const id = args.trigger_id;
-      state.triggers.set(id, { id, userId: 'U_UNKNOWN', issuedAt: Date.now(), used: false });
-    }
-  }
-  if (method === 'views.update' && typeof args.view_id === 'string') {
-    admitView(
-      state,
-      'U_UNKNOWN',
-      args.view_id,
-      typeof args.hash === 'string' ? args.hash : undefined,
-    );
+  const ts = typeof args.message_ts === 'string' ? args.message_ts : undefined;
+  if (method === 'chat.getPermalink' && channel && ts && !state.findMessage(channel, ts)) {
+    state.addMessage({ channel, ts, user: 'U_UNKNOWN', text: '' });
   }
 }
 
