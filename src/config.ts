@@ -46,6 +46,11 @@ export interface AppConfig {
   workEventsSecret?: string;
   /** WORK_MAX_RESPONSE_BYTES: the service's answers past this size are refused unread. */
   workMaxResponseBytes?: number;
+  /**
+   * WORK_POLL_SECONDS (default 60; 0 = off): how often the watcher looks for new tasks.
+   * Undefined (a configuration not read from the environment) is off.
+   */
+  workPollSeconds?: number;
   /** HTTP server limits (timeouts, connection cap, body size); defaults in http-guard.ts. */
   httpLimits?: Partial<HttpLimits>;
   logLevel: LogLevelName;
@@ -73,6 +78,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     secretsKey: secretsKey(get('SECRETS_KEY')),
     workEventsSecret: get('WORK_EVENTS_SECRET'),
     workMaxResponseBytes: byteCount('WORK_MAX_RESPONSE_BYTES', get('WORK_MAX_RESPONSE_BYTES')),
+    workPollSeconds: pollSeconds(get('WORK_POLL_SECONDS')),
     logLevel: logLevel(get('LOG_LEVEL')),
   };
 }
@@ -214,4 +220,16 @@ function logLevel(value: string | undefined): LogLevelName {
   const v = value.toLowerCase();
   if (v === 'debug' || v === 'info' || v === 'warn' || v === 'error') return v;
   throw new ConfigError(`LOG_LEVEL must be one of debug, info, warn, error, not "${value}".`);
+}
+
+/** Whole seconds from 0 (off) to a day; default 60. */
+function pollSeconds(value: string | undefined): number {
+  if (value === undefined) return 60;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 86_400) {
+    throw new ConfigError(
+      `WORK_POLL_SECONDS must be a whole number of seconds from 0 (off) to 86400, not "${value}".`,
+    );
+  }
+  return n;
 }

@@ -34,7 +34,18 @@ describe('modes', () => {
       secretsKey: undefined,
       workEventsSecret: undefined,
       logLevel: 'info',
+      workPollSeconds: 60,
     });
+  });
+
+  it('reads WORK_POLL_SECONDS: 0 turns the watcher off; anything else odd is one sentence', () => {
+    expect(loadConfig({ WORK_POLL_SECONDS: '0' }).workPollSeconds).toBe(0);
+    expect(loadConfig({ WORK_POLL_SECONDS: '15' }).workPollSeconds).toBe(15);
+    for (const bad of ['-1', '1.5', 'soon', '90000']) {
+      expect(() => loadConfig({ WORK_POLL_SECONDS: bad })).toThrow(
+        `WORK_POLL_SECONDS must be a whole number of seconds from 0 (off) to 86400, not "${bad}".`,
+      );
+    }
   });
 
   it('bot token + signing secret → http', () => {

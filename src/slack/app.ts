@@ -13,6 +13,7 @@ import { boltLogLevel } from '../logger.js';
 import { type Subcommand, WorkRouter } from './commands/router.js';
 import { connectionCommands } from './connection/commands.js';
 import { registerConnection } from './connection/register.js';
+import { watchStatusSection } from './connection/watch-status.js';
 import type { WorklinkDeps } from './context/deps.js';
 import { registerHome } from './home/publish.js';
 import { digestCommands } from './notify/digest/commands.js';
@@ -54,7 +55,7 @@ export interface BuildAppOptions {
 /** Every `/work` subcommand, in the order help lists them (the router adds `help`). */
 export function workSubcommands(extra: readonly Subcommand[] = []): Subcommand[] {
   return [
-    ...connectionCommands([outboxStatusSection]),
+    ...connectionCommands([outboxStatusSection, watchStatusSection]),
     ...taskCommands,
     ...projectCommands,
     ...directoryCommands,

@@ -18,6 +18,7 @@ import { type OutboxStore, outboxStore, type SeenEventsStore, seenEventsStore } 
 import { type SeenRequestsStore, seenRequestsStore } from './seen-requests.js';
 import { type TaskIndexStore, taskIndexStore } from './task-index.js';
 import { type UserLinksStore, userLinksStore } from './user-links.js';
+import { type WatchStateStore, watchStateStore } from './watch-state.js';
 
 export type { ChannelProject, ChannelProjectsStore } from './channel-projects.js';
 export type { Connection, ConnectionInfo, ConnectionsStore } from './connections.js';
@@ -51,6 +52,8 @@ export interface Store {
   readonly taskIndex: TaskIndexStore;
   /** Which notifications each person gets (`/work notify`). */
   readonly notifySettings: NotifySettingsStore;
+  /** What the watcher has seen in each watched project (src/sync/watcher.ts). */
+  readonly watchState: WatchStateStore;
   /**
    * Forgets what Worklink keeps about a team's service workspace: the connection (API key),
    * channel links, known projects and the task index, in one transaction. Returns what was
@@ -91,8 +94,10 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
   const channelProjects = channelProjectsStore(db);
   const knownProjects = knownProjectsStore(db);
   const taskIndex = taskIndexStore(db);
+  const watchState = watchStateStore(db);
   const forgetTeam = db.transaction((teamId: string) => {
     taskIndex.deleteTeam(teamId);
+    watchState.forgetTeam(teamId);
     return {
       connection: connections.delete(teamId),
       links: channelProjects.deleteTeam(teamId),
@@ -127,6 +132,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     lookups,
     taskIndex,
     notifySettings,
+    watchState,
     forgetTeam: (teamId) => forgetTeam(teamId),
     forgetUninstalledTeam: (teamId, reason, now = Date.now()) =>
       forgetUninstalledTeam(teamId, reason, now),

@@ -182,6 +182,24 @@ export const migrations: Migration[] = [
   ) STRICT;
   ALTER TABLE notify_outbox ADD COLUMN message TEXT; -- JSON {text, blocks}; NULL: assignment DM
   `,
+  // 6: what the watcher has seen (src/store/watch-state.ts): per watched project its first
+  // and last look, and the task ids seen there (new ones are announced once).
+  `
+  CREATE TABLE watched_projects (
+    team_id     TEXT NOT NULL,
+    project_id  TEXT NOT NULL,
+    baseline_at INTEGER NOT NULL,   -- epoch ms of the first look
+    looked_at   INTEGER NOT NULL,   -- epoch ms of the last successful look
+    PRIMARY KEY (team_id, project_id)
+  ) STRICT;
+
+  CREATE TABLE watch_seen (
+    team_id    TEXT NOT NULL,
+    project_id TEXT NOT NULL,
+    task_id    TEXT NOT NULL,
+    PRIMARY KEY (team_id, project_id, task_id)
+  ) STRICT, WITHOUT ROWID;
+  `,
 ];
 
 /** Brings `db` up to date. Throws when the file is newer than this code. */

@@ -9,13 +9,17 @@
 import { Agent } from 'undici';
 import type { z } from 'zod';
 import {
+  type ClientOperationName,
   type Comment,
   type CreateProjectBody,
   type CreateTaskBody,
   type Customer,
   describeIssue,
+  extraOperations,
+  fastTaskListItem,
   type Group,
   type ListTasksQuery,
+  type Operation,
   type OperationName,
   operations,
   type PostCommentBody,
@@ -33,7 +37,7 @@ import {
 } from './contract.js';
 import { errorFromAnswer, isWorkApiError, transportError, WorkApiError } from './errors.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLargeError, readCapped } from './read-capped.js';
-import { type DebugLog, readList, readOne, readWritten } from './reader.js';
+import { type DebugLog, type ItemReader, readList, readOne, readWritten } from './reader.js';
 
 export { isWorkApiError, WorkApiError, type WorkErrorKind } from './errors.js';
 
@@ -97,7 +101,7 @@ export class WorkClient {
   }
 
   listTasks(query: ListTasksQuery): Promise<TaskListItem[]> {
-    return this.readItems('listTasks', { query }, responses.TaskListItem, TASK_IDS);
+    return this.readItems('listTasks', { query }, fastTaskListItem, TASK_IDS);
   }
 
   getTask(taskId: string): Promise<Task> {
@@ -191,8 +195,21 @@ export class WorkClient {
     return this.readItems('listUsers', {}, responses.WorkspaceUser, USER_IDS);
   }
 
+  /**
+   * The workspace's projects, where the service offers `GET {base_url}/project` (the hosted
+   * one does; the spec does not): undefined when it answers 404 or 405.
+   */
+  async listProjects(): Promise<Project[] | undefined> {
+    try {
+      return await this.readItems('listProjects', {}, responses.Project, PROJECT_IDS);
+    } catch (e) {
+      if (isWorkApiError(e) && (e.status === 404 || e.status === 405)) return undefined;
+      throw e;
+    }
+  }
+
   private async read<T>(
-    name: OperationName,
+    name: ClientOperationName,
     input: CallInput,
     schema: z.ZodType<T>,
     ids: readonly string[],
@@ -202,16 +219,16 @@ export class WorkClient {
   }
 
   private async readItems<T>(
-    name: OperationName,
+    name: ClientOperationName,
     input: CallInput,
-    item: z.ZodType<T>,
+    item: ItemReader<T>,
     ids: readonly string[],
   ): Promise<T[]> {
     return readList(name, item, ids, await this.call(name, input), this.options.log);
   }
 
   private async write<T>(
-    name: OperationName,
+    name: ClientOperationName,
     input: CallInput,
     schema: z.ZodType<T>,
     ids: readonly string[],
@@ -221,11 +238,15 @@ export class WorkClient {
   }
 
   /** The text of a 2xx answer; every other outcome is a WorkApiError. */
-  private async call(name: OperationName, input: CallInput, address?: Address): Promise<string> {
-    const op = operations[name];
+  private async call(
+    name: ClientOperationName,
+    input: CallInput,
+    address?: Address,
+  ): Promise<string> {
+    const op = operationOf(name);
     const url = this.buildUrl(name, address ?? op.address, input);
     let payload: string | undefined;
-    if ('body' in op) {
+    if (op.body) {
       const checked = op.body.safeParse(input.body);
       if (!checked.success) {
         throw new WorkApiError(name, 0, 'invalid', describeIssue(checked.error), true);
@@ -242,6 +263,7 @@ export class WorkClient {
         const { status, text, retryAfterMs } = outcome;
         if (status >= 200 && status < 300) return text;
         const error = errorFromAnswer(name, status, text);
+        if (status === 429) error.retryAfterMs = retryAfterMs;
         if (status === 429 && !last && retryAfterMs <= this.maxRetryAfterMs) {
           await sleep(retryAfterMs);
           continue;
@@ -261,8 +283,8 @@ export class WorkClient {
     }
   }
 
-  private buildUrl(name: OperationName, address: 'base' | 'alt', input: CallInput): URL {
-    const op = operations[name];
+  private buildUrl(name: ClientOperationName, address: 'base' | 'alt', input: CallInput): URL {
+    const op: Operation = operationOf(name);
     let path: string = op.path;
     for (const param of op.params) {
       const value = input.params?.[param];
@@ -280,7 +302,7 @@ export class WorkClient {
     }
     const root = address === 'alt' ? this.options.altUrl : this.options.baseUrl;
     const url = new URL(root.replace(/\/+$/, '') + path);
-    if ('query' in op) {
+    if (op.query) {
       const checked = op.query.safeParse(input.query);
       if (!checked.success) {
         throw new WorkApiError(name, 0, 'invalid', describeIssue(checked.error), true);
@@ -293,7 +315,7 @@ export class WorkClient {
   }
 
   private async send(
-    name: OperationName,
+    name: ClientOperationName,
     method: string,
     url: URL,
     payload: string | undefined,
@@ -351,6 +373,12 @@ function sleep(ms: number): Promise<void> {
 }
 
 type Address = 'base' | 'alt';
+
+function operationOf(name: ClientOperationName): Operation {
+  return name in operations
+    ? operations[name as OperationName]
+    : extraOperations[name as keyof typeof extraOperations];
+}
 interface CallInput {
   params?: Record<string, string>;
   body?: unknown;

@@ -303,6 +303,24 @@ export const operations = {
 
 export type OperationName = keyof typeof operations;
 
+/**
+ * Operations the hosted service offers beyond the spec, used when they answer (the embedded
+ * service does not serve them): `GET {base_url}/project` lists the workspace's projects.
+ */
+export const extraOperations = {
+  listProjects: {
+    method: 'GET',
+    address: 'base',
+    path: '/project',
+    status: 200,
+    params: [],
+    response: 'Project',
+  },
+} as const satisfies Record<string, Operation>;
+
+/** Every operation WorkClient can call. */
+export type ClientOperationName = OperationName | keyof typeof extraOperations;
+
 /** Version segments of the two addresses (docs/work-management-api.md, Versioning). */
 export const BASE_PREFIX = '/v1.0';
 export const ALT_PREFIX = '/api/v1';

@@ -7,7 +7,7 @@
  * its `<title>`, or by "HTTP 502".
  */
 import { errors as undiciErrors } from 'undici';
-import type { OperationName } from './contract.js';
+import type { ClientOperationName } from './contract.js';
 
 export type WorkErrorKind =
   | 'auth'
@@ -22,8 +22,10 @@ export type WorkErrorKind =
 /** Every failure of a WorkClient call. `status` is 0 when no HTTP answer was had. */
 export class WorkApiError extends Error {
   override readonly name = 'WorkApiError';
+  /** For 429: how long the service asked to wait. */
+  retryAfterMs?: number;
   constructor(
-    readonly operation: OperationName,
+    readonly operation: ClientOperationName,
     readonly status: number,
     readonly kind: WorkErrorKind,
     message: string,
@@ -85,7 +87,11 @@ function htmlTitle(text: string): string | undefined {
 const looksLikeHtml = (text: string) => /^\s*</.test(text);
 
 /** The error for a non-2xx answer. */
-export function errorFromAnswer(name: OperationName, status: number, text: string): WorkApiError {
+export function errorFromAnswer(
+  name: ClientOperationName,
+  status: number,
+  text: string,
+): WorkApiError {
   const json = jsonOf(text);
   let message: string | undefined;
   if (json) message = jsonMessage(json.value);
@@ -113,7 +119,11 @@ function errorKind(status: number, json: boolean): WorkErrorKind {
   return status >= 500 || !json ? 'server' : 'invalid';
 }
 
-export function transportError(name: OperationName, e: unknown, timeoutMs: number): WorkApiError {
+export function transportError(
+  name: ClientOperationName,
+  e: unknown,
+  timeoutMs: number,
+): WorkApiError {
   const err = e as { name?: string; code?: string; cause?: { code?: string } };
   const code = err.code ?? err.cause?.code;
   if (

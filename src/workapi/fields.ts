@@ -124,7 +124,7 @@ export function readId(v: unknown): string | undefined {
   if (typeof v === 'string') return v.trim() || undefined;
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
   if (v && typeof v === 'object' && typeof (v as { $oid?: unknown }).$oid === 'string') {
-    return (v as { $oid: string }).$oid;
+    return (v as { $oid: string }).$oid.trim() || undefined;
   }
   return undefined;
 }

@@ -7,11 +7,16 @@
  *   `undefined` ("done, but the service did not say what it made").
  */
 import type { z } from 'zod';
-import type { OperationName } from './contract.js';
+import type { ClientOperationName } from './contract.js';
 import { jsonOf, WorkApiError } from './errors.js';
 
 export interface DebugLog {
   debug(message: string): void;
+}
+
+/** What reads one item: a zod schema, or a hand-written reader with the same answer. */
+export interface ItemReader<T> {
+  safeParse(raw: unknown): { success: true; data: T } | { success: false };
 }
 
 const ENVELOPES = ['data', 'result'] as const;
@@ -43,13 +48,13 @@ function listItems(v: unknown, idKeys: readonly string[]): unknown[] | undefined
   return arrays.length === 1 ? (arrays[0] as unknown[]) : undefined;
 }
 
-function unexpected(name: OperationName, what: string): WorkApiError {
+function unexpected(name: ClientOperationName, what: string): WorkApiError {
   return new WorkApiError(name, 200, 'server', `The service answered ${what}.`);
 }
 
 /** One object a read needs (its id at least); else a 'server' failure. */
 export function readOne<T>(
-  name: OperationName,
+  name: ClientOperationName,
   schema: z.ZodType<T>,
   idKeys: readonly string[],
   text: string,
@@ -63,8 +68,8 @@ export function readOne<T>(
 
 /** The readable items of a list; unreadable ones are logged and dropped. */
 export function readList<T>(
-  name: OperationName,
-  item: z.ZodType<T>,
+  name: ClientOperationName,
+  item: ItemReader<T>,
   idKeys: readonly string[],
   text: string,
   log?: DebugLog,

@@ -4,7 +4,8 @@
  * what WorkClient reads. Only the ids Worklink uses are required; `_id` stands in for each.
  */
 import type { z } from 'zod';
-import { type Fields, strictFields, tolerantFields } from './fields.js';
+import { type Fields, readId, readText, strictFields, tolerantFields } from './fields.js';
+import type { ItemReader } from './reader.js';
 
 function buildResponses(f: Fields) {
   const TaskFile = f.obj({
@@ -263,3 +264,21 @@ export type Group = z.infer<typeof responses.Group>;
 export type Customer = z.infer<typeof responses.Customer>;
 export type WorkspaceUser = z.infer<typeof responses.WorkspaceUser>;
 export type Verification = z.infer<typeof responses.Verification>;
+
+/**
+ * `responses.TaskListItem`, hand-written: the watcher reads every watched project's list each
+ * interval, and this answers the same (a test holds them equal) at a fraction of the cost.
+ */
+export const fastTaskListItem: ItemReader<TaskListItem> = {
+  safeParse(raw) {
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { success: false };
+    const r = raw as Record<string, unknown>;
+    const taskId = readId(r.taskId) ?? readId(r._id) ?? readId(r.id);
+    if (taskId === undefined) return { success: false };
+    const data: Record<string, unknown> = { ...r, taskId };
+    const taskName = r.taskName === null ? undefined : readText(r.taskName);
+    if (taskName === undefined) delete data.taskName;
+    else data.taskName = taskName;
+    return { success: true, data: data as TaskListItem };
+  },
+};

@@ -16,6 +16,7 @@ import { createNotifications } from '../../src/slack/notify/notifications.js';
 import { ServiceDirectory } from '../../src/slack/notify/service-directory.js';
 import { openStore } from '../../src/store/index.js';
 import { TaskIndexRefresh } from '../../src/sync/task-index-refresh.js';
+import { Watcher } from '../../src/sync/watcher.js';
 import { type Harness, startHarness } from '../support/harness.js';
 
 describe('extra routes', () => {
@@ -92,6 +93,13 @@ describe('buildApp', () => {
       directory,
       matcher,
       indexRefresh: new TaskIndexRefresh({ store, logger, workFor: () => undefined }),
+      watcher: new Watcher({
+        store,
+        logger,
+        intervalMs: 0,
+        workFor: () => undefined,
+        announce: () => {},
+      }),
       notifications: createNotifications({
         config: base,
         store,

@@ -16,7 +16,7 @@ type Manifest = {
   oauth_config: { scopes: { bot: string[]; user?: string[] }; redirect_urls: string[] };
   settings: {
     event_subscriptions: { request_url: string; bot_events: string[] };
-    interactivity: { is_enabled: boolean; request_url: string };
+    interactivity: { is_enabled: boolean; request_url: string; message_menu_options_url?: string };
     socket_mode_enabled: boolean;
   };
 };
@@ -86,6 +86,8 @@ describe('manifest.yml', () => {
     expect(manifest.settings.interactivity).toEqual({
       is_enabled: true,
       request_url: 'https://example.com/slack/events',
+      // The task picker's options (external_select) come from the same URL.
+      message_menu_options_url: 'https://example.com/slack/events',
     });
     expect(manifest.settings.socket_mode_enabled).toBe(true);
     expect(manifest.oauth_config.redirect_urls).toEqual([

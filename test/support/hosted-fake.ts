@@ -128,6 +128,8 @@ export async function startHostedFake(options: HostedFakeOptions = {}): Promise<
     string
   >;
   const tasks = new Map<string, HostedTask>();
+  /** Each project's tasks in TaskNumber order (lists stay cheap at 100 000 tasks). */
+  const byProject = new Map<string, HostedTask[]>();
   const projectsById = new Map<string, HostedProject>();
   const customers = [objectId(), objectId()];
   const counts = new Map<string, number>();
@@ -174,7 +176,9 @@ export async function startHostedFake(options: HostedFakeOptions = {}): Promise<
   }): HostedTask => {
     const project = projectsById.get(input.projectId);
     if (!project) throw new Error(`no project ${input.projectId}`);
-    const number = [...tasks.values()].filter((t) => t.projectId === project.id).length + 1;
+    const inProject = byProject.get(project.id) ?? [];
+    byProject.set(project.id, inProject);
+    const number = inProject.length + 1;
     const statusId = input.statusId ?? statusOf(project, 1);
     const task: HostedTask = {
       id: objectId(),
@@ -192,6 +196,7 @@ export async function startHostedFake(options: HostedFakeOptions = {}): Promise<
       createdAt: Date.now(),
     };
     tasks.set(task.id, task);
+    inProject.push(task);
     return task;
   };
   makeTask({ projectId: website, name: 'Draft the sitemap', assignees: [users.bob] });
@@ -216,6 +221,7 @@ export async function startHostedFake(options: HostedFakeOptions = {}): Promise<
       estimateTime: null,
       milestoneId: null,
       taskUsers: t.assignees.map((id) => ({ taskUserId: id, _id: objectId() })),
+      CreatedBy: t.createdBy,
       TaskNumber: String(t.number),
       CreatedTime: zoneless(t.createdAt),
       __v: 0,
@@ -292,7 +298,7 @@ export async function startHostedFake(options: HostedFakeOptions = {}): Promise<
     body: Record<string, unknown>,
   ): { key: string; answer: Answer } => {
     const parts = path.split('/').filter(Boolean);
-    const key = `${method} /${parts.map((p, i) => (p.length === 24 && i > 0 ? ':id' : p)).join('/')}`;
+    const key = `${method} /${parts.map((p, i) => (/^[0-9a-f]{24}$/.test(p) && i > 0 ? ':id' : p)).join('/')}`;
     const at = `${address}:${key}`;
     const project = (id: string | undefined) => (id ? projectsById.get(id) : undefined);
     const task = (id: string | undefined) => (id ? tasks.get(id) : undefined);
@@ -306,8 +312,7 @@ export async function startHostedFake(options: HostedFakeOptions = {}): Promise<
         const p = project(query.get('projectId') ?? undefined);
         if (!p) return { key, answer: fail(404, 'Project not found') };
         const complete = query.get('complete');
-        const list = [...tasks.values()]
-          .filter((t) => t.projectId === p.id)
+        const list = (byProject.get(p.id) ?? [])
           .filter((t) => complete === null || String(t.done) === complete)
           .map((t) => ({ _id: t.id, taskName: t.name, TaskNumber: t.number }));
         return { key, answer: ok({ data: list, count: list.length }) };

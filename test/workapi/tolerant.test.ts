@@ -3,8 +3,10 @@
  * (docs/hosted-service.md) — nulls, `_id`s, numbers as strings, plain dates, envelopes,
  * empty write answers, `{message}` and HTML error pages, the second address missing.
  */
+import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WorkClient } from '../../src/workapi/client.js';
+import { fastTaskListItem, responses } from '../../src/workapi/contract.js';
 import { failure } from '../service/support.js';
 import { type ScriptedServer, startScriptedServer } from '../support/scripted-http.js';
 
@@ -130,6 +132,36 @@ describe('reading answers', () => {
       'listTasks: dropped list item 1, it has no readable taskId',
       'listTasks: dropped list item 2, it has no readable taskId',
     ]);
+  });
+
+  it('reads list items by hand exactly as the tolerant schema does', () => {
+    const odd = fc.oneof(
+      fc.string(),
+      fc.constant('  '),
+      fc.integer(),
+      fc.double(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constant(undefined),
+      fc.record({ $oid: fc.string() }),
+      fc.array(fc.string(), { maxLength: 2 }),
+    );
+    const item = fc.oneof(
+      fc.record(
+        { taskId: odd, _id: odd, id: odd, taskName: odd, extra: odd },
+        { requiredKeys: [] },
+      ),
+      odd,
+    );
+    fc.assert(
+      fc.property(item, (raw) => {
+        const schema = responses.TaskListItem.safeParse(raw);
+        const fast = fastTaskListItem.safeParse(raw);
+        expect(fast.success).toBe(schema.success);
+        if (fast.success && schema.success) expect(fast.data).toEqual(schema.data);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('unwraps {data}, {result} and {<plural>: [...]} envelopes', async () => {

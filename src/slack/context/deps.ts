@@ -7,6 +7,7 @@ import type { Logger } from '@slack/bolt';
 import type { AppConfig } from '../../config.js';
 import type { Store } from '../../store/index.js';
 import type { TaskIndexRefresh } from '../../sync/task-index-refresh.js';
+import type { Watcher } from '../../sync/watcher.js';
 import type { DigestScheduler } from '../notify/digest/scheduler.js';
 import type { SlackMatcher } from '../notify/match.js';
 import type { Notifications } from '../notify/notifications.js';
@@ -37,6 +38,8 @@ export interface WorklinkDeps {
   indexRefresh: TaskIndexRefresh;
   /** Queues each person's daily digest at 09:00 their time (a long-lived part). */
   digest?: DigestScheduler;
+  /** Looks for tasks made outside Slack (a long-lived part: sync/watcher.ts). */
+  watcher: Watcher;
   /** Epoch ms now; tests give a fake clock (the daily digest). Default Date.now. */
   clock?: () => number;
   /** The embedded service, when this process started it (else undefined). */

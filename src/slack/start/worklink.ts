@@ -15,8 +15,10 @@ import { errMessage } from '../../error-message.js';
 import { createLogger, type Logger } from '../../logger.js';
 import type { ServiceHandle } from '../../service/index.js';
 import { openStore, type Store } from '../../store/index.js';
+import { queueFoundTask } from '../../sync/found-task.js';
 import { TaskIndexRefresh } from '../../sync/task-index-refresh.js';
 import { indexWorkClient } from '../../sync/task-sightings.js';
+import { Watcher } from '../../sync/watcher.js';
 import { buildApp, EVENTS_PATH, INSTALL_PATH } from '../app.js';
 import type { Subcommand } from '../commands/router.js';
 import type { WorklinkDeps } from '../context/deps.js';
@@ -142,6 +144,21 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       matcher,
       service,
     });
+    // Tasks made outside Slack, found by looking (the hosted service sends no events).
+    const watcher = new Watcher({
+      store,
+      logger,
+      intervalMs: (config.workPollSeconds ?? 0) * 1000,
+      now: options.clock,
+      workFor: (teamId) => {
+        const connection = store.connections.get(teamId);
+        return connection ? workClients.for(connection) : undefined;
+      },
+      announce: (teamId, task) => {
+        const now = options.clock?.() ?? Date.now();
+        queueFoundTask(store, teamId, task, { now, graceMs: notifications.tuning.eventGraceMs });
+      },
+    });
     const deps: WorklinkDeps = {
       config,
       store,
@@ -154,6 +171,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       matcher,
       notifications,
       indexRefresh,
+      watcher,
       service,
       clock: options.clock,
     };
@@ -169,7 +187,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       now: options.clock,
     });
     deps.digest = digest;
-    const lifecycle = new Lifecycle([notifications, indexRefresh, digest]);
+    const lifecycle = new Lifecycle([notifications, indexRefresh, digest, watcher]);
     deps.routes.add(notifications.eventsRoute);
     deps.routes.add({
       method: 'GET',

@@ -8,17 +8,21 @@ import type { WorklinkDeps } from '../context/deps.js';
 import * as buttons from './actions.js';
 import * as commentSubmit from './comment/submit.js';
 import * as formActions from './form/actions.js';
+import * as similar from './form/similar.js';
 import * as formSubmit from './form/submit.js';
 import * as mine from './mine/command.js';
 import * as pickAction from './pick-action.js';
+import * as picker from './picker.js';
 import * as shortcuts from './shortcuts.js';
 
 export function registerTasks(app: App, deps: WorklinkDeps): void {
   buttons.register(app, deps);
   formActions.register(app, deps);
+  similar.register(app, deps);
   formSubmit.register(app, deps);
   commentSubmit.register(app, deps);
   shortcuts.register(app, deps);
   pickAction.register(app, deps);
+  picker.register(app, deps);
   mine.register(app, deps);
 }

@@ -11,6 +11,8 @@ export const ACTION = {
   taskOpen: 'task_open',
   /** Pick list of a task command that matched several; value = JSON {verb, taskId, rest}. */
   taskPick: 'task_pick',
+  /** The type-ahead task picker (external_select; options from the task index). */
+  taskPicker: 'task_picker',
   /** "My tasks" paging; value = JSON {user, page}; ids get ":prev" / ":next". */
   taskMinePage: 'task_mine_page',
   /** App Home's Mark complete (completes, then publishes Home again); value = taskId. */

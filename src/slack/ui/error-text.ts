@@ -5,7 +5,7 @@
  */
 import { errMessage } from '../../error-message.js';
 import { isWorkApiError, type WorkApiError } from '../../workapi/client.js';
-import type { OperationName } from '../../workapi/contract.js';
+import type { ClientOperationName } from '../../workapi/contract.js';
 import { esc } from '../format/text.js';
 
 export const NOT_CONNECTED =
@@ -18,7 +18,7 @@ export const APOLOGY =
   'Sorry, something went wrong on Worklink’s side and your request was not completed. The error has been logged; please try again.';
 
 /** Operations that change something on the service. */
-const WRITES = new Set<OperationName>([
+const WRITES = new Set<ClientOperationName>([
   'createTask',
   'updateTask',
   'postComment',
@@ -26,7 +26,7 @@ const WRITES = new Set<OperationName>([
   'updateProject',
 ]);
 
-const CREATES = new Set<OperationName>(['createTask', 'createProject', 'postComment']);
+const CREATES = new Set<ClientOperationName>(['createTask', 'createProject', 'postComment']);
 
 export interface ErrorWording {
   /** What was attempted, as a verb phrase: "create the task", "load project 65a…". */

@@ -4,7 +4,7 @@
  * status id / files / number from the service (update task with no change answers them).
  */
 import type { RecordedCall } from '../../support/fake-slack.js';
-import type { Harness } from '../../support/harness.js';
+import type { AppHarness as Harness } from '../../support/harness.js';
 
 export interface ViewJson {
   id?: string;
@@ -91,6 +91,7 @@ export function stateFor(
 function initialOf(el: ElementJson): FieldValue {
   switch (el.type) {
     case 'static_select':
+    case 'external_select':
       return el.initial_option?.value ?? null;
     case 'multi_static_select':
       return (el.initial_options ?? []).map((o) => o.value);
@@ -110,6 +111,8 @@ function stateValue(el: ElementJson, v: FieldValue): Record<string, unknown> {
   };
   switch (el.type) {
     case 'static_select':
+    // An external_select's options come from the app (the task picker): the value is chosen.
+    case 'external_select':
       return { type: el.type, selected_option: typeof v === 'string' ? opt(v) : null };
     case 'multi_static_select':
       return { type: el.type, selected_options: Array.isArray(v) ? v.map(opt) : [] };

@@ -111,6 +111,17 @@ describe('Create task from message', () => {
   });
 });
 
+/** The state Slack sends: the picker's chosen option (its value is the task id). */
+const values = (taskId: string, text = 'The client approved the design.') => ({
+  ...textValues({ [COMMENT_BLOCK.text]: { [COMMENT_ACTION.text]: text } }),
+  [COMMENT_BLOCK.taskId]: {
+    [COMMENT_ACTION.taskId]: {
+      type: 'external_select',
+      selected_option: taskId ? { text: { type: 'plain_text', text: 'x' }, value: taskId } : null,
+    },
+  },
+});
+
 describe('Add to task as comment', () => {
   async function openCommentModal(userId = h.users.alice.id) {
     const res = await h.slack.messageShortcut(
@@ -121,12 +132,6 @@ describe('Add to task as comment', () => {
     const open = await h.fake.waitForCall('views.open', (c) => c.body.trigger_id === res.triggerId);
     return { res, view: viewOf(open) };
   }
-
-  const values = (taskId: string, text = 'The client approved the design.') =>
-    textValues({
-      [COMMENT_BLOCK.taskId]: { [COMMENT_ACTION.taskId]: taskId },
-      [COMMENT_BLOCK.text]: { [COMMENT_ACTION.text]: text },
-    });
 
   it('asks for the task id and refuses bad or unknown ones under the field', async () => {
     const { view } = await openCommentModal();
@@ -184,10 +189,7 @@ describe('Add to task as comment: who wrote it', () => {
       {
         callbackId: VIEW.commentFromMessage,
         privateMetadata: viewOf(open).private_metadata,
-        values: textValues({
-          [COMMENT_BLOCK.taskId]: { [COMMENT_ACTION.taskId]: taskId },
-          [COMMENT_BLOCK.text]: { [COMMENT_ACTION.text]: 'Ship it on Friday.' },
-        }),
+        values: values(taskId, 'Ship it on Friday.'),
       },
       { userId: runner },
     );

@@ -5,11 +5,12 @@
  */
 import type { InputBlock, ModalView, PlainTextElement } from '@slack/types';
 import { cut } from '../../format/text.js';
-import { VIEW } from '../../ui/block-ids.js';
+import { ACTION, VIEW } from '../../ui/block-ids.js';
 import { parseObject, str } from '../../ui/metadata.js';
+import { taskPickerElement } from '../picker.js';
 
 export const COMMENT_BLOCK = { text: 'comment_text', taskId: 'comment_task' } as const;
-export const COMMENT_ACTION = { text: 'comment_text_input', taskId: 'comment_task_input' } as const;
+export const COMMENT_ACTION = { text: 'comment_text_input', taskId: ACTION.taskPicker } as const;
 
 /** Leaves room for the message link and the attribution line in the service's 10 000. */
 const COMMENT_MAX = 3000;
@@ -83,13 +84,8 @@ export function commentFromMessageModal(meta: CommentMeta, messageText: string):
       {
         type: 'input',
         block_id: COMMENT_BLOCK.taskId,
-        label: text('Task id'),
-        element: {
-          type: 'plain_text_input',
-          action_id: COMMENT_ACTION.taskId,
-          placeholder: text('The 24-character id shown on task cards'),
-          max_length: 100,
-        },
+        label: text('Task'),
+        element: taskPickerElement('Type words of its name, or #12'),
       },
       {
         ...commentInput(initial ? { initial_value: initial } : {}),
@@ -118,11 +114,18 @@ export function readCommentMeta(raw: string | undefined): CommentMeta {
   };
 }
 
-type State = Record<string, Record<string, { value?: string | null } | undefined> | undefined>;
+type State = Record<
+  string,
+  | Record<
+      string,
+      { value?: string | null; selected_option?: { value?: string } | null } | undefined
+    >
+  | undefined
+>;
 
 export function readCommentValues(state: State): { text: string; taskId: string } {
   return {
     text: state?.[COMMENT_BLOCK.text]?.[COMMENT_ACTION.text]?.value?.trim() ?? '',
-    taskId: state?.[COMMENT_BLOCK.taskId]?.[COMMENT_ACTION.taskId]?.value?.trim() ?? '',
+    taskId: state?.[COMMENT_BLOCK.taskId]?.[COMMENT_ACTION.taskId]?.selected_option?.value ?? '',
   };
 }

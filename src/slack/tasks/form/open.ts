@@ -3,6 +3,7 @@
  * expires 3 s after the click), then the data (known projects, the chosen project's details
  * and groups, the workspace's users, the task for an edit), then views.update with the form.
  */
+
 import { isWorkApiError } from '../../../workapi/client.js';
 import type { TaskFileInput } from '../../../workapi/contract.js';
 import { errMessage, errorText } from '../../context/error-replies.js';
@@ -13,6 +14,7 @@ import { workspaceUsers } from '../../people/service-users.js';
 import { factsFromTask } from '../facts.js';
 import { loadProjectInfo, type ProjectInfo, statusFromDoneFlag } from '../project-info.js';
 import { editFingerprints } from './read.js';
+import { SIMILAR_LIMIT, similarHint } from './similar.js';
 import {
   createDefaults,
   type TaskFormData,
@@ -106,6 +108,12 @@ export async function createFormData(
     projectProblem: loaded?.problem,
     users,
     banner: input.banner,
+    similarHint:
+      project && values.name
+        ? similarHint(
+            ctx.store.taskIndex.similar(ctx.teamId, project.id, values.name, SIMILAR_LIMIT),
+          )
+        : undefined,
   };
 }
 

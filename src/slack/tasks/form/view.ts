@@ -163,6 +163,8 @@ export interface TaskFormData {
   banner?: string;
   /** edit: the status could not be told from the task (get task has no status id). */
   statusUnknown?: boolean;
+  /** create: "Already there?" — open tasks of the project with similar names. */
+  similarHint?: KnownBlock;
 }
 
 // ── Views ────────────────────────────────────────────────────────────────────
@@ -231,14 +233,18 @@ export function taskFormModal(data: TaskFormData): ModalView {
 
   input('name', {
     label: text('Name'),
+    // A new task's title is looked up as it is typed (form/similar.ts: "Already there?").
+    ...(edit ? {} : { dispatch_action: true }),
     element: {
       type: 'plain_text_input',
       action_id: TASK_ACTION.name,
       placeholder: text('What needs doing?'),
       max_length: 500,
+      ...(edit ? {} : { dispatch_action_config: { trigger_actions_on: ['on_character_entered'] } }),
       ...(values.name ? { initial_value: cut(values.name, 500) } : {}),
     },
   });
+  if (data.similarHint) blocks.push(data.similarHint);
   // Slack's text inputs hold 3000 characters: a longer description cannot be edited here
   // without cutting it, so an edit leaves it alone and says so.
   const longDescription = edit && (values.description?.length ?? 0) > 3000;

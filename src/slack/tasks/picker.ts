@@ -1,0 +1,83 @@
+/**
+ * The type-ahead task picker: an external_select whose options Slack asks for while the
+ * person types (a block_suggestion to the options load URL, answered here through Bolt's
+ * `options()`), straight from the task index: words match names by prefix in any order,
+ * `#12` is task 12 of the channel's project. Used wherever a modal chooses a task ("Add to
+ * task as comment").
+ */
+import type { App } from '@slack/bolt';
+import type { ExternalSelect, Option } from '@slack/types';
+import type { IndexedTask } from '../../store/task-index.js';
+import type { WorklinkDeps } from '../context/deps.js';
+import { cut } from '../format/text.js';
+import { ACTION } from '../ui/block-ids.js';
+import { parseObject, str } from '../ui/metadata.js';
+
+/** Options a picker offers at most (Slack allows 100; a short list reads better). */
+const MAX_OPTIONS = 20;
+
+export function taskPickerElement(placeholder: string): ExternalSelect {
+  return {
+    type: 'external_select',
+    action_id: ACTION.taskPicker,
+    placeholder: { type: 'plain_text', text: placeholder },
+    min_query_length: 1,
+  };
+}
+
+/** "#12 Fix login page · Website relaunch" (Slack shows 75 characters of an option). */
+export function pickerOption(task: IndexedTask, projectName: string): Option {
+  const name = `${task.number !== undefined ? `#${task.number} ` : ''}${task.name || 'Untitled task'}`;
+  return {
+    text: {
+      type: 'plain_text',
+      text: cut(`${task.done ? '✅ ' : ''}${name} · ${projectName}`, 75),
+    },
+    value: task.taskId,
+  };
+}
+
+/** The picker's options for what was typed; `projectId`: the channel's project (for #12). */
+export function pickerOptions(
+  deps: Pick<WorklinkDeps, 'store'>,
+  teamId: string,
+  typed: string,
+  projectId?: string,
+): Option[] {
+  const index = deps.store.taskIndex;
+  const found: IndexedTask[] = [];
+  const number = /^#?(\d{1,9})$/.exec(typed.trim());
+  if (number && projectId) {
+    const task = index.byNumber(teamId, projectId, Number(number[1]));
+    if (task) found.push(task);
+  }
+  for (const t of index.search(teamId, typed, { limit: MAX_OPTIONS })) {
+    if (!found.some((f) => f.taskId === t.taskId)) found.push(t);
+  }
+  const names = new Map<string, string>();
+  const projectName = (id: string) => {
+    if (!names.has(id)) names.set(id, deps.store.knownProjects.get(teamId, id)?.projectName ?? id);
+    return names.get(id)!;
+  };
+  return found.slice(0, MAX_OPTIONS).map((t) => pickerOption(t, projectName(t.projectId)));
+}
+
+export function register(app: App, deps: WorklinkDeps): void {
+  app.options<'block_suggestion'>(
+    { type: 'block_suggestion', action_id: ACTION.taskPicker },
+    async ({ ack, body }) => {
+      // Answered from SQLite only: well inside Slack's 3 seconds.
+      const teamId = body.team?.id ?? body.user.team_id ?? '';
+      const channel = str(parseObject(body.view?.private_metadata).messageChannel);
+      const projectId = channel
+        ? deps.store.channelProjects.get(teamId, channel)?.projectId
+        : undefined;
+      try {
+        await ack({ options: pickerOptions(deps, teamId, body.value ?? '', projectId) });
+      } catch (e) {
+        deps.logger.warn(`Task picker options failed: ${(e as Error).message}`);
+        await ack({ options: [] });
+      }
+    },
+  );
+}

@@ -1,0 +1,47 @@
+/**
+ * A task the watcher found (src/sync/watcher.ts) goes into the outbox as a `task.created`
+ * event would: one row per assignee, unique per (team, task, person), so a DM already queued
+ * by Slack's create path or by an event is never queued twice. The rows wait a grace period
+ * first, so when the task was made from Slack, the Slack path's rows (which know who acted
+ * in Slack) take them over.
+ */
+import type { Store } from '../store/index.js';
+import { CREATOR_SKIPPED, type NewOutboxRow } from '../store/outbox.js';
+import type { Task } from '../workapi/contract.js';
+import { readId } from '../workapi/fields.js';
+
+/** Queues the found task's DMs; returns how many rows were new. */
+export function queueFoundTask(
+  store: Store,
+  teamId: string,
+  task: Task,
+  options: { now: number; graceMs: number },
+): number {
+  const assignees = [...new Set((task.taskUsers ?? []).map((u) => u.taskUserId))];
+  if (assignees.length === 0) return 0;
+  // Not in the spec's Task, but the hosted service's documents say who made it.
+  const raw = task as Record<string, unknown>;
+  const creator = readId(raw.CreatedBy) ?? readId(raw.createdBy);
+  const project = task.projectId ? store.knownProjects.get(teamId, task.projectId) : undefined;
+  const rows: NewOutboxRow[] = assignees.map((serviceUserId) => {
+    const isCreator = serviceUserId === creator;
+    return {
+      teamId,
+      taskId: task.taskId,
+      serviceUserId,
+      source: 'event',
+      actorServiceUserId: creator,
+      taskName: task.taskName ?? '',
+      projectId: task.projectId,
+      projectName: project?.projectName,
+      dueDate: task.dueDate ?? undefined,
+      priority: task.priority,
+      status: isCreator ? 'skipped' : 'pending',
+      lastError: isCreator ? CREATOR_SKIPPED : undefined,
+      notBefore: options.now + options.graceMs,
+    };
+  });
+  const queued = store.outbox.enqueue(rows, 'ignore', options.now).length;
+  store.outbox.changed();
+  return queued;
+}
