@@ -46,7 +46,7 @@ describe('fake Slack', () => {
     expect(await errorOf(slack.views.open({ trigger_id: 'trig.1', view: modal }))).toBe(
       'exchanged_trigger_id',
     );
-    const updated = await slack.views.update({ view_id: opened.view?.id, view: modal });
+    const updated = await slack.views.update({ view_id: String(opened.view?.id), view: modal });
     expect(updated.view?.id).toBe(opened.view?.id);
     const posted = await slack.chat.postMessage({ channel: 'C_GENERAL', text: 'one' });
     await slack.chat.update({ channel: 'C_GENERAL', ts: String(posted.ts), text: 'two' });
