@@ -1,12 +1,15 @@
 /**
- * Ack latency of `/work` under a burst: 200 concurrent signed slash commands (`help` and
- * `status`, alternating, from the five demo users) against the real app — HTTP mode,
- * embedded service, fake Slack Web API — beside a bare Bolt app that only acks, in the same
- * run. The load comes from a worker thread, so building and signing 200 requests does not
- * count against the servers' event loop. Prints p50/p99 of the time to the HTTP response
- * (the ack) and, for Worklink, of the time until the follow-up reply reached response_url.
+ * Ack latency of `/work` under bursts of concurrent signed slash commands (from the five
+ * demo users) against the real app — HTTP mode, embedded service, fake Slack Web API —
+ * beside a bare Bolt app that only acks, in the same run. Two mixes: `help`/`status`
+ * (answered from Worklink's own store) and `list`/`task <id>`/`add <title>` (each calls the
+ * service: the channel is linked to the demo's project), at each --concurrency (a busy
+ * workspace produces 8–32 at once). The load comes from a worker thread, so building and
+ * signing requests does not count against the servers' event loop. Prints p50/p99 of the
+ * time to the HTTP response (the ack) against bare Bolt, and for Worklink the time until
+ * the follow-up reply reached response_url.
  *
- *   npm run bench:ack [-- --rounds 5 --concurrency 200]
+ *   npm run bench:ack [-- --rounds 10 --concurrency 8,32]
  */
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
@@ -27,6 +30,8 @@ interface BurstOrder {
   responseBase: string;
   users: string[];
   concurrency: number;
+  /** Command texts, used in turn. */
+  commands: string[];
 }
 interface BurstResult {
   /** Ack latency of each request, ms. */
@@ -50,7 +55,7 @@ async function burst(order: BurstOrder): Promise<BurstResult> {
   await Promise.all(
     Array.from({ length: order.concurrency }, async (_, i) => {
       const started = now();
-      const res = await slack.slashCommand(i % 2 === 0 ? 'help' : 'status', {
+      const res = await slack.slashCommand(order.commands[i % order.commands.length], {
         userId: order.users[i % order.users.length],
       });
       if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
@@ -110,25 +115,48 @@ const ms = (v: number) => `${v.toFixed(1).padStart(6)} ms`;
 async function main() {
   const { values } = parseArgs({
     options: {
-      rounds: { type: 'string', default: '5' },
-      concurrency: { type: 'string', default: '200' },
+      rounds: { type: 'string', default: '10' },
+      concurrency: { type: 'string', default: '8,32' },
     },
   });
   const rounds = Number(values.rounds);
-  const concurrency = Number(values.concurrency);
+  const levels = String(values.concurrency).split(',').map(Number);
 
   const h = await startHarness({ connect: true });
   h.logger.setLevel('error' as never); // measure the app, not debug logging
+  const { projectId } = h.seed.projects[0];
+  h.worklink.store.channelProjects.link(h.teamId, 'C_GENERAL', projectId, h.users.alice.id);
+  const [firstTask] = await h.work.listTasks({ projectId });
+  const mixes = [
+    { name: 'help, status', commands: ['help', 'status'] },
+    {
+      name: 'list, task, add',
+      commands: ['list', `task ${firstTask.taskId}`, 'add Benchmark task'],
+    },
+  ];
   const bare = await startBareBolt(h.fake.apiUrl);
   const users = Object.values(h.users).map((u) => u.id);
+  const secret = h.config.slack.mode === 'http' ? h.config.slack.signingSecret : '';
   // The worker runs this same file; register tsx there first so it can load TypeScript.
   const worker = new Worker(
     `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(import.meta.url)}); });`,
     { eval: true },
   );
 
-  const run = async (url: string, signingSecret: string): Promise<BurstResult> => {
-    worker.postMessage({ url, signingSecret, responseBase: h.fake.url, users, concurrency });
+  const run = async (
+    url: string,
+    signingSecret: string,
+    concurrency: number,
+    commands: string[],
+  ): Promise<BurstResult> => {
+    worker.postMessage({
+      url,
+      signingSecret,
+      responseBase: h.fake.url,
+      users,
+      concurrency,
+      commands,
+    } satisfies BurstOrder);
     const [reply] = (await once(worker, 'message')) as [
       BurstResult & { ok: boolean; error?: string },
     ];
@@ -143,49 +171,38 @@ async function main() {
     return ids.map((id) => h.fake.responses.find((r) => r.id === id)!.at - sent[id]);
   };
 
-  // Warm-up (JIT, pools, users.info cache), not measured.
-  await run(bare.url, BARE_SECRET);
-  await followUps(
-    (
-      await run(
-        h.worklink.eventsUrl,
-        h.config.slack.mode === 'http' ? h.config.slack.signingSecret : '',
-      )
-    ).sent,
-  );
+  console.log(`/work ack latency: ${rounds} rounds per row, signed slash commands in bursts`);
+  for (const mix of mixes) {
+    for (const concurrency of levels) {
+      // Warm-up (JIT, pools, users.info cache), not measured.
+      await run(bare.url, BARE_SECRET, concurrency, mix.commands);
+      await followUps((await run(h.worklink.eventsUrl, secret, concurrency, mix.commands)).sent);
+      h.fake.reset();
 
-  const bareAcks: number[] = [];
-  const workAcks: number[] = [];
-  const workReplies: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    bareAcks.push(...(await run(bare.url, BARE_SECRET)).acks);
-    const w = await run(
-      h.worklink.eventsUrl,
-      h.config.slack.mode === 'http' ? h.config.slack.signingSecret : '',
-    );
-    workAcks.push(...w.acks);
-    workReplies.push(...(await followUps(w.sent)));
-    h.fake.reset();
+      const bareAcks: number[] = [];
+      const workAcks: number[] = [];
+      const workReplies: number[] = [];
+      for (let r = 0; r < rounds; r++) {
+        bareAcks.push(...(await run(bare.url, BARE_SECRET, concurrency, mix.commands)).acks);
+        const w = await run(h.worklink.eventsUrl, secret, concurrency, mix.commands);
+        workAcks.push(...w.acks);
+        workReplies.push(...(await followUps(w.sent)));
+        h.fake.reset();
+      }
+      const b = stats(bareAcks);
+      const w = stats(workAcks);
+      const f = stats(workReplies);
+      console.log(`\n${mix.name} × ${concurrency} concurrent`);
+      console.log(`  bare Bolt, ack only      p50 ${ms(b.p50)}  p99 ${ms(b.p99)}  n=${b.n}`);
+      console.log(`  Worklink ack             p50 ${ms(w.p50)}  p99 ${ms(w.p99)}  n=${w.n}`);
+      console.log(
+        `  Worklink / bare          p50 ×${(w.p50 / b.p50).toFixed(2)}     p99 ×${(w.p99 / b.p99).toFixed(2)}`,
+      );
+      console.log(
+        `  Worklink reply posted    p50 ${ms(f.p50)}  p99 ${ms(f.p99)}  (send → response_url)`,
+      );
+    }
   }
-
-  const b = stats(bareAcks);
-  const w = stats(workAcks);
-  const f = stats(workReplies);
-  console.log(
-    `/work ack latency: ${rounds} rounds × ${concurrency} concurrent signed slash commands`,
-  );
-  console.log(
-    `  bare Bolt, ack only      p50 ${ms(b.p50)}  p99 ${ms(b.p99)}  max ${ms(b.max)}  n=${b.n}`,
-  );
-  console.log(
-    `  Worklink                 p50 ${ms(w.p50)}  p99 ${ms(w.p99)}  max ${ms(w.max)}  n=${w.n}`,
-  );
-  console.log(
-    `  Worklink / bare          p50 ×${(w.p50 / b.p50).toFixed(2)}     p99 ×${(w.p99 / b.p99).toFixed(2)}`,
-  );
-  console.log(
-    `  Worklink reply posted    p50 ${ms(f.p50)}  p99 ${ms(f.p99)}  (send → response_url)`,
-  );
 
   await worker.terminate();
   await bare.stop();

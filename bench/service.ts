@@ -1,19 +1,20 @@
 /**
  * `npm run bench:service`: throughput and latency of the embedded service on loopback,
- * against a floor — a bare node:http server answering a fixed JSON body — in the same run.
+ * each operation against its own floor — a bare node:http server answering, as a fixed
+ * body, the very bytes that operation answers — in the same run.
  *
  * Each server runs in its own child process (this file, re-run with `--child`), so it has
  * an event loop of its own and the load generator (one undici Pool, CONCURRENCY requests in
  * flight) does not steal it. Scenarios: get task, create task, and list tasks of a project of
- * 10,000 tasks. A bare Fastify server with the same fixed body is shown for reference (the
- * framework's own cost). Besides req/s, each row gives the server's CPU time per request
+ * 10,000 tasks (whole, and one page of 21 with `limit`/`offset`). A bare Fastify server with
+ * get task's fixed body is shown for reference (the framework's own cost). Besides req/s, each row gives the server's CPU time per request
  * (process.cpuUsage in the child), which varies far less than req/s on a shared machine.
  *
  * Environment: BENCH_SECONDS (5), BENCH_CONCURRENCY (50), BENCH_ONLY=get,create,list,
  * BENCH_CPU_PROF=<dir> (V8 CPU profiles of the children, for tuning).
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -36,6 +37,7 @@ type Kind = 'service' | 'floor' | 'fastify';
 
 // ── Children: the servers ────────────────────────────────────────────────────
 
+/** `arg`: the database file (service) or a file holding the body to answer (floors). */
 async function child(kind: Kind, arg: string): Promise<void> {
   let close: () => Promise<void>;
   let url: string;
@@ -45,14 +47,15 @@ async function child(kind: Kind, arg: string): Promise<void> {
     close = service.close;
   } else if (kind === 'fastify') {
     const app = Fastify({ logger: false });
+    const body = readFileSync(arg, 'utf8');
     app.get('/', (_req, reply) => {
-      reply.type('application/json; charset=utf-8').send(arg);
+      reply.type('application/json; charset=utf-8').send(body);
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     close = () => app.close();
   } else {
-    const body = Buffer.from(arg);
+    const body = readFileSync(arg);
     const server = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
       res.end(body);
@@ -123,6 +126,8 @@ interface Result {
   p99: number;
   cpuPerRequest: number;
   errors: number;
+  /** The floor this operation is compared with. */
+  floor?: Result;
 }
 
 async function load(
@@ -230,25 +235,46 @@ async function main(): Promise<void> {
     const service = await startChild('service', dbPath);
     children.push(service.proc);
     const headers = { apiKey: seed.apiKey };
-    // The floor answers exactly what get task answers, so the two differ only in the work.
-    const sample = await fetch(`${service.url}/v1.0/task/${taskIds[0]}`, { headers });
-    const sampleBody = await sample.text();
-    const floor = await startChild('floor', sampleBody);
-    children.push(floor.proc);
-    const bareFastify = await startChild('fastify', sampleBody);
-    children.push(bareFastify.proc);
-
     const only = process.env.BENCH_ONLY?.split(',');
     const wanted = (key: string) => !only || only.includes(key);
     const root = () => ({ method: 'GET' as const, path: '/' });
+    /** A floor answering exactly what `sample` answers, so the two differ only in the work. */
+    const floorFor = async (name: string, sample: Request) => {
+      const res = await fetch(`${service.url}${sample.path}`, {
+        method: sample.method,
+        headers: sample.headers,
+        body: sample.body,
+      });
+      const file = join(dir, `${name}.json`);
+      writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+      const floor = await startChild('floor', file);
+      children.push(floor.proc);
+      return floor;
+    };
     const results: Result[] = [];
-    results.push(await load('floor: node:http, fixed JSON', floor, root, 200));
-    results.push(await load('reference: bare Fastify, fixed JSON', bareFastify, root, 200));
+    const measure = async (
+      key: string,
+      name: string,
+      next: (i: number) => Request,
+      status: number,
+    ) => {
+      const floor = await floorFor(key, next(0));
+      const f = await load(`  floor: node:http, the same ${key} bytes`, floor, root, 200);
+      const r = await load(name, service, next, status);
+      results.push({ ...r, floor: f }, f);
+      floor.proc.disconnect();
+    };
     if (wanted('get')) {
       const path = (i: number) => `/v1.0/task/${taskIds[(i * 7919) % taskIds.length]}`;
-      results.push(
-        await load('get task', service, (i) => ({ method: 'GET', path: path(i), headers }), 200),
+      await measure('get', 'get task', (i) => ({ method: 'GET', path: path(i), headers }), 200);
+      const fastifyFile = join(dir, 'fastify.json');
+      writeFileSync(
+        fastifyFile,
+        await (await fetch(`${service.url}${path(0)}`, { headers })).text(),
       );
+      const bareFastify = await startChild('fastify', fastifyFile);
+      children.push(bareFastify.proc);
+      results.push(await load('  reference: bare Fastify, get task bytes', bareFastify, root, 200));
     }
     if (wanted('create')) {
       const body = JSON.stringify({
@@ -264,7 +290,7 @@ async function main(): Promise<void> {
         headers: { ...headers, 'content-type': 'application/json' },
         body,
       });
-      results.push(await load('create task', service, post, 201));
+      await measure('create', 'create task', post, 201);
     }
     if (wanted('list')) {
       const list = () => ({
@@ -272,11 +298,19 @@ async function main(): Promise<void> {
         path: `/v1.0/task?projectId=${bigProject}`,
         headers,
       });
-      results.push(await load(`list tasks (${LIST_SIZE})`, service, list, 200));
+      await measure('list', `list tasks (${LIST_SIZE})`, list, 200);
+    }
+    if (wanted('page')) {
+      const page = (i: number) => ({
+        method: 'GET' as const,
+        path: `/v1.0/task?projectId=${bigProject}&limit=21&offset=${(i % 400) * 20}`,
+        headers,
+      });
+      await measure('page', `list tasks, a page of 21 of ${LIST_SIZE}`, page, 200);
     }
     printTable(results);
   } finally {
-    for (const c of children) c.disconnect();
+    for (const c of children) if (c.connected) c.disconnect();
     await Promise.all(
       children.map((c) =>
         c.exitCode === null ? new Promise((r) => c.once('exit', r)) : undefined,
@@ -287,19 +321,18 @@ async function main(): Promise<void> {
 }
 
 function printTable(results: Result[]): void {
-  const floor = results[0];
   const rows = results.map((r) => [
     r.name,
     r.rps.toFixed(0),
     r.p50.toFixed(2),
     r.p99.toFixed(2),
-    `${(r.rps / floor.rps).toFixed(2)}x`,
+    r.floor ? `${(r.rps / r.floor.rps).toFixed(2)}x` : '',
     r.cpuPerRequest.toFixed(0),
-    `${(floor.cpuPerRequest / r.cpuPerRequest).toFixed(2)}x`,
+    r.floor ? `${(r.floor.cpuPerRequest / r.cpuPerRequest).toFixed(2)}x` : '',
     String(r.errors),
   ]);
   const head = [
-    'scenario',
+    'scenario (each before its floor)',
     'req/s',
     'p50 ms',
     'p99 ms',
@@ -315,10 +348,10 @@ function printTable(results: Result[]): void {
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of rows) console.log(line(r));
   const get = results.find((r) => r.name === 'get task');
-  if (get) {
+  if (get?.floor) {
     console.log(
-      `\nget task / floor: throughput ${(get.rps / floor.rps).toFixed(2)}, ` +
-        `server CPU per request ${(floor.cpuPerRequest / get.cpuPerRequest).toFixed(2)} (aim ≥ 0.5)`,
+      `\nget task / floor: throughput ${(get.rps / get.floor.rps).toFixed(2)}, ` +
+        `server CPU per request ${(get.floor.cpuPerRequest / get.cpuPerRequest).toFixed(2)} (aim ≥ 0.5)`,
     );
   }
 }

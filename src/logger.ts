@@ -8,9 +8,11 @@
  * Callers log sentences and never pass secrets; an Error is logged as `name: message`, with
  * its stack only at debug level.
  */
+
+import { createRequire } from 'node:module';
 import { type Logger, LogLevel } from '@slack/bolt';
 import { type DestinationStream, pino } from 'pino';
-import { prettyFactory } from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 import type { LogLevelName } from './config.js';
 
 export type { Logger };
@@ -82,6 +84,8 @@ function destination(
   if (format === 'json') {
     return write ? { write: (chunk) => out(chunk.replace(/\n$/, '')) } : pino.destination(2);
   }
+  // Loaded only for a terminal (or a test's lines): production's JSON start-up skips it.
+  const { prettyFactory } = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
   const prettify = prettyFactory({ colorize, ignore: 'pid,hostname' });
   return { write: (chunk) => out(prettify(chunk).replace(/\n$/, '')) };
 }

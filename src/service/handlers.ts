@@ -50,7 +50,10 @@ export const handlers: Handlers = {
     ctx.eventRecorded();
     return task;
   },
-  listTasks: ({ db, caller }, { query }) => new JsonText(listTasksJson(db, caller, query)),
+  listTasks: ({ db, caller }, { query }) => {
+    const { json, total } = listTasksJson(db, caller, query);
+    return new JsonText(json, total === undefined ? undefined : { 'x-total-count': String(total) });
+  },
   getTask: ({ db, caller }, { params }) => new JsonText(getTaskJson(db, caller, params.taskId)),
   updateTask: ({ db, caller }, { params, body }) => updateTask(db, caller, params.taskId, body),
   postComment: ({ db, caller }, { params, body }) =>

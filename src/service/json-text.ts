@@ -3,5 +3,9 @@
  * instead of being parsed into objects and serialised again.
  */
 export class JsonText {
-  constructor(readonly text: string) {}
+  constructor(
+    readonly text: string,
+    /** Extra response headers (list tasks' X-Total-Count when paged). */
+    readonly headers?: Record<string, string>,
+  ) {}
 }

@@ -248,12 +248,12 @@ export function updateProject(
  * assignees is what a reader of the project would call associated.
  */
 export function projectUsers(db: Db, row: ProjectRow): string[] {
+  // project_assignees is kept by triggers on task_assignees (migrations.ts, entry 2).
   const assignees = sql<{ user_id: string }>(
     db,
-    `SELECT DISTINCT a.user_id FROM tasks t
-       JOIN task_assignees a ON a.task_id = t.id
-       JOIN users u ON u.id = a.user_id
-      WHERE t.project_id = ? AND a.user_id <> ?
+    `SELECT pa.user_id FROM project_assignees pa
+       JOIN users u ON u.id = pa.user_id
+      WHERE pa.project_id = ? AND pa.user_id <> ?
       ORDER BY u.name, u.id`,
   ).all(row.id, row.owner_id);
   return [row.owner_id, ...assignees.map((a) => a.user_id)];

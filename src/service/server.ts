@@ -105,6 +105,7 @@ export function buildServer({ db, onEvent, logger }: ServerOptions): FastifyInst
         const caller = (request as AuthedRequest).workCaller as Caller;
         const result = handler({ db, caller, eventRecorded }, input);
         if (result instanceof JsonText) {
+          if (result.headers) reply.headers(result.headers);
           reply.code(op.status).type('application/json; charset=utf-8').send(result.text);
         } else {
           reply.code(op.status).send(result);

@@ -200,6 +200,12 @@ export const migrations: Migration[] = [
     PRIMARY KEY (team_id, project_id, task_id)
   ) STRICT, WITHOUT ROWID;
   `,
+  // 7: the worker asks for a team's due rows (src/store/outbox.ts, due/nextDueAt): one index
+  // range per team, in due order, instead of walking every pending row of paused teams.
+  `
+  CREATE INDEX notify_outbox_team_due ON notify_outbox (status, team_id, next_attempt_at);
+  DROP INDEX notify_outbox_due;
+  `,
 ];
 
 /** Brings `db` up to date. Throws when the file is newer than this code. */

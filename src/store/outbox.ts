@@ -95,12 +95,12 @@ export interface OutboxStore {
   enqueue(rows: NewOutboxRow[], mode: 'ignore' | 'slack', now?: number): OutboxRow[];
   get(id: number): OutboxRow | undefined;
   forTask(teamId: string, taskId: string): OutboxRow[];
-  /** Ids (and teams) of rows due at `now`, oldest first, leaving out `excludeTeams`. */
-  due(
-    now: number,
-    limit: number,
-    excludeTeams?: readonly string[],
-  ): { id: number; teamId: string }[];
+  /**
+   * Rows due at `now`, oldest first, leaving out `excludeTeams`, with their recipient when
+   * known. Each team's rows are one index range (team, due time), so rows of paused or paced
+   * teams are not walked, however many there are.
+   */
+  due(now: number, limit: number, excludeTeams?: readonly string[]): DueRow[];
   /**
    * Takes a due row for `leaseMs` (attempts + 1). A row found in 'sending' (its worker died)
    * comes back with `uncertain` set. Undefined when someone else took it or it is not due.
@@ -125,6 +125,13 @@ export interface OutboxStore {
   ): void;
   /** Makes a held pending row due now (after the announcer finished matching it). */
   release(id: number, now?: number): void;
+  /**
+   * Moves pending rows to later due times (rows whose DM channel is not ready), in one
+   * transaction: they leave the front of the queue, so the rows behind them are found.
+   */
+  defer(rows: readonly { id: number; at: number }[], now?: number): void;
+  /** A claimed row back to pending, due at `at`, its attempt refunded (nothing was sent). */
+  requeue(id: number, at: number, now?: number): void;
   markSent(id: number, result: { ts?: string; channel?: string }, now?: number): void;
   markFailed(id: number, reason: string, now?: number): void;
   markSkipped(id: number, reason: string, now?: number): void;
@@ -182,8 +189,16 @@ interface Row {
   updated_at: string;
 }
 
+/** A due row: enough to decide whether to claim it. */
+export interface DueRow {
+  id: number;
+  teamId: string;
+  /** The recipient, once matched (its DM channel is paced). */
+  slackUserId?: string;
+}
+
 type DueParams = [{ now: number; exclude: string; limit: number }];
-type DueRow = { id: number; teamId: string; at: number };
+type DueSql = { id: number; teamId: string; slackUserId: string | null; at: number };
 
 const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
 
@@ -263,15 +278,27 @@ export function outboxStore(db: Database.Database): OutboxStore {
   const byTask = db.prepare<[string, string], Row>(
     'SELECT * FROM notify_outbox WHERE team_id = ? AND task_id = ? ORDER BY id',
   );
-  // Two queries, each walking its index in order (one OR query would sort every due row).
-  const duePending = db.prepare<DueParams, DueRow>(
-    `SELECT id, team_id AS teamId, next_attempt_at AS at FROM notify_outbox
-      WHERE status = 'pending' AND next_attempt_at <= @now
-        AND team_id NOT IN (SELECT value FROM json_each(@exclude))
+  // Each team's due rows are one range of notify_outbox_team_due, read in order. The teams
+  // with pending rows are found by skipping through the same index, one step per team.
+  const pendingTeams = db.prepare<[], { id: string }>(
+    `WITH RECURSIVE teams(id) AS (
+       SELECT ''
+       UNION ALL
+       SELECT (SELECT MIN(team_id) FROM notify_outbox
+                WHERE status = 'pending' AND team_id > teams.id)
+         FROM teams WHERE teams.id IS NOT NULL)
+     SELECT id FROM teams WHERE id <> ''`,
+  );
+  const duePending = db.prepare<[{ team: string; now: number; limit: number }], DueSql>(
+    `SELECT id, team_id AS teamId, slack_user_id AS slackUserId, next_attempt_at AS at
+       FROM notify_outbox
+      WHERE status = 'pending' AND team_id = @team AND next_attempt_at <= @now
       ORDER BY next_attempt_at, id LIMIT @limit`,
   );
-  const dueAbandoned = db.prepare<DueParams, DueRow>(
-    `SELECT id, team_id AS teamId, next_attempt_at AS at FROM notify_outbox
+  // 'sending' rows are few (those in flight): walking them all is fine.
+  const dueAbandoned = db.prepare<DueParams, DueSql>(
+    `SELECT id, team_id AS teamId, slack_user_id AS slackUserId, next_attempt_at AS at
+       FROM notify_outbox
       WHERE status = 'sending' AND claimed_until <= @now
         AND team_id NOT IN (SELECT value FROM json_each(@exclude))
       ORDER BY claimed_until, id LIMIT @limit`,
@@ -286,7 +313,7 @@ export function outboxStore(db: Database.Database): OutboxStore {
   );
   const nextPending = db.prepare<[string], { at: number | null }>(
     `SELECT MIN(next_attempt_at) AS at FROM notify_outbox
-      WHERE status = 'pending' AND team_id NOT IN (SELECT value FROM json_each(?))`,
+      WHERE status = 'pending' AND team_id = ?`,
   );
   const nextAbandoned = db.prepare<[string], { at: number | null }>(
     `SELECT MIN(claimed_until) AS at FROM notify_outbox
@@ -304,6 +331,11 @@ export function outboxStore(db: Database.Database): OutboxStore {
   const ended = db.prepare(
     `UPDATE notify_outbox SET status = ?, last_error = ?, updated_at = ?, claimed_until = NULL
       WHERE id = ?`,
+  );
+  const requeue = db.prepare(
+    `UPDATE notify_outbox SET status = 'pending', next_attempt_at = ?, claimed_until = NULL,
+       attempts = MAX(attempts - 1, 0), updated_at = ?
+     WHERE id = ? AND status = 'sending'`,
   );
   const failTeam = db.prepare(
     `UPDATE notify_outbox SET status = 'failed', last_error = ?, updated_at = ?
@@ -359,6 +391,18 @@ export function outboxStore(db: Database.Database): OutboxStore {
     });
   });
 
+  const defer = db.transaction((rows: readonly { id: number; at: number }[], now: number) => {
+    for (const r of rows) release.run(r.at, iso(now), r.id);
+  });
+  /** The teams with pending rows, less `exclude`. */
+  const readyTeams = (exclude: readonly string[]) =>
+    pendingTeams
+      .all()
+      .map((t) => t.id)
+      .filter((t) => !exclude.includes(t));
+  const dueRow = ({ id, teamId, slackUserId }: DueSql): DueRow =>
+    slackUserId === null ? { id, teamId } : { id, teamId, slackUserId };
+
   const counts = (rows: { status: OutboxStatus; n: number }[]) => {
     const out: Record<OutboxStatus, number> = {
       pending: 0,
@@ -398,23 +442,24 @@ export function outboxStore(db: Database.Database): OutboxStore {
     },
     forTask: (teamId, taskId) => byTask.all(teamId, taskId).map(fromRow),
     due(now, limit, excludeTeams = []) {
-      const args = { now, exclude: JSON.stringify(excludeTeams), limit };
-      const abandoned = dueAbandoned.all(args);
-      const pending = duePending.all(args);
-      const rows = abandoned.length
-        ? [...abandoned, ...pending].sort((a, b) => a.at - b.at || a.id - b.id).slice(0, limit)
-        : pending;
-      return rows.map(({ id, teamId }) => ({ id, teamId }));
+      const abandoned = dueAbandoned.all({ now, exclude: JSON.stringify(excludeTeams), limit });
+      const pending = readyTeams(excludeTeams).flatMap((team) =>
+        duePending.all({ team, now, limit }),
+      );
+      return [...abandoned, ...pending]
+        .sort((a, b) => a.at - b.at || a.id - b.id)
+        .slice(0, limit)
+        .map(dueRow);
     },
     claim(id, now, leaseMs) {
       const r = claimRow.get({ id, now, until: now + leaseMs, at: iso(now) });
       return r ? fromRow(r) : undefined;
     },
     nextDueAt(excludeTeams = []) {
-      const ex = JSON.stringify(excludeTeams);
-      const times = [nextPending.get(ex)?.at, nextAbandoned.get(ex)?.at].filter(
-        (t): t is number => typeof t === 'number',
-      );
+      const times = [
+        nextAbandoned.get(JSON.stringify(excludeTeams))?.at,
+        ...readyTeams(excludeTeams).map((team) => nextPending.get(team)?.at),
+      ].filter((t): t is number => typeof t === 'number');
       return times.length ? Math.min(...times) : undefined;
     },
     update(id, fields) {
@@ -436,6 +481,10 @@ export function outboxStore(db: Database.Database): OutboxStore {
       stmt.run(...params, iso(Date.now()), id);
     },
     release: (id, now = Date.now()) => void release.run(now, iso(now), id),
+    defer: (rows, now = Date.now()) => {
+      if (rows.length) defer(rows, now);
+    },
+    requeue: (id, at, now = Date.now()) => void requeue.run(at, iso(now), id),
     markSent: (id, result, now = Date.now()) =>
       void sent.run(result.ts ?? null, result.channel ?? null, iso(now), iso(now), id),
     markFailed: (id, reason, now = Date.now()) =>

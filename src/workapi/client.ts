@@ -6,6 +6,7 @@
  * retried only when the request provably never reached the service (connection refused),
  * so a create is never made twice. 429 waits out `Retry-After`.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import { Agent } from 'undici';
 import type { z } from 'zod';
 import {
@@ -102,6 +103,31 @@ export class WorkClient {
 
   listTasks(query: ListTasksQuery): Promise<TaskListItem[]> {
     return this.readItems('listTasks', { query }, fastTaskListItem, TASK_IDS);
+  }
+
+  /**
+   * One page of list tasks: `limit` tasks from `offset`. The embedded service pages the list
+   * itself and says the whole length in X-Total-Count; a service that does not know paging
+   * ignores the query and answers every task, which is cut here. Either way the caller gets
+   * the page and the total.
+   */
+  async listTasksPage(
+    query: Omit<ListTasksQuery, 'limit' | 'offset'>,
+    { limit, offset }: { limit: number; offset: number },
+  ): Promise<{ tasks: TaskListItem[]; total: number }> {
+    let totalHeader: string | string[] | undefined;
+    const text = await this.call(
+      'listTasks',
+      { query: { ...query, limit, offset } },
+      undefined,
+      (h) => {
+        totalHeader = h['x-total-count'];
+      },
+    );
+    const tasks = readList('listTasks', responses.TaskListItem, TASK_IDS, text, this.options.log);
+    const total = Number(Array.isArray(totalHeader) ? totalHeader[0] : (totalHeader ?? Number.NaN));
+    if (Number.isInteger(total) && total >= 0 && tasks.length <= limit) return { tasks, total };
+    return { tasks: tasks.slice(offset, offset + limit), total: tasks.length };
   }
 
   getTask(taskId: string): Promise<Task> {
@@ -237,11 +263,15 @@ export class WorkClient {
     return readWritten(schema, ids, await this.call(name, input, address));
   }
 
-  /** The text of a 2xx answer; every other outcome is a WorkApiError. */
+  /**
+   * The text of a 2xx answer (its headers to `onHeaders`); every other outcome is a
+   * WorkApiError.
+   */
   private async call(
     name: ClientOperationName,
     input: CallInput,
     address?: Address,
+    onHeaders?: (headers: IncomingHttpHeaders) => void,
   ): Promise<string> {
     const op = operationOf(name);
     const url = this.buildUrl(name, address ?? op.address, input);
@@ -261,7 +291,10 @@ export class WorkClient {
       if (outcome.kind === 'too_large') throw outcome.error;
       if (outcome.kind === 'answer') {
         const { status, text, retryAfterMs } = outcome;
-        if (status >= 200 && status < 300) return text;
+        if (status >= 200 && status < 300) {
+          onHeaders?.(outcome.headers);
+          return text;
+        }
         const error = errorFromAnswer(name, status, text);
         if (status === 429) error.retryAfterMs = retryAfterMs;
         if (status === 429 && !last && retryAfterMs <= this.maxRetryAfterMs) {
@@ -320,7 +353,13 @@ export class WorkClient {
     url: URL,
     payload: string | undefined,
   ): Promise<
-    | { kind: 'answer'; status: number; text: string; retryAfterMs: number }
+    | {
+        kind: 'answer';
+        status: number;
+        text: string;
+        retryAfterMs: number;
+        headers: IncomingHttpHeaders;
+      }
     | { kind: 'failure' | 'too_large'; error: WorkApiError }
   > {
     const headers: Record<string, string> = {
@@ -343,6 +382,7 @@ export class WorkClient {
         status: res.statusCode,
         text,
         retryAfterMs: retryAfterMs(res.headers['retry-after']),
+        headers: res.headers,
       };
     } catch (e) {
       if (e instanceof ResponseTooLargeError) {

@@ -112,13 +112,38 @@ export type CreateTaskBody = z.infer<typeof CreateTaskBody>;
 export const UpdateTaskBody = CreateTaskBody;
 export type UpdateTaskBody = CreateTaskBody;
 
-/** Operation 3, query string. `complete` arrives as text in a URL. */
+/** A whole number in a query string (text in a URL, a number from a client). */
+const queryCount = (min: number, max: number) => {
+  const problem = `must be a whole number from ${min} to ${max}`;
+  return z
+    .union(
+      [
+        z.number(),
+        z
+          .string()
+          .regex(/^\d{1,10}$/, problem)
+          .transform(Number),
+      ],
+      problem,
+    )
+    .pipe(z.number().int(problem).min(min, problem).max(max, problem))
+    .optional();
+};
+
+/**
+ * Operation 3, query string. `complete` arrives as text in a URL. `limit`/`offset` page the
+ * list: an extension of the embedded service (the spec has no paging), which then also
+ * answers the whole list's length in the `X-Total-Count` header. A service that does not
+ * know them ignores them and answers every task; WorkClient.listTasksPage handles both.
+ */
 export const ListTasksQuery = z.strictObject({
   projectId: id,
   complete: z
     .union([z.boolean(), z.enum(['true', 'false'])], 'must be true or false')
     .transform((v) => v === true || v === 'true')
     .optional(),
+  limit: queryCount(1, 1_000),
+  offset: queryCount(0, 1_000_000_000),
 });
 export type ListTasksQuery = z.input<typeof ListTasksQuery>;
 

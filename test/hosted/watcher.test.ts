@@ -270,3 +270,34 @@ describe('the watcher on a controlled clock', () => {
     expect(logs.filter((l) => l.includes('answers again'))).toHaveLength(1);
   });
 });
+
+describe('a create the service answers without the task', () => {
+  let h: HostedHarness;
+  beforeAll(async () => {
+    h = await startHostedHarness({ connect: true, pollSeconds: 1, hosted: { bareWrites: true } });
+    shortGrace(h);
+    h.worklink.store.channelProjects.link(
+      h.teamId,
+      'C_GENERAL',
+      h.hosted.projects.website,
+      h.users.alice.id,
+    );
+  });
+  afterAll(() => h?.stop());
+
+  it('says so, and the watcher announces the task to its assignee once', async () => {
+    const { website } = h.hosted.projects;
+    await waitFor(
+      () => h.worklink.store.watchState.looks(h.teamId).some((l) => l.projectId === website),
+      { timeoutMs: 4_000 },
+    );
+    const reply = await h.replyTo(await h.slack.slashCommand('add Bare answer @bob'));
+    expect(reply.text).toBe(
+      'Task created in *Website relaunch*; the service did not return its id. Its assignees are told when Worklink next looks at the project.',
+    );
+    const task = [...h.hosted.tasks.values()].find((t) => t.name === 'Bare answer')!;
+    await waitFor(() => dmsAbout(h, task.id).U_BOB === 1, { timeoutMs: 4_000 });
+    await pause(2_200);
+    expect(dmsAbout(h, task.id)).toEqual({ U_BOB: 1 });
+  });
+});

@@ -93,7 +93,7 @@ describe('outbox', () => {
     expect(claimed.claimedUntil).toBe(6_000);
     expect(outbox.claim(row.id, 2_000, 5_000)).toBeUndefined(); // someone holds it
     expect(outbox.due(5_999, 10)).toEqual([]);
-    expect(outbox.due(6_000, 10)).toEqual([{ id: row.id, teamId: 'T1' }]);
+    expect(outbox.due(6_000, 10)).toEqual([{ id: row.id, teamId: 'T1', slackUserId: 'U_BOB' }]);
     const reclaimed = outbox.claim(row.id, 6_000, 5_000)!;
     expect(reclaimed).toMatchObject({ status: 'sending', attempts: 2, uncertain: true });
   });
@@ -113,6 +113,68 @@ describe('outbox', () => {
     expect(outbox.due(50, 1).map((r) => r.id)).toEqual([rows[1].id]);
     expect(outbox.nextDueAt()).toBe(10);
     expect(outbox.nextDueAt(['T1', 'T2'])).toBe(99);
+  });
+
+  it('reads pending rows by team and due time from an index, never walking the backlog', () => {
+    // Every statement due() and nextDueAt() run, recorded with its arguments.
+    const db = tmp.store.db;
+    const ran: { source: string; args: unknown[] }[] = [];
+    const prepare = db.prepare.bind(db);
+    db.prepare = ((source: string) => {
+      const stmt = prepare(source);
+      for (const method of ['all', 'get', 'run'] as const) {
+        const original = stmt[method].bind(stmt) as (...args: unknown[]) => unknown;
+        (stmt as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+          ran.push({ source, args });
+          return original(...args);
+        };
+      }
+      return stmt;
+    }) as typeof db.prepare;
+    const store = outboxStore(db);
+    db.prepare = prepare;
+    // A paused team with a backlog, and another team with one row.
+    store.enqueue(
+      Array.from({ length: 200 }, (_, i) => matchedRow('T_BUSY', `U_${i}`, { notBefore: 10 })),
+      'slack',
+    );
+    store.enqueue([matchedRow('T_OTHER', 'U_X', { notBefore: 20 })], 'slack');
+    db.exec('ANALYZE');
+    expect(store.due(50, 10, ['T_BUSY']).map((r) => r.teamId)).toEqual(['T_OTHER']);
+    expect(store.nextDueAt(['T_BUSY'])).toBe(20);
+
+    expect(ran.length).toBeGreaterThan(0);
+    for (const { source, args } of ran) {
+      const plan = db
+        .prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${source}`)
+        .all(...args)
+        .map((r) => r.detail);
+      expect(plan.join('\n'), source).not.toMatch(/SCAN notify_outbox|TEMP B-TREE/);
+      // Pending rows are reached through (status, team) — not every pending row of every team.
+      if (source.includes("status = 'pending'")) {
+        for (const step of plan.filter((d) => d.includes('notify_outbox'))) {
+          expect(step, source).toMatch(/USING (COVERING )?INDEX \S+ \(status=\? AND team_id[=>]\?/);
+        }
+      }
+    }
+  });
+
+  it('moves rows to later due times, and puts a claimed row back without counting the try', () => {
+    const rows = outbox.enqueue(
+      [matchedRow('T1', 'U_A', { notBefore: 0 }), matchedRow('T1', 'U_A', { notBefore: 0 })],
+      'slack',
+      0,
+    );
+    outbox.defer([{ id: rows[0].id, at: 3_000 }], 100);
+    expect(outbox.due(2_999, 10).map((r) => r.id)).toEqual([rows[1].id]);
+    expect(outbox.due(3_000, 10).map((r) => r.id)).toEqual([rows[1].id, rows[0].id]);
+    outbox.claim(rows[1].id, 3_000, 1_000);
+    outbox.requeue(rows[1].id, 4_000, 3_000);
+    expect(outbox.get(rows[1].id)).toMatchObject({
+      status: 'pending',
+      nextAttemptAt: 4_000,
+      attempts: 0,
+    });
   });
 
   it('reschedules with the reason, keeps "uncertain" once set, and refunds 429s', () => {

@@ -10,7 +10,7 @@
  * or still waiting for a scripted delay (Slack stores a message as it accepts the call, and
  * so does the fake: a send whose answer is lost to a crash is still in the channel's history).
  */
-import type { FakeSlack, RecordedCall } from './fake-slack.js';
+import type { FakeSlack, RecordedCall, ScriptReply } from './fake-slack.js';
 
 export const DM_EVENT_TYPE = 'worklink_task_assigned';
 
@@ -84,39 +84,63 @@ export function scriptDmHistory(fake: FakeSlack): void {
 }
 
 export interface RateLimit {
-  /** DMs accepted so far / refused with 429. */
+  /** DMs accepted so far / refused with 429 (both limits). */
   accepted: number;
   limited: number;
+  /** Refusals by the per-channel limit, and by the team limit. */
+  limitedChannel: number;
+  limitedTeam: number;
+}
+
+export interface RateLimitOptions {
+  /** chat.postMessage calls accepted per sliding second per bot token (= per Slack team). */
+  perSecond: number;
+  /** Retry-After of a 429, in whole seconds like Slack (default 1). */
+  retryAfterS?: number;
+  /** Also refuse a second message into one channel within 1 s (Slack's per-channel limit). */
+  perChannel?: boolean;
+  /** Slack's own latency: each answer waits this long after the decision (default 0). */
+  latencyMs?: number;
 }
 
 /**
- * chat.postMessage accepts at most `perSecond` calls in any sliding second, per bot token
- * (= per Slack team); past that it answers 429 with Retry-After (whole seconds, like Slack).
+ * chat.postMessage as Slack limits it: at most `perSecond` calls in any sliding second per
+ * bot token (the team), and with `perChannel` at most one message per second into one
+ * channel; past either it answers 429 with Retry-After. Both refusals look the same to the
+ * caller, as on Slack. A refused call uses up neither limit.
  */
 export function scriptRateLimit(
   fake: FakeSlack,
-  { perSecond, retryAfterS = 1 }: { perSecond: number; retryAfterS?: number },
+  { perSecond, retryAfterS = 1, perChannel = false, latencyMs = 0 }: RateLimitOptions,
 ): RateLimit {
-  const stats: RateLimit = { accepted: 0, limited: 0 };
+  const stats: RateLimit = { accepted: 0, limited: 0, limitedChannel: 0, limitedTeam: 0 };
   const windows = new Map<string, number[]>();
-  fake.script('chat.postMessage', () => {
+  const lastInChannel = new Map<string, number>();
+  const later = (reply: ScriptReply | undefined): ScriptReply | undefined =>
+    // biome-ignore lint/suspicious/noThenProperty: the fake's ScriptReply names it `then`.
+    latencyMs > 0 ? { delayMs: latencyMs, then: reply } : reply;
+  fake.script('chat.postMessage', (body) => {
     // The script runs right after its call was recorded: the last call is this one.
     const token = fake.calls.at(-1)?.token ?? '';
+    const channel = `${token} ${imOf(String(body.channel ?? ''))}`;
     const now = Date.now();
     const recent = (windows.get(token) ?? []).filter((t) => now - t < 1000);
-    if (recent.length >= perSecond) {
-      windows.set(token, recent);
+    windows.set(token, recent);
+    const channelBusy = perChannel && now - (lastInChannel.get(channel) ?? -Infinity) < 1000;
+    if (channelBusy || recent.length >= perSecond) {
       stats.limited++;
-      return {
+      if (channelBusy) stats.limitedChannel++;
+      else stats.limitedTeam++;
+      return later({
         status: 429,
         headers: { 'retry-after': String(retryAfterS) },
         body: { ok: false, error: 'ratelimited' },
-      };
+      });
     }
     recent.push(now);
-    windows.set(token, recent);
+    lastInChannel.set(channel, now);
     stats.accepted++;
-    return undefined;
+    return later(undefined);
   });
   return stats;
 }

@@ -190,3 +190,33 @@ describe('WorkClient transport', () => {
     expect((await failure(client().getTask(TASK))).message).toMatch(/not JSON/);
   });
 });
+
+describe('WorkClient list paging', () => {
+  const PROJECT = 'p'.repeat(24);
+  const all = Array.from({ length: 45 }, (_, i) => ({
+    taskId: `${String(i).padStart(2, '0')}${'a'.repeat(22)}`,
+    taskName: `Task ${i + 1}`,
+  }));
+
+  it('asks for the page, and cuts it from the whole list when the service ignores paging', async () => {
+    // A service that knows nothing of limit/offset: every task, every time.
+    server.script = () => ({ status: 200, body: all });
+    const page = await client().listTasksPage({ projectId: PROJECT }, { limit: 20, offset: 20 });
+    expect(page).toEqual({ tasks: all.slice(20, 40), total: 45 });
+    const url = new URL(server.seen[0]?.url ?? '', origin);
+    expect(url.searchParams.get('limit')).toBe('20');
+    expect(url.searchParams.get('offset')).toBe('20');
+    const last = await client().listTasksPage({ projectId: PROJECT }, { limit: 20, offset: 40 });
+    expect(last).toEqual({ tasks: all.slice(40), total: 45 });
+  });
+
+  it('takes a paged answer as it is, with the total from X-Total-Count', async () => {
+    server.script = () => ({
+      status: 200,
+      body: all.slice(20, 40),
+      headers: { 'x-total-count': '45' },
+    });
+    const page = await client().listTasksPage({ projectId: PROJECT }, { limit: 20, offset: 20 });
+    expect(page).toEqual({ tasks: all.slice(20, 40), total: 45 });
+  });
+});

@@ -637,6 +637,54 @@ describe('task rules', () => {
     expect(incomplete.map((x) => x.taskId)).toEqual([ids[0], ids[2], ids[4]]);
   });
 
+  it('pages list tasks with limit and offset, saying the whole length in X-Total-Count', async () => {
+    const p = await client.createProject({ projectName: 'Paging' });
+    const { done } = await statusIds(p.projectId);
+    const ids: string[] = [];
+    for (let i = 1; i <= 7; i++) {
+      ids.push((await client.createTask({ projectId: p.projectId, name: `t${i}` })).taskId);
+    }
+    await client.updateTask(ids[2], { projectId: p.projectId, statusId: done });
+    const page = await fetch(base(`/task?projectId=${p.projectId}&limit=2&offset=3`), {
+      headers: { apiKey: seed.apiKey },
+    });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('x-total-count')).toBe('7');
+    expect(((await page.json()) as { taskName: string }[]).map((x) => x.taskName)).toEqual([
+      't4',
+      't5',
+    ]);
+    // Through the client, with the completion filter; past the end is an empty page.
+    const open = await client.listTasksPage(
+      { projectId: p.projectId, complete: false },
+      { limit: 3, offset: 0 },
+    );
+    expect(open).toEqual({
+      tasks: [ids[0], ids[1], ids[3]].map((taskId, i) => ({
+        taskId,
+        taskName: ['t1', 't2', 't4'][i],
+      })),
+      total: 6,
+    });
+    expect(
+      await client.listTasksPage({ projectId: p.projectId }, { limit: 5, offset: 20 }),
+    ).toEqual({ tasks: [], total: 7 });
+    // Without paging, every task and no count, as before.
+    const whole = await fetch(base(`/task?projectId=${p.projectId}`), {
+      headers: { apiKey: seed.apiKey },
+    });
+    expect(whole.headers.get('x-total-count')).toBeNull();
+    expect(await whole.json()).toHaveLength(7);
+    // Bad paging values are refused and change nothing.
+    for (const q of ['limit=0', 'limit=abc', 'offset=-1', 'limit=1001']) {
+      const bad = await raw(base(`/task?projectId=${p.projectId}&${q}`), { apiKey: seed.apiKey });
+      expect(bad.status).toBe(400);
+      expect((bad.json as { error: string }).error).toMatch(
+        /^(limit|offset): must be a whole number/,
+      );
+    }
+  });
+
   it('requires projectId to list tasks', async () => {
     const a = await raw(base('/task'), { apiKey: seed.apiKey });
     expect([a.status, (a.json as { error: string }).error]).toEqual([
@@ -841,8 +889,22 @@ describe('project rules', () => {
 
   it('lists the owner and the assignees as projectUsers', async () => {
     const p = await client.createProject({ projectName: 'People' });
-    await client.createTask({ projectId: p.projectId, taskUsers: [user('Erin'), user('Bob')] });
+    const t1 = await client.createTask({
+      projectId: p.projectId,
+      taskUsers: [user('Erin'), user('Bob')],
+    });
     const got = await strict('getProject', client.getProject(p.projectId));
     expect(got.projectUsers).toEqual([user('Alice'), user('Bob'), user('Erin')]);
+    // Bob on a second task, then off the first: still associated; then off both: gone.
+    const t2 = await client.createTask({ projectId: p.projectId, taskUsers: [user('Bob')] });
+    await client.updateTask(t1.taskId, { projectId: p.projectId, taskUsers: [user('Erin')] });
+    expect((await client.getProject(p.projectId)).projectUsers).toEqual([
+      user('Alice'),
+      user('Bob'),
+      user('Erin'),
+    ]);
+    await client.updateTask(t2.taskId, { projectId: p.projectId, taskUsers: [user('Carol')] });
+    const details = await client.getProjectDetails(p.projectId);
+    expect(details.ProjectUsers).toEqual([user('Alice'), user('Carol'), user('Erin')]);
   });
 });

@@ -14,8 +14,8 @@ export class WorkClientCache {
   /** `observe` sees each team's new client first (the task index wraps its answers). */
   constructor(
     private readonly urls: WorkUrls,
-    /** Options every client gets (e.g. maxResponseBytes). */
-    private readonly shared: Pick<WorkClientOptions, 'maxResponseBytes' | 'timeoutMs'> = {},
+    /** Options every client gets (e.g. maxResponseBytes, where dropped list items are noted). */
+    private readonly shared: Pick<WorkClientOptions, 'maxResponseBytes' | 'timeoutMs' | 'log'> = {},
     private readonly observe?: (client: WorkClient, teamId: string) => WorkClient,
   ) {}
 

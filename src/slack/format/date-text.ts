@@ -12,24 +12,33 @@ export function calendarDate(value: string | null | undefined): string | undefin
   return Number.isNaN(t) ? undefined : new Date(t).toISOString().slice(0, 10);
 }
 
+/**
+ * One formatter, made once: toLocaleDateString builds a new one on every call (about 40 µs,
+ * against 1 µs for format), and every list row and card shows a date.
+ */
+const DUE_DATE = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'UTC',
+  weekday: 'short',
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+});
+
 /** `2026-11-25…` → "Wed, Nov 25, 2026"; "no due date" when absent. */
 export function formatDueDate(value: string | null | undefined): string {
   const day = calendarDate(value);
   if (!day) return 'no due date';
-  return new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', {
-    timeZone: 'UTC',
-    weekday: 'short',
-    month: 'short',
-    day: 'numeric',
-    year: 'numeric',
-  });
+  return DUE_DATE.format(new Date(`${day}T00:00:00Z`));
 }
 
-/** A moment (connected at, sent at) in the reader's own time zone: "Nov 22, 2026, 3:04 PM". */
-export function formatMoment(value: string | number | Date, timeZone: string): string {
-  const date = new Date(value);
-  try {
-    return date.toLocaleString('en-US', {
+/** Formatters of moments by time zone (a reader's zone; few distinct ones per workspace). */
+const MOMENTS = new Map<string, Intl.DateTimeFormat>();
+const MAX_MOMENT_ZONES = 500;
+
+function momentFormat(timeZone: string): Intl.DateTimeFormat {
+  let f = MOMENTS.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
       timeZone,
       month: 'short',
       day: 'numeric',
@@ -38,7 +47,19 @@ export function formatMoment(value: string | number | Date, timeZone: string): s
       minute: '2-digit',
       timeZoneName: 'short',
     });
+    if (MOMENTS.size >= MAX_MOMENT_ZONES) MOMENTS.clear();
+    MOMENTS.set(timeZone, f);
+  }
+  return f;
+}
+
+/** A moment (connected at, sent at) in the reader's own time zone: "Nov 22, 2026, 3:04 PM". */
+export function formatMoment(value: string | number | Date, timeZone: string): string {
+  const date = new Date(value);
+  try {
+    return momentFormat(timeZone).format(date);
   } catch {
-    return date.toISOString();
+    // An unknown zone, or an invalid date.
+    return Number.isNaN(date.getTime()) ? String(value) : date.toISOString();
   }
 }

@@ -1,7 +1,11 @@
 /**
- * When each Slack team may start its next DM.
+ * When each Slack team may start its next DM (the workspace-wide limit; the per-channel
+ * limit is channel-pacer.ts's).
  *
- * - A 429 pauses the team for Retry-After (other teams are not affected).
+ * - A 429 that is the team's limit pauses the team for Retry-After (other teams are not
+ *   affected). Slack's 429 does not say which limit it was: one refused send is taken for
+ *   its channel's limit (`refused`), refusals in two different channels within the window
+ *   for the team's.
  * - It also teaches the team's pace: the sends Slack accepted since the team's sends last
  *   started flowing (at least one Retry-After window) are what the limit allows, so until
  *   the next pause the team's sends are spaced to a bit under that rate instead of bursting
@@ -11,7 +15,7 @@
  *   was shared with a busy moment speeds up again.
  */
 export interface PacerOptions {
-  /** Fraction of the learned rate to use (default 0.95). */
+  /** Fraction of the learned rate to use (default 0.97). */
   headroom?: number;
   /** How long a learned pace lasts without a new 429 (default 2 min). */
   holdMs?: number;
@@ -34,7 +38,14 @@ interface Run {
   count: number;
 }
 
+/** A refused send, kept while it may still pair with one in another channel. */
+interface Refusal {
+  channel: string;
+  at: number;
+}
+
 export class TeamPacer {
+  private readonly refusals = new Map<string, Refusal>();
   private readonly headroom: number;
   private readonly holdMs: number;
   private readonly paused = new Map<string, number>();
@@ -42,7 +53,7 @@ export class TeamPacer {
   private readonly runs = new Map<string, Run>();
 
   constructor(options: PacerOptions = {}) {
-    this.headroom = options.headroom ?? 0.95;
+    this.headroom = options.headroom ?? 0.97;
     this.holdMs = options.holdMs ?? 120_000;
   }
 
@@ -107,6 +118,27 @@ export class TeamPacer {
       nextAt: Math.max(until, existing?.nextAt ?? 0),
       expiresAt: now + this.holdMs,
     });
+  }
+
+  /**
+   * Slack answered 429 to a send into `channel` (started at `startedAt`). Returns 'team'
+   * when another channel of the team was refused within the window too — the team's limit,
+   * so the team is paused and its pace learned (`limited`) — else 'channel': only that
+   * channel waits (the caller pauses it).
+   */
+  refused(
+    teamId: string,
+    channel: string,
+    retryAfterMs: number,
+    now: number,
+    startedAt: number,
+  ): 'team' | 'channel' {
+    const windowMs = Math.max(retryAfterMs, 1_000);
+    const last = this.refusals.get(teamId);
+    this.refusals.set(teamId, { channel, at: now });
+    if (!last || last.channel === channel || now - last.at > windowMs) return 'channel';
+    this.limited(teamId, retryAfterMs, now, startedAt);
+    return 'team';
   }
 
   /** Teams that may not start a send now. */

@@ -7,12 +7,17 @@
  *   message metadata; a row whose previous send may have reached Slack (worker killed
  *   mid-send, timeout, 5xx) is RECONCILED first — the DM channel's recent history is searched
  *   for the marker — and resent only when the DM is not there.
- * - 429: that team's sends pause for Retry-After (other teams go on), and are then paced
- *   just under the rate Slack accepted (pacer.ts). 5xx, network errors and timeouts:
- *   exponential backoff with jitter, up to `maxAttempts`. Permanent errors (user_not_found,
- *   account_inactive, token_revoked…): the row fails with its reason.
- * - A few sends in flight per team (each DM is its own channel, so Slack's per-channel
- *   1 msg/s guidance is not the limit; the team's 429s are, and they are honoured).
+ * - Slack's two limits are paced apart: one message a second into one DM channel
+ *   (channel-pacer.ts: a person with ten new tasks gets ten DMs a second apart while
+ *   everyone else's go on) and the team's own limit (pacer.ts). Rows due for a channel that
+ *   is not ready are moved to its next free slots instead of blocking the queue.
+ * - 429: a refused send pauses its channel for Retry-After; refusals in two channels at
+ *   once are the team's limit, which pauses the team (other teams go on) and paces it just
+ *   under the rate Slack accepted. 5xx, network errors and timeouts: exponential backoff
+ *   with jitter, up to `maxAttempts`. Permanent errors (user_not_found, account_inactive,
+ *   token_revoked…): the row fails with its reason.
+ * - Enough sends in flight per team that Slack's latency does not hold delivery under the
+ *   team's limit (rate × latency: 50/s at 100 ms is 5 in flight).
  */
 
 import type { Logger } from '@slack/bolt';
@@ -26,6 +31,7 @@ import {
   type OutboxStore,
 } from '../../store/outbox.js';
 import { assignmentMessage } from './assignment-message.js';
+import { ChannelPacer, type ChannelPacerOptions } from './channel-pacer.js';
 import { type PacerOptions, TeamPacer } from './pacer.js';
 import { classifySlackError, type SlackFailure } from './slack-errors.js';
 
@@ -55,7 +61,7 @@ export interface NotifyWorkerOptions {
   /** Default: rows without a recipient fail ("no Slack account linked"). */
   prepare?: PrepareRow;
   logger?: Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
-  /** Sends in flight per team (default 8) and overall (default 32). */
+  /** Sends in flight per team (default 16) and overall (default 64). */
   perTeamConcurrency?: number;
   maxInFlight?: number;
   /** How long a claim lasts; must exceed a few Web API timeouts (default 60 s). */
@@ -67,6 +73,8 @@ export interface NotifyWorkerOptions {
   maxAttempts?: number;
   /** How a team's sends are spaced after a 429 (see pacer.ts). */
   pacing?: PacerOptions;
+  /** How sends into one DM channel are spaced (see channel-pacer.ts). */
+  channelPacing?: ChannelPacerOptions;
   /** How often an idle worker looks for rows written by another process (default 1 s). */
   idlePollMs?: number;
   /** Messages of the DM's history searched when reconciling (default 20). */
@@ -113,6 +121,7 @@ export class NotifyWorker {
   private readonly active = new Set<Promise<void>>();
   private readonly teamActive = new Map<string, number>();
   private readonly pacer: TeamPacer;
+  private readonly channels: ChannelPacer;
   private running = false;
   private loopDone: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
@@ -122,8 +131,8 @@ export class NotifyWorker {
 
   constructor(private readonly options: NotifyWorkerOptions) {
     this.outbox = options.outbox;
-    this.perTeam = options.perTeamConcurrency ?? 8;
-    this.maxInFlight = options.maxInFlight ?? 32;
+    this.perTeam = options.perTeamConcurrency ?? 16;
+    this.maxInFlight = options.maxInFlight ?? 64;
     this.leaseMs = options.leaseMs ?? 60_000;
     this.retryBaseMs = options.retryBaseMs ?? 1_000;
     this.retryCapMs = options.retryCapMs ?? 5 * 60_000;
@@ -131,6 +140,7 @@ export class NotifyWorker {
     this.idlePollMs = options.idlePollMs ?? 1_000;
     this.historyLimit = options.historyLimit ?? 20;
     this.pacer = new TeamPacer(options.pacing);
+    this.channels = new ChannelPacer(options.channelPacing);
   }
 
   start(): void {
@@ -177,14 +187,14 @@ export class NotifyWorker {
   private async loop(): Promise<void> {
     while (this.running) {
       this.woken = false;
-      const claimed = this.fill();
+      const { moved, sawDue } = this.fill();
       if (!this.running) break;
-      if (claimed > 0 || this.woken) {
+      if (moved > 0 || this.woken) {
         // Let the sends start (and other I/O run) before looking again.
         await new Promise((r) => setImmediate(r));
         continue;
       }
-      await this.sleep(this.nextDelay());
+      await this.sleep(this.nextDelay(sawDue));
     }
   }
 
@@ -195,21 +205,32 @@ export class NotifyWorker {
     return [...blocked];
   }
 
-  /** Claims what may start now; returns how many rows were claimed. */
-  private fill(): number {
-    let claimed = 0;
+  /**
+   * Claims what may start now and moves rows whose channel is not ready to its next slots.
+   * `moved`: rows claimed or moved; `sawDue`: due rows were found (then the next look is
+   * set by the pacers and finishing sends, not by the queue).
+   */
+  private fill(): { moved: number; sawDue: boolean } {
+    let moved = 0;
     const now = Date.now();
     const free = this.maxInFlight - this.active.size;
-    if (free <= 0) return 0;
-    const candidates = this.outbox.due(now, free * 4, this.blockedTeams(now));
-    for (const { id, teamId } of candidates) {
+    if (free <= 0) return { moved, sawDue: true };
+    // Twice what may start: some rows may be for channels that are not ready.
+    const candidates = this.outbox.due(now, free * 2, this.blockedTeams(now));
+    const deferred: { id: number; at: number }[] = [];
+    for (const { id, teamId, slackUserId } of candidates) {
       if (this.active.size >= this.maxInFlight) break;
       if ((this.teamActive.get(teamId) ?? 0) >= this.perTeam) continue;
       if (this.pacer.readyAt(teamId, now) !== undefined) continue;
+      if (slackUserId && this.channels.readyAt(teamId, slackUserId, now) !== undefined) {
+        deferred.push({ id, at: this.channels.slotFor(teamId, slackUserId, id, now) });
+        continue;
+      }
       const row = this.outbox.claim(id, now, this.leaseMs);
       if (!row) continue; // another worker took it
-      claimed++;
+      moved++;
       this.pacer.starting(teamId, now);
+      if (slackUserId) this.channels.starting(teamId, slackUserId, id, now);
       this.teamActive.set(teamId, (this.teamActive.get(teamId) ?? 0) + 1);
       const job: Promise<void> = this.process(row)
         .catch((e: unknown) => {
@@ -224,15 +245,20 @@ export class NotifyWorker {
         });
       this.active.add(job);
     }
-    return claimed;
+    this.outbox.defer(deferred, now);
+    return { moved: moved + deferred.length, sawDue: candidates.length > 0 };
   }
 
-  private nextDelay(): number {
+  private nextDelay(sawDue: boolean): number {
     const now = Date.now();
     if (this.active.size >= this.maxInFlight) return this.idlePollMs;
     let delay = this.idlePollMs;
-    const next = this.outbox.nextDueAt(this.blockedTeams(now));
-    if (next !== undefined) delay = Math.min(delay, next - now);
+    // Due rows left where they are wait for their team's pace or a free slot (a finishing
+    // send wakes the loop); only an empty front of the queue needs the next due time.
+    if (!sawDue) {
+      const next = this.outbox.nextDueAt(this.blockedTeams(now));
+      if (next !== undefined) delay = Math.min(delay, next - now);
+    }
     const ready = this.pacer.nextReadyAt(now);
     if (ready !== undefined) delay = Math.min(delay, ready - now);
     // A floor, so a row another process keeps taking cannot make this spin.
@@ -299,6 +325,16 @@ export class NotifyWorker {
         this.stats.skipped++;
         return;
       }
+      if (!claimed.slackUserId) {
+        // The channel became known just now: wait for its slot if it is busy.
+        const now = Date.now();
+        if (this.channels.readyAt(row.teamId, row.slackUserId!, now) !== undefined) {
+          const at = this.channels.slotFor(row.teamId, row.slackUserId!, row.id, now);
+          outbox.requeue(row.id, at, now);
+          return;
+        }
+        this.channels.starting(row.teamId, row.slackUserId!, row.id, now);
+      }
       if (row.uncertain) {
         const found = await this.reconcile(slack, row);
         if (found) {
@@ -333,6 +369,7 @@ export class NotifyWorker {
       });
       outbox.markSent(row.id, { ts: res.ts, channel: res.channel });
       this.pacer.sent(row.teamId, startedAt);
+      this.channels.answered(row.teamId, row.slackUserId!, startedAt);
       this.stats.sent++;
     } catch (e) {
       this.handleFailure(row, classifySlackError(e), startedAt);
@@ -346,12 +383,26 @@ export class NotifyWorker {
     switch (failure.kind) {
       case 'rate_limited': {
         const until = now + failure.retryAfterMs;
-        this.pacer.limited(row.teamId, failure.retryAfterMs, now, startedAt);
+        let scope: 'team' | 'channel' = 'team';
+        if (startedAt !== undefined && row.slackUserId) {
+          // A send: its channel waits; the team too when this is the team's limit.
+          this.channels.limited(row.teamId, row.slackUserId, failure.retryAfterMs, now);
+          scope = this.pacer.refused(
+            row.teamId,
+            row.slackUserId,
+            failure.retryAfterMs,
+            now,
+            startedAt,
+          );
+        } else {
+          // Other calls (e-mail lookups) have limits of their own: pause, learn nothing.
+          this.pacer.limited(row.teamId, failure.retryAfterMs, now);
+        }
         this.stats.rateLimited++;
         // Slack did not take the call: this try does not count against the row.
         outbox.reschedule(row.id, until, failure.reason, false, now, true);
         this.options.logger?.debug(
-          `Team ${row.teamId} rate limited; its DMs wait ${failure.retryAfterMs} ms.`,
+          `${scope === 'team' ? `Team ${row.teamId}` : `The DM channel of ${row.slackUserId}`} rate limited; waiting ${failure.retryAfterMs} ms.`,
         );
         return;
       }

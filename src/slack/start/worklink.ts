@@ -121,7 +121,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
     // Every team's client feeds the task index with what it reads (sync/task-sightings.ts).
     const workClients = new WorkClientCache(
       workUrls,
-      { maxResponseBytes: config.workMaxResponseBytes },
+      { maxResponseBytes: config.workMaxResponseBytes, log: logger },
       (client, teamId) => indexWorkClient(client, teamId, store.taskIndex, (m) => logger.warn(m)),
     );
     const indexRefresh = new TaskIndexRefresh({

@@ -23,8 +23,13 @@ export async function createTaskFromSlack(
   const task = await ctx.work.createTask(body);
   if (!task) {
     const where = projectPhrase(ctx, body.projectId, projectName);
-    // Any 2xx created it; without an id there is no card to show and no task to announce.
-    return { sentence: `Task created${where}; the service did not return its id.` };
+    // Any 2xx created it; without an id there is no card to show and no task to announce
+    // now. The watcher finds it in the project's list (a new id) and announces it then.
+    const later =
+      body.taskUsers?.length && ctx.deps.watcher.enabled
+        ? ' Its assignees are told when Worklink next looks at the project.'
+        : '';
+    return { sentence: `Task created${where}; the service did not return its id.${later}` };
   }
   return announceAndDescribe(ctx, task, body.projectId, projectName);
 }

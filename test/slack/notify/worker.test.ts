@@ -15,6 +15,7 @@ import {
   dmCalls,
   dmCountsByOutboxId,
   imOf,
+  outboxIdOf,
   scriptDmHistory,
 } from '../../support/notify-slack.js';
 
@@ -90,18 +91,19 @@ describe('delivery', () => {
     expect(outbox.get(row.id)?.attempts).toBe(1);
   });
 
-  it('pauses only the team that got the 429; other teams go on', async () => {
-    // Team A's first DM is refused with a long Retry-After; team B is not limited.
+  it('pauses only the team whose limit was hit; other teams go on', async () => {
+    // Team A's first two DMs, into two channels, are refused with a long Retry-After: that
+    // is the team's limit (one channel alone would be that channel's). Team B is not limited.
     fake.script('chat.postMessage', (body) =>
-      String(body.channel).startsWith('U_A') && dmAttempts(fake).length <= 1
+      String(body.channel).startsWith('U_A') && dmAttempts(fake).length <= 2
         ? { status: 429, headers: { 'retry-after': '3' } }
         : undefined,
     );
-    const a = outbox.enqueue([matchedRow('T_A', 'U_A1')], 'slack');
+    const a = outbox.enqueue([matchedRow('T_A', 'U_A1'), matchedRow('T_A', 'U_A3')], 'slack');
     worker = testWorker(tmp.store, fake.apiUrl);
     worker.start();
     await waitFor(() => worker?.teamPausedUntil('T_A'));
-    // Queued while A is paused: A's second row waits, B's rows are delivered.
+    // Queued while A is paused: A's third row waits, B's rows are delivered.
     const more = outbox.enqueue(
       [matchedRow('T_A', 'U_A2'), matchedRow('T_B', 'U_B1'), matchedRow('T_B', 'U_B2')],
       'slack',
@@ -110,13 +112,69 @@ describe('delivery', () => {
     await waitFor(() => more.slice(1).every((r) => outbox.get(r.id)?.status === 'sent'));
     expect(worker.teamPausedUntil('T_A')).toBeDefined();
     expect(dmAttempts(fake).filter((c) => String(c.body.channel).startsWith('U_A'))).toHaveLength(
-      1,
+      2,
     );
-    expect(outbox.get(a[0].id)?.status).toBe('pending');
+    expect(a.map((r) => outbox.get(r.id)?.status)).toEqual(['pending', 'pending']);
     // After the pause, A's rows go too.
     await waitFor(() => allDone(), { timeoutMs: 10_000 });
-    expect(outbox.counts().sent).toBe(4);
+    expect(outbox.counts().sent).toBe(5);
     expect([...dmCountsByOutboxId(fake).values()].every((n) => n === 1)).toBe(true);
+  });
+
+  it('a 429 for one DM channel pauses that channel only; the team’s other channels go on', async () => {
+    fake.script('chat.postMessage', (body) =>
+      body.channel === 'U_BOB' && dmAttempts(fake).length <= 1
+        ? { status: 429, headers: { 'retry-after': '2' } }
+        : undefined,
+    );
+    const [bob] = outbox.enqueue([matchedRow('T_A', 'U_BOB')], 'slack');
+    worker = testWorker(tmp.store, fake.apiUrl);
+    worker.start();
+    await waitFor(() => worker!.stats.rateLimited === 1);
+    const refusedAt = dmAttempts(fake)[0].at;
+    // Queued after the refusal, for the same team: delivered while Bob's channel waits.
+    const others = outbox.enqueue(
+      [matchedRow('T_A', 'U_CAROL'), matchedRow('T_A', 'U_DAN')],
+      'slack',
+    );
+    worker.wake();
+    await waitFor(() => others.every((r) => outbox.get(r.id)?.status === 'sent'));
+    expect(worker.teamPausedUntil('T_A')).toBeUndefined();
+    expect(outbox.get(bob.id)?.status).toBe('pending');
+    const othersAt = dmCalls(fake).filter((c) => c.body.channel !== 'U_BOB');
+    expect(othersAt.every((c) => c.at - refusedAt < 1_500)).toBe(true);
+    // Bob's DM goes once his channel's Retry-After has passed.
+    await waitFor(() => outbox.get(bob.id)?.status === 'sent', { timeoutMs: 5_000 });
+    const bobCalls = dmAttempts(fake).filter((c) => c.body.channel === 'U_BOB');
+    expect(bobCalls).toHaveLength(2);
+    expect(bobCalls[1].at - bobCalls[0].at).toBeGreaterThanOrEqual(2_000);
+  });
+
+  it('never sends two DMs into one channel within a second, and other channels do not wait', async () => {
+    const rows = outbox.enqueue(
+      [
+        matchedRow('T_A', 'U_BOB'),
+        matchedRow('T_A', 'U_BOB'),
+        matchedRow('T_A', 'U_BOB'),
+        matchedRow('T_A', 'U_CAROL'),
+        matchedRow('T_A', 'U_DAN'),
+      ],
+      'slack',
+    );
+    worker = testWorker(tmp.store, fake.apiUrl);
+    worker.start();
+    await waitFor(() => outbox.counts().sent === rows.length, { timeoutMs: 8_000 });
+    const calls = dmAttempts(fake);
+    const bob = calls.filter((c) => c.body.channel === 'U_BOB');
+    expect(bob).toHaveLength(3);
+    expect(bob[1].at - bob[0].at).toBeGreaterThanOrEqual(1_000);
+    expect(bob[2].at - bob[1].at).toBeGreaterThanOrEqual(1_000);
+    // In the order they were queued.
+    expect(bob.map(outboxIdOf)).toEqual(rows.slice(0, 3).map((r) => r.id));
+    // Carol and Dan, queued behind Bob's three, did not wait for his channel.
+    for (const c of calls.filter((x) => x.body.channel !== 'U_BOB')) {
+      expect(c.at - bob[0].at).toBeLessThan(500);
+    }
   });
 
   it('retries a 500 with backoff; the retry checks the DM first and sends once', async () => {

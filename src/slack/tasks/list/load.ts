@@ -1,7 +1,8 @@
 /**
- * `/work list` and its paging buttons: the list endpoint gives ids and names only, so each
- * page's tasks are read with get task, at most 8 at a time, to show status, due date and
- * assignees.
+ * `/work list` and its paging buttons: each asks the service for its one page (limit/offset;
+ * a service without paging answers the whole list and WorkClient cuts the page). The list
+ * endpoint gives ids and names only, so the page's tasks are read with get task, at most 8
+ * at a time, to show status, due date and assignees.
  */
 import { errMessage, orDebug } from '../../context/error-replies.js';
 import type { WorkContext } from '../../context/work-context.js';
@@ -45,17 +46,24 @@ export async function loadListPage(
   input: { projectId: string; filter: ListFilter; page: number },
 ): Promise<TaskListData> {
   const complete = input.filter === 'open' ? false : input.filter === 'done' ? true : undefined;
+  const want = Math.max(0, input.page);
+  const listPage = (page: number) =>
+    ctx.work.listTasksPage(
+      { projectId: input.projectId, complete },
+      { limit: PAGE_SIZE, offset: page * PAGE_SIZE },
+    );
   // Both at once; a project error is reported before a list error (it names the project).
   const [projectResult, listResult] = await Promise.allSettled([
     loadProjectInfo(ctx, input.projectId),
-    ctx.work.listTasks({ projectId: input.projectId, complete }),
+    listPage(want),
   ]);
   if (projectResult.status === 'rejected') throw projectResult.reason;
   if (listResult.status === 'rejected') throw listResult.reason;
   const project = projectResult.value;
-  const items = listResult.value;
-  const page = Math.min(Math.max(0, input.page), pageCount(items.length) - 1);
-  const slice = items.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE);
+  let { tasks: slice, total } = listResult.value;
+  // Past the end (the list got shorter since the buttons were drawn): its last page.
+  const page = Math.min(want, pageCount(total) - 1);
+  if (page !== want) ({ tasks: slice, total } = await listPage(page));
   const users = await workspaceUsers(ctx).catch(orDebug(ctx.logger, 'Service users', []));
   const person = (id: string) => {
     const u = users.find((x) => x.id === id);
@@ -85,7 +93,7 @@ export async function loadListPage(
     projectName: project.name,
     filter: input.filter,
     page,
-    total: items.length,
+    total,
     rows,
   };
 }
