@@ -206,6 +206,11 @@ export const migrations: Migration[] = [
   CREATE INDEX notify_outbox_team_due ON notify_outbox (status, team_id, next_attempt_at);
   DROP INDEX notify_outbox_due;
   `,
+  // 8: a task's assignees found by task (re-recording a task replaces them; without this it
+  // scanned all of the team's assignee rows).
+  `
+  CREATE INDEX task_index_assignees_task ON task_index_assignees (team_id, task_id);
+  `,
 ];
 
 /** Brings `db` up to date. Throws when the file is newer than this code. */

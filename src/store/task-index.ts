@@ -187,7 +187,9 @@ export function taskIndexStore(db: Database.Database): TaskIndexStore {
   );
   const searchSql = (extra: string) =>
     db.prepare<unknown[], Row>(
-      `SELECT t.* FROM task_index_fts JOIN task_index t ON t.rowid = task_index_fts.rowid
+      // CROSS JOIN keeps FTS5 as the outer loop: one MATCH, then a rowid probe per hit
+      // (a plain JOIN may scan the team's tasks and run the MATCH once per task).
+      `SELECT t.* FROM task_index_fts CROSS JOIN task_index t ON t.rowid = task_index_fts.rowid
        WHERE task_index_fts MATCH ? AND t.team_id = ? AND t.gone = 0 ${extra}
        ORDER BY t.done, bm25(task_index_fts), t.number LIMIT ?`,
     );
@@ -196,8 +198,9 @@ export function taskIndexStore(db: Database.Database): TaskIndexStore {
   const searchProject = searchSql('AND t.project_id = ?');
   const searchProjectOpen = searchSql('AND t.done = 0 AND t.project_id = ?');
   const assigned = db.prepare<[string, string], Row>(
+    // The person's rows first (CROSS JOIN fixes the order), then each task by its key.
     `SELECT t.* FROM task_index_assignees a
-     JOIN task_index t ON t.team_id = a.team_id AND t.task_id = a.task_id
+     CROSS JOIN task_index t ON t.team_id = a.team_id AND t.task_id = a.task_id
      WHERE a.team_id = ? AND a.user_id = ? AND t.done = 0 AND t.gone = 0`,
   );
   const stalest = db.prepare<[string, number], Row>(

@@ -11,11 +11,13 @@
  * reach the index through the wrapped WorkClient (task-sightings.ts), as every other read.
  *
  * Watched projects: the channels' linked projects and the projects used from Slack
- * (known_projects).
+ * (known_projects). The watcher (watcher.ts) lists the same open lists every
+ * WORK_POLL_SECONDS; it tells this refresh (onTasksListed), which then skips those reads.
  */
 import type { Logger } from '@slack/bolt';
 import type { Store } from '../store/index.js';
 import type { WorkClient } from '../workapi/client.js';
+import type { TasksListedObserver } from './watcher.js';
 
 export const READS_PER_MINUTE = 40;
 export const OPEN_LIST_EVERY_MS = 5 * 60_000;
@@ -40,7 +42,7 @@ export interface RefreshReport {
   closed: number;
 }
 
-export class TaskIndexRefresh {
+export class TaskIndexRefresh implements TasksListedObserver {
   /** When each (team, project) list was last read, by kind. */
   private readonly listedAt = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
@@ -117,6 +119,14 @@ export class TaskIndexRefresh {
     this.totals.listReads += report.listReads;
     this.totals.taskReads += report.taskReads;
     return report;
+  }
+
+  /**
+   * The watcher listed a project's open tasks (its answer reached the index through the
+   * wrapped client): that list need not be read again for a while.
+   */
+  onTasksListed(teamId: string, projectId: string): void {
+    this.listedAt.set(`${teamId}:${projectId}:open`, this.deps.now?.() ?? Date.now());
   }
 
   /**

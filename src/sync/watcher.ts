@@ -49,6 +49,11 @@ export interface WatchStatus {
 const PROJECT_LIST_EVERY = 10;
 /** Looks in flight per workspace. */
 const CONCURRENCY = 4;
+/**
+ * New tasks read per look: a burst (an import of hundreds) is read over a few looks rather
+ * than all at once; the rest stay unseen, so the next look reads them.
+ */
+export const READS_PER_LOOK = 50;
 
 export class Watcher {
   readonly name = 'watcher';
@@ -235,7 +240,7 @@ export class Watcher {
       return;
     }
     this.seen.set(key, seen);
-    const fresh = items.filter((t) => !seen.has(t.taskId));
+    const fresh = items.filter((t) => !seen.has(t.taskId)).slice(0, READS_PER_LOOK);
     const announced: string[] = [];
     for (const item of fresh) {
       this.totals.taskReads++;

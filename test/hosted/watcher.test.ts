@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { openStore, type Store } from '../../src/store/index.js';
-import { Watcher } from '../../src/sync/watcher.js';
+import { READS_PER_LOOK, Watcher } from '../../src/sync/watcher.js';
 import { WorkClient } from '../../src/workapi/client.js';
 import type { Task } from '../../src/workapi/contract.js';
 import type { RecordedCall } from '../support/fake-slack.js';
@@ -246,6 +246,24 @@ describe('the watcher on a controlled clock', () => {
     expect(announced.map((t) => t.taskId)).toEqual([id]);
     expect(hosted.calls('GET /task/:id')).toBe(1);
     expect(lists).toHaveLength(6);
+  });
+
+  it('reads a burst of new tasks over several looks, each once', async () => {
+    const before = announced.length;
+    const ids = Array.from({ length: READS_PER_LOOK + 10 }, (_, i) =>
+      hosted.addTask({ projectId: hosted.projects.onboarding, name: `Imported ${i}` }),
+    );
+    hosted.resetCalls();
+    await advance(INTERVAL);
+    expect(announced.length - before).toBe(READS_PER_LOOK);
+    await advance(2 * INTERVAL);
+    expect(
+      announced
+        .slice(before)
+        .map((t) => t.taskId)
+        .sort(),
+    ).toEqual([...ids].sort());
+    expect(hosted.calls('GET /task/:id')).toBe(ids.length);
   });
 
   it('waits out a 429 Retry-After for the whole workspace', async () => {

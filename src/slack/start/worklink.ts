@@ -159,6 +159,8 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
         queueFoundTask(store, teamId, task, { now, graceMs: notifications.tuning.eventGraceMs });
       },
     });
+    // The watcher's open lists already feed the index; the refresh need not read them too.
+    watcher.observe(indexRefresh);
     const deps: WorklinkDeps = {
       config,
       store,
