@@ -17,6 +17,7 @@ import { type NotifySettingsStore, notifySettingsStore } from './notify-settings
 import { type OutboxStore, outboxStore, type SeenEventsStore, seenEventsStore } from './outbox.js';
 import { type SeenRequestsStore, seenRequestsStore } from './seen-requests.js';
 import { type TaskIndexStore, taskIndexStore } from './task-index.js';
+import { type TaskMessagesStore, taskMessagesStore } from './task-messages.js';
 import { type UserLinksStore, userLinksStore } from './user-links.js';
 import { type WatchStateStore, watchStateStore } from './watch-state.js';
 
@@ -48,6 +49,8 @@ export interface Store {
   readonly userLinks: UserLinksStore;
   /** users.lookupByEmail answers, remembered for a while. */
   readonly lookups: LookupCacheStore;
+  /** The Slack messages posted about each task, kept current (src/slack/notify/live-updates.ts). */
+  readonly taskMessages: TaskMessagesStore;
   /** What Worklink knows of each task (search, my tasks, digest). */
   readonly taskIndex: TaskIndexStore;
   /** Which notifications each person gets (`/work notify`). */
@@ -107,10 +110,13 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
   const userLinks = userLinksStore(db);
   const lookups = lookupCacheStore(db);
   const outbox = outboxStore(db);
+  const taskMessages = taskMessagesStore(db);
   const notifySettings = notifySettingsStore(db);
   const forgetUninstalledTeam = db.transaction((teamId: string, reason: string, now: number) => {
     lookups.clear(teamId);
     notifySettings.deleteTeam(teamId);
+    // Without a token its messages can no longer be updated.
+    taskMessages.deleteTeam(teamId);
     return {
       ...forgetTeam(teamId),
       userLinks: userLinks.deleteTeam(teamId),
@@ -130,6 +136,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     seenRequests: seenRequestsStore(db),
     userLinks,
     lookups,
+    taskMessages,
     taskIndex,
     notifySettings,
     watchState,

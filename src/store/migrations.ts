@@ -211,6 +211,34 @@ export const migrations: Migration[] = [
   `
   CREATE INDEX task_index_assignees_task ON task_index_assignees (team_id, task_id);
   `,
+  // 9: the messages Worklink posted about each task, kept current with chat.update
+  // (src/store/task-messages.ts). Assignment DMs are recorded by the trigger when the outbox
+  // worker marks one sent, in the same transaction as that mark.
+  `
+  CREATE TABLE task_messages (
+    team_id     TEXT NOT NULL,
+    task_id     TEXT NOT NULL,
+    channel_id  TEXT NOT NULL,
+    ts          TEXT NOT NULL,
+    kind        TEXT NOT NULL CHECK (kind IN ('card', 'dm')),
+    actor       TEXT,                -- '<@U…>' or a name: who created / assigned
+    task_number INTEGER,
+    created_at  INTEGER NOT NULL,    -- epoch ms
+    PRIMARY KEY (team_id, channel_id, ts)
+  ) STRICT;
+  CREATE INDEX task_messages_task ON task_messages (team_id, task_id);
+
+  CREATE TRIGGER task_messages_from_outbox AFTER UPDATE OF message_ts ON notify_outbox
+  -- Rows keyed by something other than a task (the daily digest's 'digest:<date>') are not
+  -- messages about a task.
+  WHEN NEW.status = 'sent' AND NEW.message_ts IS NOT NULL AND NEW.dm_channel IS NOT NULL
+   AND instr(NEW.task_id, ':') = 0
+  BEGIN
+    INSERT OR IGNORE INTO task_messages (team_id, task_id, channel_id, ts, kind, actor, created_at)
+    VALUES (NEW.team_id, NEW.task_id, NEW.dm_channel, NEW.message_ts, 'dm', NEW.creator_label,
+            CAST(unixepoch('subsec') * 1000 AS INTEGER));
+  END;
+  `,
 ];
 
 /** Brings `db` up to date. Throws when the file is newer than this code. */

@@ -16,6 +16,7 @@
  */
 import type { Logger } from '@slack/bolt';
 import type { Store } from '../store/index.js';
+import type { IndexedTask } from '../store/task-index.js';
 import type { WorkClient } from '../workapi/client.js';
 import type { TasksListedObserver } from './watcher.js';
 
@@ -34,6 +35,11 @@ export interface RefreshDeps {
   now?: () => number;
   /** How often a round runs (default a minute). */
   intervalMs?: number;
+  /**
+   * Told when a re-read finds a task changed in what Slack shows (name, status, due date,
+   * assignees), so the messages about it are updated (deps.live.taskChanged).
+   */
+  onChanged?(teamId: string, taskId: string): void;
 }
 
 export interface RefreshReport {
@@ -94,6 +100,8 @@ export class TaskIndexRefresh implements TasksListedObserver {
     const now = this.deps.now?.() ?? Date.now();
     const { store } = this.deps;
     let budget = this.budget;
+    // What the open tasks looked like before this round's reads, to tell what changed.
+    const before = this.deps.onChanged ? store.taskIndex.stalest(teamId, 100_000) : [];
 
     for (const projectId of watchedProjects(store, teamId)) {
       for (const kind of ['open', 'whole'] as const) {
@@ -116,6 +124,10 @@ export class TaskIndexRefresh implements TasksListedObserver {
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    for (const was of before) {
+      const now = store.taskIndex.get(teamId, was.taskId);
+      if (now && shownDiffers(was, now)) this.deps.onChanged?.(teamId, was.taskId);
+    }
     this.totals.listReads += report.listReads;
     this.totals.taskReads += report.taskReads;
     return report;
@@ -206,5 +218,15 @@ export function sawWholeList(
         ...(r.row ? {} : { done: true, name: r.item.taskName ?? '' }),
         ...(ordered ? { number: r.place } : {}),
       })),
+  );
+}
+
+/** Whether what Slack's messages show of a task differs between two index rows. */
+function shownDiffers(a: IndexedTask, b: IndexedTask): boolean {
+  return (
+    a.name !== b.name ||
+    a.done !== b.done ||
+    a.dueDate !== b.dueDate ||
+    a.assigneeIds.join() !== b.assigneeIds.join()
   );
 }

@@ -193,8 +193,15 @@ describe('Worklink in the sandbox, through the browser', () => {
     await dialog.getByLabel('Due date').fill(DUE);
     await dialog.getByLabel('Due date').blur();
     await shot('create-task-modal', 'create-task-modal.png');
-    const confirmation = await submit(dialog, 'Create', TASK_NAME);
-    expect(confirmation).toContain(TASK_NAME);
+    // The form closes on success; the confirmation is the task's live card, only to its
+    // author: in Alice's DM with Worklink.
+    await dialog.getByRole('button', { name: 'Create', exact: true }).click();
+    await dialog.waitFor({ state: 'detached', timeout: 15_000 });
+    await page.getByRole('button', { name: /^Worklink/ }).click();
+    await page.getByRole('tab', { name: 'Messages' }).click();
+    await appMessage(TASK_NAME).waitFor();
+    const confirmation = (await appMessage(TASK_NAME).textContent()) ?? '';
+    expect(confirmation).toContain(`Alice Adams created ${TASK_NAME}`);
     expect(confirmation).toContain('Website relaunch');
     const websiteId = stack.setup.seed?.projects.find(
       (p) => p.projectName === 'Website relaunch',
@@ -203,6 +210,7 @@ describe('Worklink in the sandbox, through the browser', () => {
     const created = tasks.find((t) => t.taskName === TASK_NAME);
     expect(created).toBeDefined();
     taskId = created?.taskId ?? '';
+    expect(confirmation).toContain(taskId);
     const task = await work().getTask(taskId);
     expect(task.dueDate?.slice(0, 10)).toBe(DUE);
     const seedUsers = stack.setup.seed?.users ?? [];
@@ -230,9 +238,13 @@ describe('Worklink in the sandbox, through the browser', () => {
     await shot('task-completed');
   });
 
-  it('comments on the task from the DM (Comment button → modal)', async () => {
+  it('comments on the done task from its card (Open → Comment → modal)', async () => {
+    // A done task's DM offers Reopen and Open; Open shows the whole card, with Comment.
     const dm = appMessage(TASK_NAME);
-    await dm.getByRole('button', { name: 'Comment' }).click();
+    await dm.getByRole('button', { name: 'Open', exact: true }).click();
+    const card = appMessage(/Task id/);
+    await card.waitFor();
+    await card.getByRole('button', { name: 'Comment' }).click();
     const dialog = page.getByRole('dialog', { name: 'Comment' });
     await dialog.getByLabel('Comment').fill(COMMENT);
     await shot('comment-modal');

@@ -80,14 +80,25 @@ describe.each(backends)('against the $name', ({ name, start }) => {
     // The hosted answer has a customer without an id: dropped, and noted at debug level.
     const dropped = h.logs.some((l) => l.includes('listCustomers: dropped list item 2'));
     expect(dropped).toBe(name === 'hosted-style service');
-    expect((await reply(`project link ${website}`)).text).toContain('Website relaunch');
+    // Announced in the channel for everyone.
+    await h.slack.slashCommand(`project link ${website}`);
+    await h.fake.waitForCall(
+      'chat.postMessage',
+      (c) => c.body.channel === 'C_GENERAL' && shown(c.body).includes('Website relaunch'),
+    );
     expect(shown(await reply('groups'))).toContain(h.seed.projects[0]!.groups[0]!.groupName);
     expect(shown(await reply(`project ${website}`))).toContain('Website relaunch');
   });
 
   it('quick-adds a task, DMs its assignee once, and shows it in lists and cards', async () => {
-    const added = await reply('add Fix the login page @bob due:2026-12-01 p:high');
-    expect(added.text).toContain('Created task *Fix the login page* in *Website relaunch*');
+    await h.slack.slashCommand('add Fix the login page @bob due:2026-12-01 p:high');
+    // The confirmation is one live card in the channel, for everyone.
+    await h.fake.waitForCall(
+      'chat.postMessage',
+      (c) =>
+        c.body.channel === 'C_GENERAL' &&
+        /created \*(#\d+ )?Fix the login page\*/.test(shown(c.body)),
+    );
     const dm = await h.fake.waitForCall(
       'chat.postMessage',
       (c) => c.body.channel === h.users.bob.id && shown(c.body).includes('Fix the login page'),
@@ -120,16 +131,24 @@ describe.each(backends)('against the $name', ({ name, start }) => {
       [TASK_ACTION.assignees]: [bob],
     });
     expect(created.status).toBe(200);
-    plain(shown(created.json));
+    // The form closes; the confirmation is the live card in the author's DM with Worklink.
+    expect(created.json?.response_action).toBeUndefined();
+    const card = await h.fake.waitForCall(
+      'chat.postMessage',
+      (c) => c.body.channel === h.users.alice.id && shown(c.body).includes('Write release notes'),
+    );
+    plain(shown(card.body));
     const item = await h.waitFor(async () =>
       (await h.work.listTasks({ projectId: website })).find(
         (t) => t.taskName === 'Write release notes',
       ),
     );
-    const edit = await formOf(await h.slack.slashCommand(`edit ${item.taskId}`));
+    const editCommand = await h.slack.slashCommand(`edit ${item.taskId}`);
+    const edit = await formOf(editCommand);
     const saved = await submit(edit, { [TASK_ACTION.name]: 'Write the release notes' });
     expect(saved.status).toBe(200);
-    expect(shown(saved.json)).toContain('Saved');
+    // The form closes; the author is told in one sentence.
+    expect((await h.replyTo(editCommand)).text).toContain('Saved');
     expect((await h.work.getTask(item.taskId)).taskName).toBe('Write the release notes');
   });
 

@@ -84,9 +84,12 @@ describe('a task made in the hosted service, with the app started from the envir
   });
 
   it('never announces a task made from Slack a second time', async () => {
-    const res = await h.slack.slashCommand('add Made in Slack @bob');
-    const reply = await h.replyTo(res);
-    expect(reply.text).toContain('Created task *Made in Slack*');
+    await h.slack.slashCommand('add Made in Slack @bob');
+    // The confirmation is the live card in the channel.
+    await h.fake.waitForCall(
+      'chat.postMessage',
+      (c) => c.body.channel === 'C_GENERAL' && JSON.stringify(c.body).includes('Made in Slack'),
+    );
     const task = [...hosted.tasks.values()].find((t) => t.name === 'Made in Slack')!;
     await waitFor(() => dmsAbout(h, task.id).U_BOB === 1);
     await pause(2_200);

@@ -11,6 +11,7 @@ import type { WorklinkDeps } from '../../src/slack/context/deps.js';
 import { RouteRegistry } from '../../src/slack/context/routes.js';
 import { SlackUserDirectory } from '../../src/slack/context/slack-users.js';
 import { WorkClientCache } from '../../src/slack/context/work-clients.js';
+import { createLiveMessages } from '../../src/slack/notify/live-messages.js';
 import { SlackMatcher } from '../../src/slack/notify/match.js';
 import { createNotifications } from '../../src/slack/notify/notifications.js';
 import { ServiceDirectory } from '../../src/slack/notify/service-directory.js';
@@ -108,6 +109,7 @@ describe('buildApp', () => {
         directory,
         matcher,
       }),
+      live: createLiveMessages({ store, logger, slackFor: () => undefined, deps: () => deps }),
     };
   });
   afterAll(() => {

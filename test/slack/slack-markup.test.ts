@@ -70,8 +70,14 @@ it('sends no live markup from hostile names anywhere', async () => {
   };
 
   // As Slack sends them: @channel typed is <!channel>; a typed "<" arrives as &lt;.
-  await command('add Ship <!channel> &lt;https://evil.example|click&gt; &lt;@U_EVIL&gt; @bob');
-  await Promise.all(replies.splice(0));
+  // Quick add answers with the live card in the channel (no reply when nothing else to say).
+  await h.slack.slashCommand(
+    'add Ship <!channel> &lt;https://evil.example|click&gt; &lt;@U_EVIL&gt; @bob',
+  );
+  await h.fake.waitForCall(
+    'chat.postMessage',
+    (c) => c.body.channel === 'C_GENERAL' && JSON.stringify(c.body).includes('Ship'),
+  );
   const task = (await h.work.listTasks({ projectId })).find((t) => t.taskName?.startsWith('Ship'));
   expect(task?.taskName).toBe('Ship <!channel> <https://evil.example|click> <@U_EVIL>');
   const taskId = task!.taskId;
@@ -116,6 +122,9 @@ it('sends no live markup from hostile names anywhere', async () => {
     (c) => c.body.channel !== 'C_GENERAL' && String(c.body.text).includes('Ship'),
   );
 
+  // The live card and DM, updated after the completion, are scanned too.
+  await h.waitFor(() => h.fake.callsOf('chat.update').length >= 2 || undefined);
+  await h.worklink.deps.live.idle();
   const calls = [...h.fake.calls, ...h.fake.responses];
   // The hostile names did reach Slack (escaped), so the scan looked at real text.
   expect(calls.some((c) => JSON.stringify(c.body).includes('&lt;!channel&gt;'))).toBe(true);

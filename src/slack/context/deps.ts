@@ -9,6 +9,7 @@ import type { Store } from '../../store/index.js';
 import type { TaskIndexRefresh } from '../../sync/task-index-refresh.js';
 import type { Watcher } from '../../sync/watcher.js';
 import type { DigestScheduler } from '../notify/digest/scheduler.js';
+import type { LiveMessages } from '../notify/live-messages.js';
 import type { SlackMatcher } from '../notify/match.js';
 import type { Notifications } from '../notify/notifications.js';
 import type { ServiceDirectory } from '../notify/service-directory.js';
@@ -34,6 +35,8 @@ export interface WorklinkDeps {
   matcher: SlackMatcher;
   /** The outbox worker and the events receiver (a long-lived part: start/lifecycle.ts). */
   notifications: Notifications;
+  /** Keeps the messages posted about each task current: `live.taskChanged(team, task)`. */
+  live: LiveMessages;
   /** Reads the task index again on a budget (a long-lived part: sync/task-index-refresh.ts). */
   indexRefresh: TaskIndexRefresh;
   /** Queues each person's daily digest at 09:00 their time (a long-lived part). */

@@ -11,6 +11,7 @@ import type { WorkContext } from '../context/work-context.js';
 import { esc, plainText } from '../format/text.js';
 import { channelProjectId, knownName } from '../shared/project-context.js';
 import { noProjectHere } from '../shared/project-here.js';
+import { announceInChannel } from './announce.js';
 import { replyWithProjectCard } from './card/reply.js';
 import { openProjectCreateModal, openProjectEditModal } from './form/open.js';
 import { linkProject } from './link.js';
@@ -106,7 +107,9 @@ const projectUnlinkCommand: Subcommand = {
     }
     ctx.store.channelProjects.unlink(ctx.teamId, channelId);
     const name = esc(knownName(ctx, linked.projectId));
-    await ctx.reply(
+    await announceInChannel(
+      ctx,
+      `<@${ctx.userId}> removed this channel’s default project (it was *${name}*); \`/work add\` here now needs a project named with \`in:\`.`,
       `<#${channelId}> no longer has a default project (it was *${name}*). Nothing was changed in the work-management service.`,
     );
   },

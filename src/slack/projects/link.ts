@@ -3,6 +3,7 @@ import { runSafely } from '../context/error-replies.js';
 import type { WorkContext } from '../context/work-context.js';
 import { esc } from '../format/text.js';
 import { forgetIfGone, linkChannel } from '../shared/project-context.js';
+import { announceInChannel } from './announce.js';
 
 /** Links the context's channel to `projectId` after checking that the project exists. */
 export async function linkProject(ctx: WorkContext, projectId: string): Promise<void> {
@@ -21,8 +22,11 @@ export async function linkProject(ctx: WorkContext, projectId: string): Promise<
       return;
     }
     const instead = result.replaced ? ` (instead of *${esc(result.replaced.name)}*)` : '';
-    await ctx.reply(
-      `*${name}* is now the default project of <#${channelId}>${instead}: tasks created here go to it, and \`/work groups\` shows its groups.`,
+    const what = `: tasks created here go to it, and \`/work groups\` shows its groups.`;
+    await announceInChannel(
+      ctx,
+      `<@${ctx.userId}> made *${name}* the default project of this channel${instead}${what}`,
+      `*${name}* is now the default project of <#${channelId}>${instead}${what}`,
     );
   });
 }

@@ -26,6 +26,7 @@ import { RouteRegistry } from '../context/routes.js';
 import { SlackUserDirectory } from '../context/slack-users.js';
 import { WorkClientCache, type WorkUrls } from '../context/work-clients.js';
 import { DigestScheduler } from '../notify/digest/scheduler.js';
+import { createLiveMessages } from '../notify/live-messages.js';
 import { SlackMatcher } from '../notify/match.js';
 import { createNotifications } from '../notify/notifications.js';
 import { ServiceDirectory } from '../notify/service-directory.js';
@@ -128,6 +129,8 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       store,
       logger,
       now: options.clock,
+      // A change the re-reads find is shown in the messages about the task.
+      onChanged: (teamId, taskId) => deps?.live.taskChanged(teamId, taskId),
       workFor: (teamId) => {
         const connection = store.connections.get(teamId);
         return connection ? workClients.for(connection) : undefined;
@@ -161,7 +164,15 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
     });
     // The watcher's open lists already feed the index; the refresh need not read them too.
     watcher.observe(indexRefresh);
-    const deps: WorklinkDeps = {
+    // Live messages read tasks through deps (work clients, users), built just below.
+    let deps: WorklinkDeps | undefined;
+    const live = createLiveMessages({
+      store,
+      logger,
+      slackFor: notifications.slackFor,
+      deps: () => deps as WorklinkDeps,
+    });
+    deps = {
       config,
       store,
       logger,
@@ -172,6 +183,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       directory,
       matcher,
       notifications,
+      live,
       indexRefresh,
       watcher,
       service,
@@ -189,7 +201,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       now: options.clock,
     });
     deps.digest = digest;
-    const lifecycle = new Lifecycle([notifications, indexRefresh, digest, watcher]);
+    const lifecycle = new Lifecycle([notifications, indexRefresh, digest, watcher, live]);
     deps.routes.add(notifications.eventsRoute);
     deps.routes.add({
       method: 'GET',

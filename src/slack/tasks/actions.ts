@@ -11,12 +11,20 @@ import { type ActionArgs, onAction, pressedValue } from '../context/on-action.js
 import type { WorkContext } from '../context/work-context.js';
 import { taskIdProblem } from '../parse/service-id.js';
 import { ACTION } from '../ui/block-ids.js';
+import { context } from '../ui/blocks.js';
 import { slackErrorCode } from '../ui/error-text.js';
 import { taskCardData } from './card/load.js';
 import { taskCard, taskCardText } from './card/view.js';
 import { taskCommentModal } from './comment/view.js';
-import { completeTask, completionSentence, replyCompletionError } from './complete.js';
-import { factsFromTask } from './facts.js';
+import {
+  type Completion,
+  completeTask,
+  completionSentence,
+  reopenSentence,
+  reopenTask,
+  replyCompletionError,
+} from './complete.js';
+import { factsFromTask, taskChanged } from './facts.js';
 import { openTaskForm } from './form/open.js';
 import { loadListPage } from './list/load.js';
 import { readListPageValue, taskListMessage } from './list/view.js';
@@ -34,25 +42,36 @@ export function register(app: App, deps: WorklinkDeps): void {
       await fn(ctx, taskId, args);
     });
 
-  onTaskButton(ACTION.taskComplete, async (ctx, taskId, args) => {
-    try {
-      const done = await completeTask(ctx, taskId);
-      const data = await taskCardData(ctx, done.facts, done.project);
-      const note = done.already ? 'Already done.' : `Marked complete by <@${ctx.userId}>.`;
-      const blocks: KnownBlock[] = [
-        ...taskCard(data),
-        { type: 'context', elements: [{ type: 'mrkdwn', text: note }] },
-      ];
-      // Replace the card that was pressed, so it shows ✅ for everyone who sees it.
-      if (args.respond) {
-        await args.respond({ replace_original: true, text: taskCardText(data), blocks });
-      } else {
-        await ctx.reply({ text: completionSentence(done), blocks });
+  // Mark complete and Reopen: a live message (card, DM) is updated by the change itself, like
+  // every other message about the task; any other card pressed is replaced with the new state.
+  const onStatusButton = (
+    actionId: string,
+    change: typeof completeTask,
+    sentence: (c: Completion) => string,
+    note: (ctx: WorkContext, c: Completion) => string,
+  ) =>
+    onTaskButton(actionId, async (ctx, taskId, args) => {
+      try {
+        const result = await change(ctx, taskId);
+        if (!result.already) taskChanged(ctx, result.facts);
+        if (isLiveMessage(ctx, taskId, args)) return;
+        const data = await taskCardData(ctx, result.facts, result.project);
+        const blocks: KnownBlock[] = [...taskCard(data), context(note(ctx, result))];
+        if (args.respond) {
+          await args.respond({ replace_original: true, text: taskCardText(data), blocks });
+        } else {
+          await ctx.reply({ text: sentence(result), blocks });
+        }
+      } catch (e) {
+        await replyCompletionError(ctx, e, taskId);
       }
-    } catch (e) {
-      await replyCompletionError(ctx, e, taskId);
-    }
-  });
+    });
+  onStatusButton(ACTION.taskComplete, completeTask, completionSentence, (ctx, c) =>
+    c.already ? 'Already done.' : `Marked complete by <@${ctx.userId}>.`,
+  );
+  onStatusButton(ACTION.taskReopen, reopenTask, reopenSentence, (ctx, c) =>
+    c.already ? 'Already open.' : `Reopened by <@${ctx.userId}>.`,
+  );
 
   onTaskButton(ACTION.taskEdit, async (ctx, taskId) => {
     await openTaskForm(ctx, { mode: 'edit', taskId });
@@ -97,4 +116,19 @@ export function register(app: App, deps: WorklinkDeps): void {
 
   // App Home's button carries no value.
   onAction(app, deps, ACTION.homeNewTask, (ctx) => openTaskForm(ctx, { mode: 'create' }));
+}
+
+/** Whether the pressed button sits on a message Worklink keeps current for this task. */
+function isLiveMessage(ctx: WorkContext, taskId: string, args: ActionArgs): boolean {
+  const body = args.body as {
+    container?: { channel_id?: string; message_ts?: string };
+    message?: { ts?: string };
+    channel?: { id?: string };
+  };
+  const channel = body.container?.channel_id ?? body.channel?.id;
+  const ts = body.message?.ts ?? body.container?.message_ts;
+  if (!channel || !ts) return false;
+  return ctx.store.taskMessages
+    .forTask(ctx.teamId, taskId)
+    .some((m) => m.channelId === channel && m.ts === ts);
 }

@@ -5,7 +5,7 @@
  */
 
 import type { Subcommand } from '../commands/router.js';
-import { errMessage, replyError, runSafely } from '../context/error-replies.js';
+import { replyError, runSafely } from '../context/error-replies.js';
 import { settle } from '../context/submit-budget.js';
 import type { WorkContext } from '../context/work-context.js';
 import { formatDueDate } from '../format/date-text.js';
@@ -16,8 +16,8 @@ import { channelProjectId } from '../shared/project-context.js';
 import { noProjectHere, pickProject } from '../shared/project-here.js';
 import { section } from '../ui/blocks.js';
 import { resolveAssignees } from './assignees.js';
+import { postLiveCard } from './card/live-post.js';
 import { taskCardData } from './card/load.js';
-import { taskCard, taskCardText } from './card/view.js';
 import { createTaskFromSlack } from './create.js';
 import { factsFromTask } from './facts.js';
 import { openTaskForm } from './form/open.js';
@@ -112,24 +112,16 @@ async function quickAdd(ctx: WorkContext, args: { text: string }): Promise<void>
     return;
   }
   const data = await taskCardData(ctx, factsFromTask(created.task), project);
-  const card = taskCard(data);
-  // The card goes to the channel for everyone; the summary only to the person who typed.
-  let posted = false;
-  try {
-    await ctx.slack.chat.postMessage({
-      channel: ctx.channelId ?? ctx.userId,
-      text: taskCardText(data),
-      blocks: card,
-    });
-    posted = true;
-  } catch (e) {
-    ctx.logger.warn(`Could not post the new task's card in ${ctx.channelId}: ${errMessage(e)}`);
+  // The live card is the confirmation (for everyone in a channel); the person who typed is
+  // told more only when there is more to tell (a date read, someone not notified).
+  const unposted = await postLiveCard(ctx, data, 'here');
+  if (unposted) {
+    const sentence = [created.sentence, ...notes].filter(Boolean).join(' ');
+    await ctx.reply({ text: sentence, blocks: [section(sentence), ...unposted.blocks] });
+    return;
   }
-  const sentence = [created.sentence, ...notes].filter(Boolean).join(' ');
-  await ctx.reply({
-    text: sentence,
-    blocks: [section(sentence), ...(posted ? [] : card)],
-  });
+  const told = [created.notifyProblem, ...notes].filter(Boolean).join(' ');
+  if (told) await ctx.reply(told);
 }
 
 /** What was understood of a typed due date ("Due Fri, Dec 4, 2026 (from “next week”).") */

@@ -1,13 +1,21 @@
 /**
  * Marking a task complete (`/work done`, the Mark complete button): the project's FIRST
  * Type-3 status by Index, set with update task. An already done task is left alone.
+ * Reopening (the Reopen button on a done task's messages) is the way back: the project's
+ * default status when it is an open one, else its first open status by Index.
  */
-import type { StatusEntry } from '../../workapi/contract.js';
+import { STATUS_TYPE, type StatusEntry } from '../../workapi/contract.js';
 import { replyError } from '../context/error-replies.js';
 import type { WorkContext } from '../context/work-context.js';
 import { esc } from '../format/text.js';
 import { factsFromTask, factsFromUpdated, mergeFacts, type TaskFacts } from './facts.js';
-import { firstDoneStatus, loadProjectInfo, type ProjectInfo } from './project-info.js';
+import {
+  defaultStatus,
+  firstDoneStatus,
+  loadProjectInfo,
+  type ProjectInfo,
+  sortStatuses,
+} from './project-info.js';
 
 export interface Completion {
   /** True when the task was done already (nothing was sent). */
@@ -43,6 +51,37 @@ export async function completeTask(ctx: WorkContext, taskId: string): Promise<Co
     project,
     status,
   };
+}
+
+export async function reopenTask(ctx: WorkContext, taskId: string): Promise<Completion> {
+  const read = factsFromTask(await ctx.work.getTask(taskId));
+  const projectId = read.projectId ?? '';
+  const project = await loadProjectInfo(ctx, projectId, { withGroups: !read.groupName });
+  if (!read.done) return { already: true, facts: read, project };
+  const isOpen = (s: StatusEntry | undefined) => s !== undefined && s.Type !== STATUS_TYPE.done;
+  const fallback = defaultStatus(project.statuses);
+  const status = isOpen(fallback) ? fallback : sortStatuses(project.statuses).find(isOpen);
+  if (!status) {
+    throw new NoDoneStatusError(
+      `Project *${esc(project.name)}* has no open status, so *${esc(read.name)}* cannot be reopened. Nothing was changed.`,
+    );
+  }
+  const updated = await ctx.work.updateTask(taskId, { projectId, statusId: status._id });
+  return {
+    already: false,
+    facts: updated
+      ? mergeFacts(read, factsFromUpdated(updated))
+      : { ...read, done: false, statusId: status._id },
+    project,
+    status,
+  };
+}
+
+/** "Reopened *X* (status To Do)." / "*X* is open already." */
+export function reopenSentence(c: Completion): string {
+  const name = `*${esc(c.facts.name || c.facts.taskId)}*`;
+  if (c.already) return `${name} is open already; nothing was changed.`;
+  return `Reopened ${name} (status *${esc(c.status?.Name ?? 'To Do')}*).`;
 }
 
 /** "Marked *X* complete (status Done)." / "*X* is already done." */

@@ -13,6 +13,8 @@ export interface Created {
   task?: Task;
   /** "Created task *X* in *Project*. 2 of 3 assignees notified …" */
   sentence: string;
+  /** The assignment report when someone could not be told ('' when all were). */
+  notifyProblem?: string;
 }
 
 export async function createTaskFromSlack(
@@ -48,15 +50,21 @@ export async function announceAndDescribe(
   projectName?: string,
 ): Promise<Required<Created>> {
   const where = projectPhrase(ctx, task.projectId || projectId, projectName);
-  const report = await announceCreated(ctx, task);
+  const { report, problem } = await announceCreated(ctx, task);
   // Only a name the service sent back is shown as the task's name.
   const name = task.taskName ? `*${esc(task.taskName)}*` : `\`${task.taskId}\``;
   const head = `Created task ${name}${where}.`;
-  return { task, sentence: report ? `${head} ${report}` : head };
+  return { task, sentence: report ? `${head} ${report}` : head, notifyProblem: problem };
 }
 
-/** The assignment report's sentence ('' when nobody else is assigned). Never throws. */
-async function announceCreated(ctx: WorkContext, task: Task): Promise<string> {
+/**
+ * The assignment report's sentence ('' when nobody else is assigned) and, when someone could
+ * not be told, the same as `problem`. Never throws.
+ */
+async function announceCreated(
+  ctx: WorkContext,
+  task: Task,
+): Promise<{ report: string; problem: string }> {
   try {
     const report = await announceNewTask(
       {
@@ -69,9 +77,12 @@ async function announceCreated(ctx: WorkContext, task: Task): Promise<string> {
       },
       { teamId: ctx.teamId, task, actor: { slackUserId: ctx.userId } },
     );
-    return describeAssignmentReport(report);
+    const sentence = describeAssignmentReport(report);
+    const others = report.assignees - (report.skippedActor ? 1 : 0);
+    return { report: sentence, problem: report.notified < others ? sentence : '' };
   } catch (e) {
     ctx.logger.error(`Announcing task ${task.taskId} failed: ${errMessage(e)}`);
-    return 'The assignees could not be notified right now.';
+    const sentence = 'The assignees could not be notified right now.';
+    return { report: sentence, problem: sentence };
   }
 }

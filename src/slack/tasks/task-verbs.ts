@@ -15,7 +15,7 @@ import { taskCardData } from './card/load.js';
 import { taskCard, taskCardText } from './card/view.js';
 import { authoredContent } from './comment/authored.js';
 import { completeTask, completionSentence, replyCompletionError } from './complete.js';
-import { factsFromTask } from './facts.js';
+import { factsFromTask, factsFromUpdated, taskChanged } from './facts.js';
 import { findTask, parseTaskRef, type TaskRef } from './find-task.js';
 import { openTaskForm } from './form/open.js';
 import { type PickValue, pickListMessage } from './pick-list.js';
@@ -140,6 +140,7 @@ async function actOn(ctx: WorkContext, verb: TaskVerb, taskId: string, rest: str
     case 'done':
       try {
         const done = await completeTask(ctx, taskId);
+        if (!done.already) taskChanged(ctx, done.facts);
         const sentence = completionSentence(done);
         const data = await taskCardData(ctx, done.facts, done.project);
         const blocks: KnownBlock[] = [section(sentence), ...taskCard(data)];
@@ -178,6 +179,7 @@ async function comment(ctx: WorkContext, taskId: string, typed: string): Promise
         authoredContent(ctx, text),
       ]);
       await ctx.work.postComment(taskId, { content });
+      taskChanged(ctx, { taskId });
       await ctx.reply(`Added your comment to *${esc(task.taskName || taskId)}*.`);
     },
   );
@@ -205,10 +207,11 @@ async function assign(ctx: WorkContext, taskId: string, typed: string): Promise<
       await ctx.reply(`Everyone named is already assigned to ${name}; nothing was changed.`);
       return;
     }
-    await ctx.work.updateTask(taskId, {
+    const updated = await ctx.work.updateTask(taskId, {
       projectId: task.projectId ?? '',
       taskUsers: [...before, ...added],
     });
+    taskChanged(ctx, updated ? factsFromUpdated(updated) : { taskId });
     const users = await workspaceUsers(ctx).catch(orDebug(ctx.logger, 'Service users', []));
     const who = added.map((id) => esc(users.find((u) => u.id === id)?.name ?? id)).join(', ');
     await ctx.reply(`Assigned ${who} to ${name}.`);

@@ -9,6 +9,8 @@ export const ACTION = {
   taskEdit: 'task_edit',
   taskComplete: 'task_complete',
   taskOpen: 'task_open',
+  /** On a done task's messages: back to the project's first open status; value = taskId. */
+  taskReopen: 'task_reopen',
   /** Pick list of a task command that matched several; value = JSON {verb, taskId, rest}. */
   taskPick: 'task_pick',
   /** The type-ahead task picker (external_select; options from the task index). */

@@ -27,6 +27,20 @@ async function run(text: string, channelId = 'C_GENERAL', userId = h.users.alice
   return h.replyTo(res);
 }
 
+/** Runs a command that announces in the channel; returns the announcement's text. */
+async function announced(text: string, channelId: string, userId = h.users.alice.id) {
+  const before = h.fake.callsOf('chat.postMessage').length;
+  const res = await h.slack.slashCommand(text, { channelId, userId });
+  expect(res.status).toBe(200);
+  const call = await h.waitFor(() =>
+    h.fake
+      .callsOf('chat.postMessage')
+      .slice(before)
+      .find((c) => c.body.channel === channelId),
+  );
+  return String(call.body.text);
+}
+
 const blocksText = (reply: ReplyBody) => JSON.stringify(reply.blocks ?? []);
 const buttons = (reply: ReplyBody) =>
   (reply.blocks as { type: string; elements?: { action_id: string; value: string }[] }[])
@@ -118,7 +132,7 @@ describe('/work project <id>', () => {
 describe('link and unlink', () => {
   const channel = 'C_LINKS';
 
-  it('links after checking the project exists, and /work groups follows the link', async () => {
+  it('links after checking the project exists, announces it, and /work groups follows the link', async () => {
     const store = h.worklink.store.channelProjects;
     expect((await run('groups', channel)).text).toBe(
       'This channel has no default project, so name one: `/work groups <projectId>`, or link one with `/work project link <projectId>`.',
@@ -128,9 +142,9 @@ describe('link and unlink', () => {
     expect(unknown.text).toMatch(/^Could not link the project: there is no project `0123/);
     expect(store.get(h.teamId, channel)).toBeUndefined();
 
-    const linked = await run(`project link ${onboarding}`, channel);
-    expect(linked.text).toBe(
-      `*Customer onboarding* is now the default project of <#${channel}>: tasks created here go to it, and \`/work groups\` shows its groups.`,
+    // Announced in the channel, for everyone whose `/work add` it changes.
+    expect(await announced(`project link ${onboarding}`, channel)).toBe(
+      `<@${h.users.alice.id}> made *Customer onboarding* the default project of this channel: tasks created here go to it, and \`/work groups\` shows its groups.`,
     );
     expect(store.get(h.teamId, channel)).toMatchObject({
       projectId: onboarding,
@@ -147,8 +161,8 @@ describe('link and unlink', () => {
       `*Customer onboarding* is already the default project of <#${channel}>.`,
     );
 
-    const relinked = await run(`project link ${website}`, channel, h.users.bob.id);
-    expect(relinked.text).toContain('(instead of *Customer onboarding*)');
+    const relinked = await announced(`project link ${website}`, channel, h.users.bob.id);
+    expect(relinked).toContain('(instead of *Customer onboarding*)');
     expect(store.get(h.teamId, channel)).toMatchObject({ projectId: website, linkedBy: 'U_BOB' });
     expect((await run('groups', channel)).text).toBe(
       'Groups of Website relaunch: Design, Build, Launch',
@@ -158,15 +172,27 @@ describe('link and unlink', () => {
       'Groups of Customer onboarding: Backlog, This week',
     );
 
-    const unlinked = await run('project unlink', channel);
-    expect(unlinked.text).toBe(
-      `<#${channel}> no longer has a default project (it was *Website relaunch*). Nothing was changed in the work-management service.`,
+    expect(await announced('project unlink', channel)).toBe(
+      `<@${h.users.alice.id}> removed this channel’s default project (it was *Website relaunch*); \`/work add\` here now needs a project named with \`in:\`.`,
     );
     expect(store.get(h.teamId, channel)).toBeUndefined();
     expect((await run('groups', channel)).text).toMatch(/^This channel has no default project/);
     expect((await run('project unlink', channel)).text).toBe(
       'This channel has no default project, so there is nothing to unlink.',
     );
+  });
+
+  it('tells only the person who linked when Worklink cannot post in the channel', async () => {
+    h.fake.script('chat.postMessage', (body) =>
+      body.channel === 'C_QUIET' ? { ok: false, error: 'not_in_channel' } : undefined,
+    );
+    try {
+      expect((await run(`project link ${website}`, 'C_QUIET')).text).toBe(
+        `*Website relaunch* is now the default project of <#C_QUIET>: tasks created here go to it, and \`/work groups\` shows its groups.`,
+      );
+    } finally {
+      h.fake.script('chat.postMessage', undefined);
+    }
   });
 
   it('answers bad input to link, unlink and groups without changing anything', async () => {
@@ -194,8 +220,12 @@ describe('link and unlink', () => {
       { channelId: 'C_BUTTON' },
     );
     expect(res.status).toBe(200);
-    expect((await h.replyTo(res)).text).toContain(
-      '*Website relaunch* is now the default project of <#C_BUTTON>',
+    const announcement = await h.fake.waitForCall(
+      'chat.postMessage',
+      (c) => c.body.channel === 'C_BUTTON',
+    );
+    expect(announcement.body.text).toContain(
+      'made *Website relaunch* the default project of this channel',
     );
     expect(h.worklink.store.channelProjects.get(h.teamId, 'C_BUTTON')?.projectId).toBe(website);
   });

@@ -45,13 +45,12 @@ async function taskCount(projectId: string) {
 }
 
 describe('/work add', () => {
-  it('creates the task in the channel’s project, posts its card there and summarises', async () => {
+  it('creates the task in the channel’s project and posts one compact card there for everyone', async () => {
     linkChannel(h, 0);
     const res = await h.slack.slashCommand('add Fix the login page @bob due:2026-12-01 p:high');
-    const reply = await h.replyTo(res);
-    expect(reply.response_type).toBe('ephemeral');
-    expect(reply.text).toBe(
-      'Created task *Fix the login page* in *Website relaunch*. 1 of 1 assignee notified.',
+    const post = await h.fake.waitForCall(
+      'chat.postMessage',
+      (c) => c.body.channel === 'C_GENERAL',
     );
 
     const task = await findTask(h, website, 'Fix the login page');
@@ -59,33 +58,33 @@ describe('/work add', () => {
     expect(task?.taskUsers).toEqual([{ taskUserId: seedUser('Bob').id }]);
     expect(task?.dueDate?.slice(0, 10)).toBe('2026-12-01');
     expect(task?.priority).toBe('2');
-
-    const post = await h.fake.waitForCall(
-      'chat.postMessage',
-      (c) => c.body.channel === 'C_GENERAL',
-    );
     const card = shown(post.body.blocks);
-    expect(card).toContain('*Fix the login page*');
-    expect(card).toContain('<@U_BOB>');
-    expect(card).toContain('Tue, Dec 1, 2026');
-    expect(card).toContain('High');
+    expect(card).toContain(
+      '<@U_ALICE> created *Fix the login page* for <@U_BOB>, due Tue, Dec 1, 2026',
+    );
     expect(card).toContain(task!.taskId);
+    expect(card).toContain('Mark complete');
     // announceNewTask's visible effect: Bob's assignment DM.
     await h.fake.waitForCall(
       'chat.postMessage',
       (c) => c.body.channel === 'U_BOB' && shown(c.body).includes(task!.taskId),
     );
+    // Everyone was told and nothing was odd: no second message for the author.
+    expect(h.repliesTo(res)).toEqual([]);
   });
 
   it('matches a Slack mention by e-mail and an @e-mail handle; due dates in the user’s zone', async () => {
     linkChannel(h, 0);
     // Real Slack ids have no underscore (the quick-add parser expects [A-Z0-9]).
     h.fake.users.set('U0CAROL', { ...h.users.carol, id: 'U0CAROL' });
-    const text = await replyText(
+    await h.slack.slashCommand(
       'add Write release notes <@U0CAROL|carol> @erin@example.com due:tomorrow',
-      h.users.carol.id,
+      { userId: h.users.carol.id },
     );
-    expect(text).toContain('Created task *Write release notes*');
+    await h.fake.waitForCall(
+      'chat.postMessage',
+      (c) => c.body.channel === 'C_GENERAL' && shown(c.body).includes('Write release notes'),
+    );
     const task = await findTask(h, website, 'Write release notes');
     expect(task?.taskUsers?.map((u) => u.taskUserId)).toEqual([
       seedUser('Carol').id,

@@ -176,10 +176,9 @@ describe('create form', () => {
       task_milestone_input: '2',
       task_files_input: { files: [{ id: 'F_SPEC' }] },
     });
-    expect(res.json?.response_action).toBe('update');
-    expect(shown(res.json?.view)).toContain(
-      'Created task *Launch checklist* in *Website relaunch*. 2 of 2 assignees notified.',
-    );
+    // Saved: the modal closes (no success screen).
+    expect(res.status).toBe(200);
+    expect(res.json?.response_action).toBeUndefined();
 
     const task = await findTask(h, website, 'Launch checklist');
     expect(task).toMatchObject({
@@ -206,10 +205,15 @@ describe('create form', () => {
     ]);
     expect(h.fake.callsOf('files.info').map((c) => c.body.file)).toEqual(['F_SPEC']);
 
-    const reply = await h.replyTo(command);
-    expect(reply.text).toContain('Created task *Launch checklist*');
-    expect(shown(reply.blocks)).toContain('In Progress');
-    expect(shown(reply.blocks)).toContain(task!.taskId);
+    // The confirmation is the live card, only to its author (their DM with Worklink).
+    const card = await h.fake.waitForCall(
+      'chat.postMessage',
+      (c) => c.body.channel === h.users.alice.id && shown(c.body).includes('Launch checklist'),
+    );
+    expect(shown(card.body.blocks)).toContain('<@U_ALICE> created *Launch checklist*');
+    expect(shown(card.body.blocks)).toContain('In Progress');
+    expect(shown(card.body.blocks)).toContain(task!.taskId);
+    expect(h.repliesTo(command)).toEqual([]);
   });
 
   it('shows the service’s 400 verbatim under the field it names', async () => {
@@ -256,7 +260,7 @@ describe('create form', () => {
       const short = await submit(view, { [ACTION.taskFormProject]: 'abc' });
       expect(errorsOf(short).task_project).toContain('too short to be a project id');
       const res = await submit(view, { [ACTION.taskFormProject]: onboarding });
-      expect(res.json?.response_action).toBe('update');
+      expect(res.json?.response_action).toBeUndefined();
       expect(await findTask(h, onboarding, 'Typed project')).toBeDefined();
     } finally {
       for (const p of known)
@@ -281,7 +285,7 @@ describe('slow service', () => {
   }
 
   it('answers the modal in time, then reports the created task', async () => {
-    const { command, view, res } = await slowSubmit({ task_name_input: 'Slow but sure' });
+    const { view, res } = await slowSubmit({ task_name_input: 'Slow but sure' });
     expect(res.json?.response_action).toBe('update');
     expect(shown(res.json?.view)).toContain('Creating the task…');
     const done = await h.fake.waitForCall(
@@ -289,7 +293,10 @@ describe('slow service', () => {
       (c) => c.body.view_id === view.id && shown(c.body.view).includes('Created task'),
     );
     expect(h.fake.timeline.indexOf('submission answered')).toBeLessThan(done.seq);
-    expect((await h.replyTo(command)).text).toContain('Created task *Slow but sure*');
+    await h.fake.waitForCall(
+      'chat.postMessage',
+      (c) => c.body.channel === h.users.alice.id && shown(c.body).includes('Slow but sure'),
+    );
     expect(await findTask(h, website, 'Slow but sure')).toBeDefined();
   });
 
@@ -348,9 +355,12 @@ describe('edit form', () => {
         task_name_input: 'Draft the sitemap v2',
         task_due_input: '2026-03-01',
       });
-      expect(res.json?.response_action).toBe('update');
-      expect(shown(res.json?.view)).toContain(
-        'Saved *Draft the sitemap v2*: changed name and due date.',
+      // The modal closes; the author is told in one sentence.
+      expect(res.json?.response_action).toBeUndefined();
+      await h.fake.waitForResponse(
+        (r) =>
+          (r.body as { text?: string }).text ===
+          'Saved *Draft the sitemap v2*: changed name and due date.',
       );
       expect(spy).toHaveBeenCalledTimes(1);
       expect(spy.mock.calls[0]).toEqual([

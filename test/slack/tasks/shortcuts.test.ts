@@ -87,7 +87,7 @@ describe('Create task from message', () => {
       privateMetadata: form.private_metadata,
       values: stateFor(form, {}),
     });
-    expect(submitted.json?.response_action).toBe('update');
+    expect(submitted.json?.response_action).toBeUndefined();
     const task = await findTask(h, website, 'Login button broken on Safari');
     expect(task?.description).toContain(PERMALINK);
     const { updated } = await serviceView(h, task!.taskId);
@@ -95,8 +95,12 @@ describe('Create task from message', () => {
       ['shot.png', '2.00 KB', 'https://files.slack.test/F_SHOT/shot.png'],
       ['console.log', '3.00 MB', 'https://files.slack.test/F_LOG/console.log'],
     ]);
-    const reply = await h.replyTo(res);
-    expect(reply.text).toContain('Created task *Login button broken on Safari*');
+    await h.fake.waitForCall(
+      'chat.postMessage',
+      (c) =>
+        c.body.channel === h.users.alice.id &&
+        shown(c.body).includes('created *Login button broken on Safari*'),
+    );
   });
 
   it('cuts a long first line to 100 characters', async () => {

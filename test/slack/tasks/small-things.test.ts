@@ -90,8 +90,9 @@ describe('natural due dates in quick add', () => {
     vi.useFakeTimers({ toFake: ['Date'], now: NOW });
     linkChannel(h, 0);
     const text = await replyText('add Backdated report due:yesterday');
-    expect(text).toContain('Created task *Backdated report*');
-    expect(text).toContain('is in the past; the task has it anyway');
+    expect(text).toContain(
+      'That due date (Sat, Nov 21, 2026) is in the past; the task has it anyway',
+    );
     expect((await findTask(h, website, 'Backdated report'))?.dueDate?.slice(0, 10)).toBe(
       '2026-11-21',
     );
@@ -129,12 +130,15 @@ describe('in a direct message with Worklink', () => {
 
   it('creates the task in the project named with in:', async () => {
     h.worklink.store.knownProjects.remember(h.teamId, website, 'Website relaunch');
-    const text = await replyText(
-      'add Draft the DM plan in:"website relaunch" due:2026-12-24',
-      h.users.alice.id,
-      'D_ALICE',
+    await h.slack.slashCommand('add Draft the DM plan in:"website relaunch" due:2026-12-24', {
+      channelId: 'D_ALICE',
+    });
+    // The confirmation is the live card, only to its author: in their DM with Worklink.
+    const card = await h.fake.waitForCall('chat.postMessage', (c) =>
+      JSON.stringify(c.body).includes('Draft the DM plan'),
     );
-    expect(text).toContain('Created task *Draft the DM plan* in *Website relaunch*');
+    expect(card.body.channel).toBe(h.users.alice.id);
+    expect(JSON.stringify(card.body.blocks)).toContain('Website relaunch');
     expect(await findTask(h, website, 'Draft the DM plan')).toBeDefined();
     expect(await replyText('add Nowhere in:Atlantis', h.users.alice.id, 'D_ALICE')).toContain(
       'No project named “Atlantis” is known here.',

@@ -118,7 +118,14 @@ it('finds the task the service made but did not confirm, and reports it created'
     10_000,
   );
   expect(shown(done.body.view)).toContain('Created task *Slow to confirm*');
-  expect((await h.replyTo(command, 10_000)).text).toContain('Created task *Slow to confirm*');
+  // The confirmation is the task's live card, in the author's DM with Worklink.
+  await h.fake.waitForCall(
+    'chat.postMessage',
+    (c) =>
+      c.body.channel === h.users.alice.id && shown(c.body).includes('created *Slow to confirm*'),
+    10_000,
+  );
+  expect(h.repliesTo(command)).toEqual([]);
   expect(await tasksNamed('Slow to confirm')).toHaveLength(1);
   // Nobody was told it was not created.
   expect(

@@ -53,6 +53,22 @@ export function taskCardText(d: TaskCardData): string {
   return cut(parts.filter(Boolean).join(' · '), 3000);
 }
 
+/** A button acting on a task: its value is the task id, wherever the message is. */
+export function taskButton(
+  taskId: string,
+  text: string,
+  actionId: string,
+  style?: 'primary',
+): Button {
+  return {
+    type: 'button',
+    action_id: actionId,
+    text: { type: 'plain_text', text },
+    value: taskId,
+    ...(style ? { style } : {}),
+  };
+}
+
 export function taskCard(d: TaskCardData): KnownBlock[] {
   const field = (label: string, value: string) => ({
     type: 'mrkdwn' as const,
@@ -69,15 +85,14 @@ export function taskCard(d: TaskCardData): KnownBlock[] {
   if (d.estimate !== undefined) fields.push(field('Estimate', `${d.estimate} h`));
   if (d.milestone !== undefined) fields.push(field('Milestone', String(d.milestone)));
 
-  const button = (text: string, actionId: string, style?: 'primary'): Button => ({
-    type: 'button',
-    action_id: actionId,
-    text: { type: 'plain_text', text },
-    value: d.taskId,
-    ...(style ? { style } : {}),
-  });
+  const button = (text: string, actionId: string, style?: 'primary') =>
+    taskButton(d.taskId, text, actionId, style);
   const buttons = [button('Comment', ACTION.taskComment), button('Edit', ACTION.taskEdit)];
-  if (!d.status.done) buttons.push(button('Mark complete', ACTION.taskComplete, 'primary'));
+  buttons.push(
+    d.status.done
+      ? button('Reopen', ACTION.taskReopen)
+      : button('Mark complete', ACTION.taskComplete, 'primary'),
+  );
 
   const heading: SectionBlock = {
     type: 'section',

@@ -20,6 +20,7 @@ import { esc } from '../../format/text.js';
 import { taskIdProblem } from '../../parse/service-id.js';
 import { VIEW } from '../../ui/block-ids.js';
 import { NOT_CONNECTED } from '../../ui/error-text.js';
+import { taskChanged } from '../facts.js';
 import { authoredContent } from './authored.js';
 import { COMMENT_BLOCK, type CommentMeta, readCommentMeta, readCommentValues } from './view.js';
 
@@ -103,6 +104,7 @@ async function post(
     }
     const author = fromMessage ? { userId: meta.messageUser, botName: meta.messageBot } : undefined;
     await ctx.work.postComment(taskId, { content: await authoredContent(ctx, body, author) });
+    taskChanged(ctx, { taskId });
     const name = esc(task.taskName || taskId);
     return {
       kind: 'posted',

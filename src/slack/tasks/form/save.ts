@@ -17,7 +17,14 @@ import type { TaskFormMeta } from './view.js';
 
 export type SaveOutcome =
   /** `facts` is undefined when the service said it saved, but not what. */
-  | { kind: 'saved'; facts?: TaskFacts; sentence: string; created: boolean }
+  | {
+      kind: 'saved';
+      facts?: TaskFacts;
+      sentence: string;
+      created: boolean;
+      /** Who could not be told of a new task ('' when all were, or on edits). */
+      notifyProblem?: string;
+    }
   /** Problems to show under the fields (the service's 400 verbatim, unreadable files). */
   | { kind: 'invalid'; errors: Record<string, string>; message: string }
   /**
@@ -62,6 +69,7 @@ export async function saveTaskForm(
       facts: created.task && { ...factsFromTask(created.task), statusId: body.statusId },
       sentence: created.sentence,
       created: true,
+      notifyProblem: created.notifyProblem,
     };
   } catch (e) {
     if (e instanceof FileReadError) {

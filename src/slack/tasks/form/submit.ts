@@ -22,9 +22,9 @@ import { VIEW } from '../../ui/block-ids.js';
 import { section } from '../../ui/blocks.js';
 import { NOT_CONNECTED } from '../../ui/error-text.js';
 import { noticeModal } from '../../ui/notice-modal.js';
+import { postLiveCard } from '../card/live-post.js';
 import { taskCardData } from '../card/load.js';
-import { taskCard } from '../card/view.js';
-import { factsFromTask, mergeFacts } from '../facts.js';
+import { taskChanged } from '../facts.js';
 import { findUnconfirmedCreate } from './follow-up.js';
 import { checkTaskForm, describeEnteredValues, errorBlock, readTaskFormValues } from './read.js';
 import { type SaveOutcome, saveTaskForm } from './save.js';
@@ -82,7 +82,8 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, mode: TaskFormMode):
       });
       return;
     }
-    await ack({ response_action: 'update', view: noticeModal(title, result.sentence) });
+    // Saved: the modal closes; the confirmation is the live card (or the sentence).
+    await ack();
     await report(ctx, result);
     return;
   }
@@ -124,26 +125,29 @@ function headline(result: SaveOutcome): string {
   return result.kind === 'failed' && result.headline ? `${result.headline} ` : '';
 }
 
-/** The confirmation with the task card, where the form was opened (or by DM). */
+/**
+ * The confirmation, only to its author: a new task's live card in their DM with Worklink
+ * (remembered, so it stays current); after an edit, one sentence, while every message about
+ * the task is updated in place.
+ */
 async function report(ctx: WorkContext, result: Extract<SaveOutcome, { kind: 'saved' }>) {
   try {
-    let facts = result.facts;
-    if (!facts) {
+    const facts = result.facts;
+    if (!facts || !result.created) {
+      if (facts) taskChanged(ctx, facts);
       await ctx.reply(result.sentence);
       return;
     }
-    if (!result.created) {
-      // Update task answers without the estimate and group name: read the task again.
-      const read = await ctx.work
-        .getTask(facts.taskId)
-        .catch(orDebug(ctx.logger, `Reading task ${facts.taskId} again`, undefined));
-      if (read) facts = mergeFacts(factsFromTask(read), facts);
-    }
     const data = await taskCardData(ctx, facts);
-    await ctx.reply({
-      text: result.sentence,
-      blocks: [section(result.sentence), ...taskCard(data)],
-    });
+    const unposted = await postLiveCard(ctx, data, 'author');
+    if (unposted) {
+      await ctx.reply({
+        text: result.sentence,
+        blocks: [section(result.sentence), ...unposted.blocks],
+      });
+    } else if (result.notifyProblem) {
+      await ctx.reply(result.notifyProblem);
+    }
   } catch (e) {
     ctx.logger.warn(`Could not report the saved task: ${errMessage(e)}`);
     await ctx.reply(result.sentence).catch(orDebug(ctx.logger, 'The plain report', undefined));

@@ -1,0 +1,47 @@
+/**
+ * Posting a new task's live card, by one rule: in a channel, one compact message everyone
+ * can see; in a DM or from a modal, the same only to its author (in their DM with Worklink).
+ * The posted message is remembered, so later changes to the task update it in place.
+ */
+import { errMessage } from '../../context/error-replies.js';
+import type { WorkContext } from '../../context/work-context.js';
+import { inDirectMessage } from '../../shared/project-here.js';
+import { type LiveMessage, liveMessage } from './live-view.js';
+import type { TaskCardData } from './view.js';
+
+export type LivePlace = 'here' | 'author';
+
+/**
+ * Posts the card ('here': the context's channel, unless that is a DM; 'author': the
+ * author's DM) and remembers it. Returns the message when it could not be posted, so the
+ * caller can show it another way; undefined when posted.
+ */
+export async function postLiveCard(
+  ctx: WorkContext,
+  data: TaskCardData,
+  place: LivePlace,
+): Promise<LiveMessage | undefined> {
+  const actor = `<@${ctx.userId}>`;
+  const message = liveMessage({ kind: 'card', data, actor });
+  const channel = place === 'here' && !inDirectMessage(ctx) ? ctx.channelId! : ctx.userId;
+  try {
+    const res = await ctx.slack.chat.postMessage({ channel, ...message });
+    if (res.channel && res.ts) {
+      ctx.store.taskMessages.remember({
+        teamId: ctx.teamId,
+        taskId: data.taskId,
+        channelId: res.channel,
+        ts: res.ts,
+        kind: 'card',
+        actor,
+        number: data.number,
+      });
+    }
+    return undefined;
+  } catch (e) {
+    ctx.logger.warn(
+      `Could not post the card of task ${data.taskId} in ${channel}: ${errMessage(e)}`,
+    );
+    return message;
+  }
+}
