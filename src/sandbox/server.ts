@@ -122,10 +122,10 @@ function registerSlackRoutes(
       if (typeof parsed === 'string') return reply.send({ ok: false, error: parsed });
       const args = { ...(req.query as Args), ...parsed };
       const auth = /^Bearer\s+(\S+)$/i.exec(String(req.headers.authorization ?? ''));
-      const result = webApi.call(method, args, auth?.[1]);
+      const result = await webApi.handle(method, args, auth?.[1]);
       reply.code(result.status);
       if (result.headers) reply.headers(result.headers);
-      return reply.send(result.body);
+      return reply.send(result.empty ? '' : result.body);
     };
     scope.get('/api/:method', apiHandler);
     scope.post('/api/:method', apiHandler);

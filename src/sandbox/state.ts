@@ -208,6 +208,7 @@ export class SandboxState extends EventEmitter {
 
   userByEmail(email: string): SandboxUser | undefined {
     const wanted = email.trim().toLowerCase();
+    if (!wanted) return undefined;
     return [...this.users.values()].find((u) => u.email.toLowerCase() === wanted && !u.isBot);
   }
 

@@ -6,14 +6,9 @@ import { errMessage } from '../error-message.js';
 import { validateBlocks, validateView } from './block-validation.js';
 import type { SandboxChannel, SandboxState, SlackView } from './state.js';
 import { MAX_VIEW_STACK } from './state.js';
+import { type ApiResult, ApiScripts, type Args, resolveReply } from './web-api-scripts.js';
 
-export type Args = Record<string, unknown>;
-
-export interface ApiResult {
-  status: number;
-  headers?: Record<string, string>;
-  body: Record<string, unknown>;
-}
+export type { ApiResult, Args } from './web-api-scripts.js';
 
 export interface Fault {
   /** HTTP status to answer with, e.g. 429 or 503. */
@@ -114,14 +109,37 @@ type Handler = (args: Args) => Record<string, unknown>;
 
 export class WebApi {
   readonly calls: ApiCall[] = [];
+  /** Scripts and observers around every call that arrives through handle(). */
+  readonly scripts = new ApiScripts();
   private readonly faults = new Map<string, Fault[]>();
   private readonly handlers: Record<string, Handler>;
+  private readonly acceptsToken: (token: string) => boolean;
 
+  /** `botToken`: the one token Slack issued, or a test of which tokens are valid. */
   constructor(
     private readonly state: SandboxState,
-    private readonly botToken: string,
+    botToken: string | ((token: string) => boolean),
   ) {
     this.handlers = this.buildHandlers();
+    this.acceptsToken = typeof botToken === 'string' ? (t) => t === botToken : botToken;
+  }
+
+  /**
+   * A call as it arrives over HTTP: observers hear of it, a script may answer instead (after
+   * the token check, as Slack checks tokens first), else the real answer.
+   */
+  async handle(method: string, args: Args, bearer: string | undefined): Promise<ApiResult> {
+    const token = bearer ?? str(args, 'token');
+    const event = { method, args, token };
+    this.scripts.received(event);
+    const refused = this.authProblem(method, token);
+    const result = refused
+      ? { status: 200, body: { ok: false, error: refused } }
+      : await resolveReply(await this.scripts.reply(method, args), () =>
+          this.call(method, args, bearer),
+        );
+    this.scripts.answered(event, result);
+    return result;
   }
 
   /** Makes the next call(s) of a method fail, e.g. `{status: 429, retryAfter: 1}`. */
@@ -162,12 +180,8 @@ export class WebApi {
       if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
       return { status: fault.status, headers, body: { ok: false, error } };
     }
-    if (method !== 'api.test') {
-      const token = bearer ?? str(args, 'token');
-      if (!token) return { status: 200, body: { ok: false, error: 'not_authed' } };
-      if (token !== this.botToken)
-        return { status: 200, body: { ok: false, error: 'invalid_auth' } };
-    }
+    const refused = this.authProblem(method, bearer ?? str(args, 'token'));
+    if (refused) return { status: 200, body: { ok: false, error: refused } };
     try {
       return { status: 200, body: { ok: true, ...handler(args) } };
     } catch (e) {
@@ -179,6 +193,13 @@ export class WebApi {
       this.state.note('error', `${method} failed inside the sandbox: ${errMessage(e)}`);
       return { status: 200, body: { ok: false, error: 'internal_error' } };
     }
+  }
+
+  /** Slack's error for a missing or wrong token; api.test and OAuth exchanges need none. */
+  private authProblem(method: string, token: string | undefined): string | undefined {
+    if (method === 'api.test' || method.startsWith('oauth.')) return undefined;
+    if (!token) return 'not_authed';
+    return this.acceptsToken(token) ? undefined : 'invalid_auth';
   }
 
   private channelArg(args: Args, key = 'channel'): SandboxChannel {

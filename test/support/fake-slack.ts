@@ -1,23 +1,30 @@
 /**
- * A local Slack Web API for tests: POST /api/<method> (form-encoded or JSON, Bearer token),
- * every call RECORDED, sensible default answers, and per-method SCRIPTS for failures:
+ * Slack's Web API for tests: the sandbox's own Web API (src/sandbox/web-api.ts, one Slack for
+ * the sandbox and the tests) on a free port, plus what tests need on top of it: every call
+ * RECORDED with a timeline, per-method SCRIPTS for failures (the sandbox's interception
+ * layer), and response_url posts captured.
  *
  *   const fake = await startFakeSlack({ users: [{ id: 'U_ALICE', tz: 'America/New_York' }] });
  *   fake.script('chat.postMessage', (body, n) => (n === 1 ? { status: 429, headers: { 'retry-after': '1' } } : undefined));
- *   fake.script('users.info', () => ({ delayMs: 2000 }));          // slow, then the default
+ *   fake.script('users.info', () => ({ delayMs: 2000 }));          // slow, then the real answer
  *   fake.script('users.info', () => ({ ok: false, error: 'user_not_found' }));
  *   const call = await fake.waitForCall('views.open');
  *
- * Also serves response_url posts at /response/<id> (fake.responseUrl()) and records them.
- * A script returning undefined falls through to the default answer. Blocks and views are
- * checked with the sandbox's Block Kit rules (src/sandbox/block-validation.ts) and refused as
- * Slack refuses them (invalid_blocks, invalid_arguments).
+ * A script returning undefined falls through to the sandbox's answer, which validates like
+ * Slack (Block Kit, channels, messages, views, hashes). The tests' workspace is open: a
+ * channel, DM or message the app names exists (the harness makes up payloads about them),
+ * see admit() below; people are only those in `users`.
  */
 
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { validateBlocks, validateView } from '../../src/sandbox/block-validation.js';
+import { SandboxState, type SandboxUser } from '../../src/sandbox/state.js';
+import { WebApi } from '../../src/sandbox/web-api.js';
+import type { ApiResult, Script, ScriptReply } from '../../src/sandbox/web-api-scripts.js';
+import { DEFAULT_BOT } from '../../src/sandbox/workspace.js';
+
+export type { Script, ScriptReply } from '../../src/sandbox/web-api-scripts.js';
 
 export interface FakeSlackUser {
   id: string;
@@ -51,18 +58,6 @@ export interface RecordedResponse {
   seq: number;
 }
 
-/** What a script may answer. */
-export type ScriptReply =
-  | { status: number; headers?: Record<string, string>; body?: unknown }
-  | { delayMs: number; then?: ScriptReply }
-  | { ok: false; error: string; [k: string]: unknown }
-  | { ok: true; [k: string]: unknown };
-
-export type Script = (
-  body: Record<string, unknown>,
-  n: number,
-) => ScriptReply | undefined | Promise<ScriptReply | undefined>;
-
 export interface FakeSlackOptions {
   users?: FakeSlackUser[];
   teamId?: string;
@@ -82,11 +77,16 @@ export interface FakeSlack {
   timeline: string[];
   /** Appends a label to the timeline; returns its position. */
   mark(label: string): number;
+  /** The workspace's people; changes reach the sandbox's state at once. */
   users: Map<string, FakeSlackUser>;
   files: Map<string, Record<string, unknown>>;
   script(method: string, fn: Script | undefined): void;
   /** A fresh response_url served by this fake. */
   responseUrl(id?: string): string;
+  /** Makes `id` a trigger_id Slack issued for an interaction of `userId` (slack-requests.ts). */
+  admitTrigger(id: string, userId: string): void;
+  /** Makes a modal the harness describes in a payload open for `userId`. */
+  admitView(userId: string, view: { id: string; hash?: string }): void;
   callsOf(method: string): RecordedCall[];
   waitForCall(
     method: string,
@@ -97,138 +97,74 @@ export interface FakeSlack {
     predicate?: (r: RecordedResponse) => boolean,
     timeoutMs?: number,
   ): Promise<RecordedResponse>;
-  /** Forget recorded calls and responses (scripts stay). */
+  /** Forget recorded calls, responses and posted messages (scripts stay). */
   reset(): void;
   close(): Promise<void>;
 }
 
+/** Tests run on busy machines: a trigger stays usable longer than Slack's 3 s. */
+const TEST_TRIGGER_TTL_MS = 60_000;
+
 export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
   const teamId = options.teamId ?? 'T_TEST';
-  const botUserId = options.botUserId ?? 'U_WORKLINK';
-  const botId = options.botId ?? 'B_WORKLINK';
-  const users = new Map((options.users ?? []).map((u) => [u.id, u]));
-  const files = new Map<string, Record<string, unknown>>();
-  const scripts = new Map<string, Script>();
-  const counts = new Map<string, number>();
+  const state = new SandboxState({
+    team: { id: teamId, name: 'Test Team', domain: 'fake' },
+    users: [],
+    channels: [],
+    bot: {
+      ...DEFAULT_BOT,
+      botUserId: options.botUserId ?? 'U_WORKLINK',
+      botId: options.botId ?? 'B_WORKLINK',
+    },
+    logger: () => {},
+    // As in Slack, auth.test's url and permalinks name the workspace's address, not the API's.
+    baseUrl: 'https://fake.slack.test',
+  });
+  state.triggerTtlMs = TEST_TRIGGER_TTL_MS;
+  const api = new WebApi(state, (token) => !options.tokens || options.tokens.includes(token));
+  const users = new WorkspaceUsers(state);
+  for (const u of options.users ?? []) users.set(u.id, u);
+  // Given no people, anyone the app DMs exists (the outbox worker's tests name them freely).
+  const openPeople = users.size === 0;
+
   const calls: RecordedCall[] = [];
   const responses: RecordedResponse[] = [];
   const timeline: string[] = [];
   const waiters = new Set<() => void>();
+  const inFlight = new Map<object, RecordedCall>();
   let nextId = 1;
-  let tsCounter = 0;
-
   const notify = () => {
     for (const w of waiters) w();
   };
   const mark = (label: string) => timeline.push(label) - 1;
 
-  const userJson = (u: FakeSlackUser) => ({
-    id: u.id,
-    team_id: u.teamId ?? teamId,
-    name: u.name ?? u.id.toLowerCase(),
-    real_name: u.realName ?? u.name ?? u.id,
-    tz: u.tz ?? 'UTC',
-    tz_label: u.tz ?? 'UTC',
-    is_admin: Boolean(u.isAdmin),
-    is_owner: Boolean(u.isOwner),
-    is_primary_owner: false,
-    is_bot: Boolean(u.isBot),
-    deleted: false,
-    profile: {
-      email: u.email,
-      real_name: u.realName ?? u.name ?? u.id,
-      display_name: u.name ?? u.id,
+  api.scripts.observe({
+    received(event) {
+      admit(state, openPeople ? users : undefined, event.method, event.args);
+      const call: RecordedCall = {
+        method: event.method,
+        body: event.args,
+        token: event.token,
+        at: Date.now(),
+        seq: mark(`call ${event.method}`),
+      };
+      inFlight.set(event, call);
+      calls.push(call);
+      notify();
+    },
+    answered(event, result: ApiResult) {
+      const call = inFlight.get(event);
+      inFlight.delete(event);
+      if (!call) return;
+      call.reply = result.empty ? undefined : result.body;
+      call.doneSeq = mark(`done ${event.method}`);
+      notify();
     },
   });
 
-  const ts = () => `${Math.floor(Date.now() / 1000)}.${String(++tsCounter).padStart(6, '0')}`;
-
-  const viewAnswer = (body: Record<string, unknown>) => {
-    const view = (body.view ?? {}) as Record<string, unknown>;
-    const id = (body.view_id as string | undefined) ?? `V${String(nextId++).padStart(8, '0')}`;
-    return {
-      ok: true,
-      view: { ...view, id, team_id: teamId, hash: `h${nextId++}`, state: { values: {} } },
-    };
-  };
-
-  const defaults: Record<string, (b: Record<string, unknown>) => unknown> = {
-    'auth.test': () => ({
-      ok: true,
-      url: 'https://fake.slack.test/',
-      team: 'Test Team',
-      user: 'worklink',
-      team_id: teamId,
-      user_id: botUserId,
-      bot_id: botId,
-    }),
-    'chat.postMessage': (b) => ({
-      ok: true,
-      channel: b.channel,
-      ts: ts(),
-      message: { text: b.text, blocks: b.blocks, bot_id: botId, user: botUserId },
-    }),
-    'chat.postEphemeral': () => ({ ok: true, message_ts: ts() }),
-    'chat.update': (b) => ({ ok: true, channel: b.channel, ts: b.ts, text: b.text }),
-    'chat.getPermalink': (b) => ({
-      ok: true,
-      channel: b.channel,
-      permalink: `https://fake.slack.test/archives/${b.channel}/p${String(b.message_ts).replace('.', '')}`,
-    }),
-    'views.open': viewAnswer,
-    'views.update': viewAnswer,
-    'views.push': viewAnswer,
-    'views.publish': viewAnswer,
-    'users.info': (b) => {
-      const u = users.get(String(b.user));
-      return u ? { ok: true, user: userJson(u) } : { ok: false, error: 'user_not_found' };
-    },
-    'users.lookupByEmail': (b) => {
-      const email = String(b.email).toLowerCase();
-      const u = [...users.values()].find((x) => x.email?.toLowerCase() === email);
-      return u ? { ok: true, user: userJson(u) } : { ok: false, error: 'users_not_found' };
-    },
-    'conversations.open': (b) => {
-      const first = String(b.users ?? b.user ?? '').split(',')[0];
-      return { ok: true, channel: { id: `D${first.replace(/^U_?/, '')}` } };
-    },
-    'files.info': (b) => {
-      const f = files.get(String(b.file));
-      return f ? { ok: true, file: f } : { ok: false, error: 'file_not_found' };
-    },
-  };
-
-  async function answer(
-    res: ServerResponse,
-    method: string,
-    body: Record<string, unknown>,
-    reply: ScriptReply | undefined,
-  ): Promise<unknown> {
-    if (reply && typeof (reply as { delayMs?: unknown }).delayMs === 'number') {
-      const delayed = reply as { delayMs: number; then?: ScriptReply };
-      await new Promise((r) => setTimeout(r, delayed.delayMs));
-      return answer(res, method, body, delayed.then);
-    }
-    if (reply && typeof (reply as { status?: unknown }).status === 'number') {
-      const raw = reply as { status: number; headers?: Record<string, string>; body?: unknown };
-      res.writeHead(raw.status, { 'content-type': 'application/json', ...raw.headers });
-      res.end(raw.body === undefined ? '' : JSON.stringify(raw.body));
-      return raw.body;
-    }
-    const json =
-      reply ??
-      blockKitProblem(method, body) ??
-      defaults[method]?.(body) ??
-      ({ ok: false, error: 'unknown_method' } as const);
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(json));
-    return json;
-  }
-
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const raw = await readBody(req);
-    const body = parseBody(raw, String(req.headers['content-type'] ?? ''));
+    const body = parseBody(await readBody(req), String(req.headers['content-type'] ?? ''));
     if (req.method === 'POST' && url.pathname.startsWith('/response/')) {
       responses.push({ id: url.pathname.slice(10), body, at: Date.now(), seq: mark('response') });
       notify();
@@ -242,25 +178,10 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       res.end();
       return;
     }
-    const method = m[1];
-    const auth = String(req.headers.authorization ?? '');
-    const token = auth.startsWith('Bearer ') ? auth.slice(7) : (body.token as string | undefined);
-    const call: RecordedCall = { method, body, token, at: Date.now(), seq: mark(`call ${method}`) };
-    calls.push(call);
-    notify();
-    const n = (counts.get(method) ?? 0) + 1;
-    counts.set(method, n);
-    let reply: ScriptReply | undefined;
-    // OAuth exchanges authenticate with the client id and secret, not a token.
-    const tokenless = method.startsWith('oauth.');
-    if (!tokenless && (!token || (options.tokens && !options.tokens.includes(token)))) {
-      reply = { ok: false, error: token ? 'invalid_auth' : 'not_authed' };
-    } else {
-      reply = await scripts.get(method)?.(body, n);
-    }
-    call.reply = await answer(res, method, body, reply);
-    call.doneSeq = mark(`done ${method}`);
-    notify();
+    const auth = /^Bearer\s+(\S+)$/i.exec(String(req.headers.authorization ?? ''));
+    const result = await api.handle(m[1], body, auth?.[1]);
+    res.writeHead(result.status, { 'content-type': 'application/json', ...result.headers });
+    res.end(result.empty ? '' : JSON.stringify(result.body));
   }
 
   const server: Server = createServer((req, res) => {
@@ -305,13 +226,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     timeline,
     mark,
     users,
-    files,
-    script(method, fn) {
-      if (fn) scripts.set(method, fn);
-      else scripts.delete(method);
-      counts.delete(method);
-    },
+    files: state.files,
+    script: (method, fn) => api.scripts.set(method, fn),
     responseUrl: (id = `r${nextId++}`) => `${url}/response/${id}`,
+    admitTrigger(id, userId) {
+      state.triggers.set(id, { id, userId, issuedAt: Date.now(), used: false });
+    },
+    admitView(userId, view) {
+      admitView(state, userId, view.id, view.hash);
+    },
     callsOf: (method) => calls.filter((c) => c.method === method),
     waitForCall: (method, predicate = () => true, timeoutMs = 10_000) =>
       waitUntil(
@@ -324,6 +247,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     reset() {
       calls.length = 0;
       responses.length = 0;
+      // What was posted goes too, so conversations.history starts empty as the calls do.
+      state.messages.clear();
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -333,20 +258,95 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   };
 }
 
-/** Slack's answer to invalid blocks or views, as the sandbox's Web API gives it; else undefined. */
-function blockKitProblem(method: string, body: Record<string, unknown>) {
-  const parsed = (v: unknown) => (typeof v === 'string' ? tryJson(v) : v);
-  let problems: string[] = [];
-  let error = 'invalid_blocks';
-  if (/^chat\.(postMessage|postEphemeral|update)$/.test(method) && body.blocks !== undefined) {
-    problems = validateBlocks(parsed(body.blocks), 'message');
-  } else if (/^views\.(open|push|update|publish)$/.test(method) && body.view !== undefined) {
-    problems = validateView(parsed(body.view), method === 'views.publish' ? 'home' : 'modal');
-    error = 'invalid_arguments';
+/** The fake's people as a Map tests change; every change is made in the sandbox's state too. */
+class WorkspaceUsers extends Map<string, FakeSlackUser> {
+  constructor(private readonly state: SandboxState) {
+    super();
   }
-  return problems.length > 0
-    ? { ok: false, error, response_metadata: { messages: problems } }
-    : undefined;
+
+  override set(id: string, u: FakeSlackUser): this {
+    super.set(id, u);
+    const user: SandboxUser = {
+      id,
+      name: u.name ?? id.toLowerCase(),
+      realName: u.realName ?? u.name ?? id,
+      email: u.email ?? '',
+      tz: u.tz ?? 'UTC',
+      isAdmin: u.isAdmin,
+      isOwner: u.isOwner,
+      isBot: Boolean(u.isBot),
+      color: '9f69e7',
+    };
+    this.state.users.set(id, user);
+    if (!user.isBot && !this.state.imFor(id)) addIm(this.state, id);
+    return this;
+  }
+
+  override delete(id: string): boolean {
+    this.state.users.delete(id);
+    return super.delete(id);
+  }
+}
+
+/** The bot's DM with a person: D + the id without its U (U_BOB → D_BOB), as the sandbox names it. */
+function addIm(state: SandboxState, userId: string, id = `D${userId.slice(1)}`) {
+  const channel = {
+    id,
+    name: id,
+    kind: 'im' as const,
+    members: new Set([userId, state.bot.botUserId]),
+    imUser: userId,
+    created: Math.floor(Date.now() / 1000),
+  };
+  state.channels.set(id, channel);
+  return channel;
+}
+
+function admitView(state: SandboxState, userId: string, id: string, hash?: string) {
+  if (state.views.has(id)) return;
+  const view = state.newView(userId, { type: 'modal', blocks: [] });
+  state.views.delete(view.id);
+  state.views.set(id, {
+    userId,
+    view: { ...view, id, root_view_id: id, hash: hash ?? view.hash },
+  });
+  // The harness's modal is the one the user has open.
+  state.modalStacks.set(userId, [id]);
+}
+
+/**
+ * The tests' workspace is open where the harness makes up what real Slack would have: a
+ * channel the app posts in (C…/G…), the message a shortcut ran on (its permalink), and the
+ * person a DM goes to when the fake was given no people (the outbox worker's tests). Anything
+ * else is Slack's answer: unknown triggers, views, messages and people are refused.
+ */
+function admit(
+  state: SandboxState,
+  users: WorkspaceUsers | undefined,
+  method: string,
+  args: Record<string, unknown>,
+): void {
+  const channel = typeof args.channel === 'string' ? args.channel : undefined;
+  const dmTarget =
+    method === 'conversations.open' && typeof args.users === 'string'
+      ? args.users.split(',')[0]?.trim()
+      : method === 'chat.postMessage' && channel && /^[UW]/.test(channel)
+        ? channel
+        : undefined;
+  if (users && dmTarget && !state.users.has(dmTarget)) users.set(dmTarget, { id: dmTarget });
+  if (channel && /^[CG]/.test(channel) && !state.channels.has(channel)) {
+    state.channels.set(channel, {
+      id: channel,
+      name: channel.toLowerCase(),
+      kind: 'channel',
+      members: new Set([...state.users.keys(), state.bot.botUserId]),
+      created: Math.floor(Date.now() / 1000),
+    });
+  }
+  const ts = typeof args.message_ts === 'string' ? args.message_ts : undefined;
+  if (method === 'chat.getPermalink' && channel && ts && !state.findMessage(channel, ts)) {
+    state.addMessage({ channel, ts, user: 'U_UNKNOWN', text: '' });
+  }
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

@@ -2,21 +2,21 @@
  * Notification helpers on top of the core's fake Slack, through its public scripting API
  * only (script, calls):
  *
- *   scriptDmHistory(fake);                 // conversations.history from recorded DMs
+ *   scriptDmHistory(fake);                 // drop a leftover conversations.history script
  *   scriptRateLimit(fake, { perSecond: 50 }); // chat.postMessage answers 429 past a limit
  *   dmCalls(fake);  dmCountsByOutboxId(fake);
  *
- * A DM "exists" in history once its chat.postMessage reached the fake and was not refused:
- * answered ok, or still waiting for a scripted delay (Slack stores a message as it accepts
- * the call, so a send whose answer is lost to a crash is still in the channel).
+ * A DM counts once its chat.postMessage reached the fake and was not refused: answered ok,
+ * or still waiting for a scripted delay (Slack stores a message as it accepts the call, and
+ * so does the fake: a send whose answer is lost to a crash is still in the channel's history).
  */
 import type { FakeSlack, RecordedCall, ScriptReply } from './fake-slack.js';
 
 export const DM_EVENT_TYPE = 'worklink_task_assigned';
 
-/** The IM id the fake's conversations.open gives for a user: U_BOB → DBOB. */
+/** The IM id the fake's conversations.open gives for a user: U_BOB → D_BOB. */
 export function imOf(channel: string): string {
-  return channel.startsWith('D') ? channel : `D${channel.replace(/^U_?/, '')}`;
+  return channel.startsWith('D') ? channel : `D${channel.slice(1)}`;
 }
 
 interface DmMetadata {
@@ -75,25 +75,12 @@ export function dmsTo(fake: FakeSlack, slackUserId: string): RecordedCall[] {
   return dmCalls(fake).filter((c) => imOf(String(c.body.channel)) === imOf(slackUserId));
 }
 
-/** conversations.history answers with the DMs recorded for that IM, newest first. */
+/**
+ * conversations.history is Slack's own now (the sandbox's, from what was posted); this only
+ * drops a history script an earlier test may have left.
+ */
 export function scriptDmHistory(fake: FakeSlack): void {
-  fake.script('conversations.history', (body) => {
-    const channel = String(body.channel ?? '');
-    const limit = Number(body.limit ?? 100) || 100;
-    const messages = fake
-      .callsOf('chat.postMessage')
-      .filter((c) => imOf(String(c.body.channel ?? '')) === channel && accepted(c))
-      .reverse()
-      .slice(0, limit)
-      .map((c) => ({
-        type: 'message',
-        ts: (c.reply as { ts?: string } | undefined)?.ts ?? `${Math.floor(c.at / 1000)}.000000`,
-        text: c.body.text,
-        bot_id: 'B_WORKLINK',
-        ...(body.include_all_metadata ? { metadata: metadataOf(c) } : {}),
-      }));
-    return { ok: true, messages, has_more: false };
-  });
+  fake.script('conversations.history', undefined);
 }
 
 export interface RateLimit {

@@ -95,6 +95,13 @@ export class SlackRequests {
     };
   }
 
+  /** A trigger_id as Slack sends with an interaction; the fake Slack accepts it for `userId`. */
+  private newTriggerId(userId: string): string {
+    const id = `trig.${randomUUID()}`;
+    this.options.fake?.admitTrigger(id, userId);
+    return id;
+  }
+
   private newResponseUrl(): string {
     return (
       this.options.fake?.responseUrl() ??
@@ -110,7 +117,7 @@ export class SlackRequests {
   ): Promise<SlackResponse> {
     const w = this.who(opts);
     const responseUrl = this.newResponseUrl();
-    const triggerId = `trig.${randomUUID()}`;
+    const triggerId = this.newTriggerId(w.userId);
     const { body, contentType } = encodeBody('command', {
       token: 'legacy-verification-token',
       team_id: w.teamId,
@@ -144,7 +151,7 @@ export class SlackRequests {
   ): Promise<SlackResponse> {
     const w = this.who(opts);
     const responseUrl = opts.view ? undefined : this.newResponseUrl();
-    const triggerId = `trig.${randomUUID()}`;
+    const triggerId = this.newTriggerId(w.userId);
     const act: Record<string, unknown> = {
       action_id: action.actionId,
       block_id: action.blockId ?? 'b1',
@@ -173,6 +180,10 @@ export class SlackRequests {
       actions: [act],
     };
     if (opts.view) {
+      // The modal the action happened in is open in Slack for this user.
+      const id = typeof opts.view.id === 'string' ? opts.view.id : 'V_TEST';
+      const hash = typeof opts.view.hash === 'string' ? opts.view.hash : undefined;
+      this.options.fake?.admitView(w.userId, { id, hash });
       payload.container = { type: 'view', view_id: opts.view.id };
       payload.view = { team_id: w.teamId, type: 'modal', state: { values: {} }, ...opts.view };
     } else {
@@ -193,7 +204,7 @@ export class SlackRequests {
   /** Submitting a modal. `values` is Slack's view.state.values (see textValues()). */
   async viewSubmission(view: SubmittedView, opts: Who & SignOptions = {}): Promise<SlackResponse> {
     const w = this.who(opts);
-    const triggerId = `trig.${randomUUID()}`;
+    const triggerId = this.newTriggerId(w.userId);
     return {
       ...(await this.sendPayload(
         {
@@ -247,7 +258,7 @@ export class SlackRequests {
   ): Promise<SlackResponse> {
     const w = this.who(opts);
     const responseUrl = this.newResponseUrl();
-    const triggerId = `trig.${randomUUID()}`;
+    const triggerId = this.newTriggerId(w.userId);
     const msg = { type: 'message', ts: '1700000000.000200', user: w.userId, text: '', ...message };
     const res = await this.sendPayload(
       {
@@ -272,7 +283,7 @@ export class SlackRequests {
 
   async globalShortcut(callbackId: string, opts: Who & SignOptions = {}): Promise<SlackResponse> {
     const w = this.who(opts);
-    const triggerId = `trig.${randomUUID()}`;
+    const triggerId = this.newTriggerId(w.userId);
     const res = await this.sendPayload(
       {
         type: 'shortcut',

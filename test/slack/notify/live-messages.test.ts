@@ -64,8 +64,8 @@ describe('the messages about a task', () => {
     const { messages } = await taskWithMessages('Remembered task');
     expect(messages.map((m) => [m.kind, m.channelId]).sort()).toEqual([
       ['card', 'C_GENERAL'],
-      ['dm', 'U_BOB'],
-      ['dm', 'U_CAROL'],
+      ['dm', 'D_BOB'],
+      ['dm', 'D_CAROL'],
     ]);
     expect(messages.every((m) => m.actor === `<@${h.users.alice.id}>`)).toBe(true);
   });
@@ -84,7 +84,7 @@ describe('the messages about a task', () => {
       expect(text).not.toContain('Mark complete');
     }
     // The task's number, answered by the completion, is shown from now on.
-    expect(shown(updates.find((c) => c.body.channel === 'U_BOB')!.body.blocks)).toMatch(
+    expect(shown(updates.find((c) => c.body.channel === 'D_BOB')!.body.blocks)).toMatch(
       /✅ <@U_ALICE> assigned you \*#\d+ Finish the report\* in \*Website relaunch\*/,
     );
   });
@@ -94,7 +94,7 @@ describe('the messages about a task', () => {
     await h.slack.slashCommand(`done ${taskId}`);
     await updatesOf(messages);
     const before = h.fake.callsOf('chat.update').length;
-    const dm = messages.find((m) => m.channelId === 'U_BOB')!;
+    const dm = messages.find((m) => m.channelId === 'D_BOB')!;
     const res = await h.slack.blockAction(
       { actionId: ACTION.taskReopen, value: taskId },
       { userId: h.users.bob.id, channelId: dm.channelId, message: { type: 'message', ts: dm.ts } },
@@ -140,7 +140,7 @@ describe('the messages about a task', () => {
     const updates = await updatesOf(messages);
     const card = updates.find((c) => c.body.channel === 'C_GENERAL')!;
     expect(shown(card.body.blocks)).toContain('for <@U_BOB>, <@U_CAROL>, <@U_DAN>');
-    const dm = updates.find((c) => c.body.channel === 'U_BOB')!;
+    const dm = updates.find((c) => c.body.channel === 'D_BOB')!;
     expect(shown(dm.body.blocks)).toContain('Assignees: <@U_BOB>, <@U_CAROL>, <@U_DAN>');
   });
 
@@ -159,7 +159,7 @@ describe('the messages about a task', () => {
     }
     const card = (await updatesOf(messages)).find((c) => c.body.channel === 'C_GENERAL')!;
     expect(shown(card.body.blocks)).toContain('due Thu, Dec 24, 2026');
-    const dm = (await updatesOf(messages)).find((c) => c.body.channel === 'U_CAROL')!;
+    const dm = (await updatesOf(messages)).find((c) => c.body.channel === 'D_CAROL')!;
     expect(shown(dm.body.blocks)).toContain('Due: Thu, Dec 24, 2026');
   });
 
@@ -187,7 +187,7 @@ describe('the messages about a task', () => {
         messagesOf(taskId)
           .map((m) => m.channelId)
           .sort(),
-      ).toEqual(['U_BOB', 'U_CAROL']);
+      ).toEqual(['D_BOB', 'D_CAROL']);
 
       const before = h.fake.callsOf('chat.update').length;
       await h.slack.slashCommand(`done ${taskId}`);
