@@ -21,7 +21,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { SandboxState, type SandboxUser } from '../../src/sandbox/state.js';
 import { WebApi } from '../../src/sandbox/web-api.js';
-import type { ApiResult, Script, ScriptReply } from '../../src/sandbox/web-api-scripts.js';
+import type { ApiResult, Script } from '../../src/sandbox/web-api-scripts.js';
 import { DEFAULT_BOT } from '../../src/sandbox/workspace.js';
 
 export type { Script, ScriptReply } from '../../src/sandbox/web-api-scripts.js';
