@@ -106,6 +106,15 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
     return receiver;
   };
 
+  /** What the HTTP and OAuth receivers share. */
+  const receiverBase = (signingSecret: string) => ({
+    signingSecret,
+    endpoints: EVENTS_PATH,
+    customRoutes,
+    logger: deps.logger,
+    bodyLimit: limits.slackBodyBytes,
+  });
+
   let app: App;
   switch (slack.mode) {
     case 'http':
@@ -113,16 +122,7 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
         ...common,
         token: slack.botToken,
         ...options.botIdentity,
-        receiver: guarded(
-          new HTTPReceiver({
-            signingSecret: slack.signingSecret,
-            endpoints: EVENTS_PATH,
-            customRoutes,
-            logger: deps.logger,
-            bodyLimit: limits.slackBodyBytes,
-          }),
-          slack.signingSecret,
-        ),
+        receiver: guarded(new HTTPReceiver(receiverBase(slack.signingSecret)), slack.signingSecret),
       });
       break;
     case 'oauth':
@@ -130,11 +130,7 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
         ...common,
         receiver: guarded(
           new HTTPReceiver({
-            signingSecret: slack.signingSecret,
-            endpoints: EVENTS_PATH,
-            customRoutes,
-            logger: deps.logger,
-            bodyLimit: limits.slackBodyBytes,
+            ...receiverBase(slack.signingSecret),
             clientId: slack.clientId,
             clientSecret: slack.clientSecret,
             stateSecret: slack.stateSecret,

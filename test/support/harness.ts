@@ -37,6 +37,18 @@ import { SureWorkClient } from './sure-work.js';
 
 export const TEAM_ID = 'T_TEST';
 export const SIGNING_SECRET = 'test-signing-secret-0123456789abcdef';
+
+/** `configure` for a harness in OAuth mode (installations in the store, no bot token). */
+export const oauthMode = (config: AppConfig): AppConfig => ({
+  ...config,
+  slack: {
+    mode: 'oauth',
+    clientId: '111.222',
+    clientSecret: 'client-secret',
+    stateSecret: 'state-secret',
+    signingSecret: SIGNING_SECRET,
+  },
+});
 export const BOT_TOKEN = 'xoxb-test-token';
 
 /** Slack users matching the seed's demo users by e-mail (the sandbox's list, with test ids). */

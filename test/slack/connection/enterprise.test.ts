@@ -7,7 +7,7 @@ import type { Installation } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import {
   type Harness,
-  SIGNING_SECRET,
+  oauthMode,
   saveVerifiedConnection,
   startHarness,
 } from '../../support/harness.js';
@@ -18,16 +18,7 @@ const WORKSPACE = 'T_ORG_SALES';
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness({
-    configure: (config) => ({
-      ...config,
-      slack: {
-        mode: 'oauth',
-        clientId: '111.222',
-        clientSecret: 'client-secret',
-        stateSecret: 'state-secret',
-        signingSecret: SIGNING_SECRET,
-      },
-    }),
+    configure: oauthMode,
   });
 });
 afterAll(() => h?.stop());

@@ -9,26 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Installation } from '@slack/bolt';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { AppConfig } from '../../../src/config.js';
-import { type Harness, SIGNING_SECRET, startHarness } from '../../support/harness.js';
+import { type Harness, oauthMode, startHarness } from '../../support/harness.js';
 
 const TEAM = 'T_LOST_KEY';
-const oauth = (config: AppConfig): AppConfig => ({
-  ...config,
-  slack: {
-    mode: 'oauth',
-    clientId: '111.222',
-    clientSecret: 'client-secret',
-    stateSecret: 'state-secret',
-    signingSecret: SIGNING_SECRET,
-  },
-});
-
 let dataDir: string;
 let h: Harness;
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'worklink-lost-key-'));
-  const before = await startHarness({ dataDir, secretsKey: randomBytes(32), configure: oauth });
+  const before = await startHarness({ dataDir, secretsKey: randomBytes(32), configure: oauthMode });
   const installation: Installation<'v2', false> = {
     team: { id: TEAM, name: 'Lost Key Team' },
     enterprise: undefined,
@@ -42,7 +30,7 @@ beforeAll(async () => {
   await before.worklink.store.installations.storeInstallation(installation);
   await before.stop();
   // The same data directory, another SECRETS_KEY.
-  h = await startHarness({ dataDir, secretsKey: randomBytes(32), configure: oauth });
+  h = await startHarness({ dataDir, secretsKey: randomBytes(32), configure: oauthMode });
 });
 afterAll(async () => {
   await h?.stop();

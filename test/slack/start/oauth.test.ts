@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Harness, SIGNING_SECRET, startHarness } from '../../support/harness.js';
+import { type Harness, oauthMode, startHarness } from '../../support/harness.js';
 
 const TEAM = 'T_OAUTH';
 const BOT_TOKEN = 'xoxb-installed-for-oauth-team';
@@ -14,16 +14,7 @@ const BOT_TOKEN = 'xoxb-installed-for-oauth-team';
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness({
-    configure: (config) => ({
-      ...config,
-      slack: {
-        mode: 'oauth',
-        clientId: '111.222',
-        clientSecret: 'client-secret',
-        stateSecret: 'state-secret',
-        signingSecret: SIGNING_SECRET,
-      },
-    }),
+    configure: oauthMode,
   });
   h.fake.script('oauth.v2.access', (body) =>
     body.code === 'good-code'
