@@ -9,6 +9,7 @@ import { openSqlite } from '../sqlite.js';
 import { type ChannelProjectsStore, channelProjectsStore } from './channel-projects.js';
 import { type ConnectionsStore, connectionsStore } from './connections.js';
 import { createSecretBox, loadSecretsKey, type SecretBox } from './crypto.js';
+import { type HeldDmsStore, heldDmsStore } from './held-dms.js';
 import { type InstallationsStore, installationsStore } from './installations.js';
 import { type KnownProjectsStore, knownProjectsStore } from './known-projects.js';
 import { type LookupCacheStore, lookupCacheStore } from './lookup-cache.js';
@@ -16,6 +17,7 @@ import { migrate } from './migrations.js';
 import { type NotifySettingsStore, notifySettingsStore } from './notify-settings.js';
 import { type OutboxStore, outboxStore, type SeenEventsStore, seenEventsStore } from './outbox.js';
 import { type SeenRequestsStore, seenRequestsStore } from './seen-requests.js';
+import { type TaskCreatorsStore, taskCreatorsStore } from './task-creators.js';
 import { type TaskIndexStore, taskIndexStore } from './task-index.js';
 import { type TaskMessagesStore, taskMessagesStore } from './task-messages.js';
 import { type UserLinksStore, userLinksStore } from './user-links.js';
@@ -55,6 +57,10 @@ export interface Store {
   readonly taskIndex: TaskIndexStore;
   /** Which notifications each person gets (`/work notify`). */
   readonly notifySettings: NotifySettingsStore;
+  /** DMs held during their recipient's quiet hours. */
+  readonly heldDms: HeldDmsStore;
+  /** Who created each task, as Slack knows it (comment and completion DMs). */
+  readonly taskCreators: TaskCreatorsStore;
   /** What the watcher has seen in each watched project (src/sync/watcher.ts). */
   readonly watchState: WatchStateStore;
   /**
@@ -98,8 +104,10 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
   const knownProjects = knownProjectsStore(db);
   const taskIndex = taskIndexStore(db);
   const watchState = watchStateStore(db);
+  const taskCreators = taskCreatorsStore(db);
   const forgetTeam = db.transaction((teamId: string) => {
     taskIndex.deleteTeam(teamId);
+    taskCreators.deleteTeam(teamId);
     watchState.forgetTeam(teamId);
     return {
       connection: connections.delete(teamId),
@@ -112,9 +120,12 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
   const outbox = outboxStore(db);
   const taskMessages = taskMessagesStore(db);
   const notifySettings = notifySettingsStore(db);
+  const heldDms = heldDmsStore(db, outbox);
   const forgetUninstalledTeam = db.transaction((teamId: string, reason: string, now: number) => {
     lookups.clear(teamId);
     notifySettings.deleteTeam(teamId);
+    // Held DMs could no longer be sent.
+    heldDms.deleteTeam(teamId);
     // Without a token its messages can no longer be updated.
     taskMessages.deleteTeam(teamId);
     return {
@@ -139,6 +150,8 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     taskMessages,
     taskIndex,
     notifySettings,
+    heldDms,
+    taskCreators,
     watchState,
     forgetTeam: (teamId) => forgetTeam(teamId),
     forgetUninstalledTeam: (teamId, reason, now = Date.now()) =>

@@ -31,7 +31,7 @@ export interface AssignmentMessage {
 const MENTION = /^<@[UW][A-Z0-9_]+>$/;
 
 /** Why: a name with * or _ must not turn the sentence bold or italic half-way. */
-function bold(s: string): string {
+export function bold(s: string): string {
   const clean = esc(s.replace(/\s+/g, ' ').trim()).replace(/\*/g, '∗');
   return `*${clean || 'Untitled task'}*`;
 }

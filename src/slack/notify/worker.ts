@@ -53,6 +53,15 @@ export type Preparation =
 /** Called for a claimed row that has no recipient yet; throws on Slack/service failures. */
 export type PrepareRow = (row: OutboxRow, slack: WebClient) => Promise<Preparation>;
 
+/**
+ * The recipient's say, once known, just before sending: send, skip (they turned this kind
+ * off) or held (quiet hours: the gate has already taken the row out of the queue).
+ */
+export type GateRow = (
+  row: OutboxRow & { slackUserId: string },
+  slack: WebClient,
+) => Promise<{ kind: 'send' } | { kind: 'skipped'; reason: string } | { kind: 'held' }>;
+
 export interface NotifyWorkerOptions {
   /** The app store's outbox (src/store/outbox.ts); its changed() wakes the worker. */
   outbox: OutboxStore;
@@ -60,6 +69,8 @@ export interface NotifyWorkerOptions {
   slackFor(teamId: string): WebClient | undefined;
   /** Default: rows without a recipient fail ("no Slack account linked"). */
   prepare?: PrepareRow;
+  /** Default: every row is sent. */
+  gate?: GateRow;
   logger?: Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
   /** Sends in flight per team (default 16) and overall (default 64). */
   perTeamConcurrency?: number;
@@ -299,12 +310,7 @@ export class NotifyWorker {
             ? await this.options.prepare(row, slack)
             : { kind: 'failed', reason: NO_SLACK_ACCOUNT };
         } catch (e) {
-          // Nothing was posted yet, so a retry needs no reconciling.
-          const failure = classifySlackError(e);
-          this.handleFailure(
-            row,
-            failure.kind === 'transient' ? { ...failure, ambiguous: false } : failure,
-          );
+          this.failedBeforeSending(row, e);
           return;
         }
         if (prep.kind === 'failed') {
@@ -324,6 +330,21 @@ export class NotifyWorker {
         outbox.markSkipped(row.id, CREATOR_SKIPPED);
         this.stats.skipped++;
         return;
+      }
+      if (this.options.gate && !row.uncertain) {
+        let say: Awaited<ReturnType<GateRow>>;
+        try {
+          say = await this.options.gate({ ...row, slackUserId: row.slackUserId! }, slack);
+        } catch (e) {
+          this.failedBeforeSending(row, e);
+          return;
+        }
+        if (say.kind === 'skipped') {
+          outbox.markSkipped(row.id, say.reason);
+          this.stats.skipped++;
+          return;
+        }
+        if (say.kind === 'held') return;
       }
       if (!claimed.slackUserId) {
         // The channel became known just now: wait for its slot if it is busy.
@@ -374,6 +395,15 @@ export class NotifyWorker {
     } catch (e) {
       this.handleFailure(row, classifySlackError(e), startedAt);
     }
+  }
+
+  /** Preparing or gating failed: nothing was posted yet, so a retry needs no reconciling. */
+  private failedBeforeSending(row: OutboxRow, e: unknown): void {
+    const failure = classifySlackError(e);
+    this.handleFailure(
+      row,
+      failure.kind === 'transient' ? { ...failure, ambiguous: false } : failure,
+    );
   }
 
   /** `startedAt`: when the failed chat.postMessage started (undefined for other calls). */

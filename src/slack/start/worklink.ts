@@ -26,10 +26,13 @@ import { RouteRegistry } from '../context/routes.js';
 import { SlackUserDirectory } from '../context/slack-users.js';
 import { WorkClientCache, type WorkUrls } from '../context/work-clients.js';
 import { createActivityHub } from '../notify/activity.js';
+import { activityDms } from '../notify/activity-dms.js';
 import { DigestScheduler } from '../notify/digest/scheduler.js';
+import { dmGate, QuietRelease } from '../notify/dm-gate.js';
 import { createLiveMessages } from '../notify/live-messages.js';
 import { SlackMatcher } from '../notify/match.js';
 import { createNotifications } from '../notify/notifications.js';
+import { emitSeenChanges } from '../notify/seen-changes.js';
 import { ServiceDirectory } from '../notify/service-directory.js';
 import { slackCode } from '../ui/error-text.js';
 import { applyServerLimits, DEFAULT_HTTP_LIMITS, serverOptions } from './http-guard.js';
@@ -130,8 +133,12 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       store,
       logger,
       now: options.clock,
-      // A change the re-reads find is shown in the messages about the task.
-      onChanged: (teamId, taskId) => deps?.live.taskChanged(teamId, taskId),
+      // A change the re-reads find is shown in the messages about the task, and a new
+      // assignee is told.
+      onChanged: (teamId, taskId, was, now) => {
+        deps?.live.taskChanged(teamId, taskId);
+        if (deps && was && now) emitSeenChanges(deps.activity, teamId, was, now);
+      },
       workFor: (teamId) => {
         const connection = store.connections.get(teamId);
         return connection ? workClients.for(connection) : undefined;
@@ -139,15 +146,13 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
     });
     const directory = new ServiceDirectory();
     const matcher = new SlackMatcher(store);
-    const notifications = createNotifications({
-      config,
-      store,
-      logger,
-      workClients,
-      directory,
-      matcher,
-      service,
-    });
+    const users = new SlackUserDirectory();
+    const clock = options.clock ?? Date.now;
+    const notifications = createNotifications(
+      { config, store, logger, workClients, directory, matcher, service },
+      // Each person's settings and quiet hours, applied as their DM goes out.
+      { gate: dmGate({ store, users, now: clock }) },
+    );
     // Tasks made outside Slack, found by looking (the hosted service sends no events).
     const watcher = new Watcher({
       store,
@@ -179,7 +184,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       logger,
       workUrls,
       routes: new RouteRegistry(),
-      users: new SlackUserDirectory(),
+      users,
       workClients,
       directory,
       matcher,
@@ -203,7 +208,32 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       now: options.clock,
     });
     deps.digest = digest;
-    const lifecycle = new Lifecycle([notifications, indexRefresh, digest, watcher, live]);
+    const quietHours = new QuietRelease({ store, logger, now: clock });
+    deps.quietHours = quietHours;
+    // Task activity → DMs (assigned, comments, completed), through the outbox.
+    deps.activity.on(
+      activityDms({
+        store,
+        logger,
+        slackFor: notifications.slackFor,
+        workFor: (teamId) => {
+          const connection = store.connections.get(teamId);
+          return connection ? workClients.for(connection) : undefined;
+        },
+        directory,
+        matcher,
+      }),
+    );
+    const lifecycle = new Lifecycle([
+      notifications,
+      indexRefresh,
+      digest,
+      quietHours,
+      watcher,
+      live,
+      // Stopped first: listeners under way finish before the parts they use stop.
+      { name: 'task activity', start: () => {}, stop: () => deps?.activity.idle() },
+    ]);
     deps.routes.add(notifications.eventsRoute);
     deps.routes.add({
       method: 'GET',
