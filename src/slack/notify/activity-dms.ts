@@ -113,6 +113,8 @@ async function assigned(
   const info = await taskInfo(deps, teamId, a.taskId);
   const projectId = a.projectId ?? info?.projectId;
   const project = projectId ? deps.store.knownProjects.get(teamId, projectId) : undefined;
+  // Matched now when possible; a row left without its Slack user is matched by the worker.
+  const matched = await matchPeople(deps, teamId, added);
   const rows: NewOutboxRow[] = added.map((serviceUserId) => ({
     teamId,
     taskId: a.taskId,
@@ -126,6 +128,7 @@ async function assigned(
     projectName: project?.projectName,
     dueDate: info?.dueDate,
     priority: info?.priority,
+    slackUserId: matched.get(serviceUserId) ?? undefined,
   }));
   deps.store.outbox.enqueue(rows, 'ignore');
   deps.store.outbox.changed();
@@ -180,36 +183,52 @@ async function toPeople(
 }
 
 /**
- * Service users → Slack users, one entry per person (an assignee who also created the task
+ * Service users → Slack users: a Slack id, `null` for someone with no Slack account, or
+ * absent when it cannot be told now (the worker matches those rows itself).
+ */
+async function matchPeople(
+  deps: ActivityDmsDeps,
+  teamId: string,
+  serviceIds: readonly string[],
+): Promise<Map<string, string | null>> {
+  const out = new Map<string, string | null>();
+  const slack = deps.slackFor(teamId);
+  const work = deps.workFor(teamId);
+  if (serviceIds.length === 0 || !slack || !work) return out;
+  const users = await deps.directory
+    .usersOf(teamId, work)
+    .catch(orDebug(deps.logger, `Service users of ${teamId}`, undefined));
+  if (!users) return out;
+  for (const id of new Set(serviceIds)) {
+    const match = await deps.matcher
+      .match(slack, teamId, users.get(id)?.email)
+      .catch(orDebug(deps.logger, `Matching ${id}`, undefined));
+    if (match) out.set(id, match.kind === 'matched' ? match.slackUserId : null);
+  }
+  return out;
+}
+
+/**
+ * The recipients as Slack users, one entry per person (an assignee who also created the task
  * is told once, as an assignee). Someone with no Slack account is left out; someone who
- * cannot be matched right now keeps their service id (the worker matches them).
+ * cannot be matched now keeps their service id.
  */
 async function resolve(
   deps: ActivityDmsDeps,
   teamId: string,
   wanted: readonly Recipient[],
 ): Promise<Recipient[]> {
-  const slack = deps.slackFor(teamId);
-  const work = deps.workFor(teamId);
-  const needUsers = wanted.some((r) => !r.slackUserId);
-  const users =
-    needUsers && work
-      ? await deps.directory
-          .usersOf(teamId, work)
-          .catch(orDebug(deps.logger, `Service users of ${teamId}`, undefined))
-      : undefined;
+  const matched = await matchPeople(
+    deps,
+    teamId,
+    wanted.flatMap((r) => (!r.slackUserId && r.serviceUserId ? [r.serviceUserId] : [])),
+  );
   const out: Recipient[] = [];
   const seen = new Set<string>();
   for (const r of wanted) {
-    let person = r;
-    if (!r.slackUserId && r.serviceUserId && users && slack) {
-      const email = users.get(r.serviceUserId)?.email;
-      const match = await deps.matcher
-        .match(slack, teamId, email)
-        .catch(orDebug(deps.logger, `Matching ${r.serviceUserId}`, undefined));
-      if (match?.kind === 'unmatched') continue;
-      if (match) person = { ...r, slackUserId: match.slackUserId };
-    }
+    const found = r.serviceUserId ? matched.get(r.serviceUserId) : undefined;
+    if (!r.slackUserId && found === null) continue;
+    const person = found ? { ...r, slackUserId: found } : r;
     const key = person.slackUserId ?? person.serviceUserId ?? '';
     if (!key || seen.has(key)) continue;
     seen.add(key);

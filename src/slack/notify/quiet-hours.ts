@@ -36,10 +36,13 @@ export function formatQuietHours(w: QuietWindow): string {
   return `${hhmm(w.start)}-${hhmm(w.end)}`;
 }
 
+/** `now` in `timeZone`; a zone this runtime does not know counts as UTC. */
 function localTime(now: number, timeZone: string): TZDate {
   try {
+    Intl.DateTimeFormat('en', { timeZone });
     return new TZDate(now, timeZone);
   } catch {
+    // RangeError: not a zone (Slack sent something unexpected).
     return new TZDate(now, 'UTC');
   }
 }
