@@ -122,7 +122,11 @@ export class TaskIndexRefresh implements TasksListedObserver {
         const task = stale[next++];
         report.taskReads++;
         // A 404 marks the task gone (task-sightings.ts); other failures wait for next time.
-        await work.getTask(task!.taskId).catch(() => undefined);
+        await work.getTask(task!.taskId).catch((e: unknown) => {
+          this.deps.logger.debug(
+            `Task index: reading ${task!.taskId} failed (read again later): ${(e as Error).message}`,
+          );
+        });
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
