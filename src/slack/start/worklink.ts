@@ -25,6 +25,7 @@ import type { WorklinkDeps } from '../context/deps.js';
 import { RouteRegistry } from '../context/routes.js';
 import { SlackUserDirectory } from '../context/slack-users.js';
 import { WorkClientCache, type WorkUrls } from '../context/work-clients.js';
+import { createActivityHub } from '../notify/activity.js';
 import { DigestScheduler } from '../notify/digest/scheduler.js';
 import { createLiveMessages } from '../notify/live-messages.js';
 import { SlackMatcher } from '../notify/match.js';
@@ -186,6 +187,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       directory,
       matcher,
       notifications,
+      activity: createActivityHub(logger),
       live,
       indexRefresh,
       watcher,
