@@ -20,39 +20,37 @@ const option = (text: string, value: string) => ({
 const TASKS = [option('#12 Fix login page', 't12'), option('#13 Fix signup form', 't13')];
 const INITIAL = option('#7 Draft the sitemap', 't7');
 
+const input = (block_id: string, label: string, element: object, optional = true) => ({
+  type: 'input',
+  block_id,
+  optional,
+  label: { type: 'plain_text', text: label },
+  element,
+});
+
 const pickerModal = {
   type: 'modal' as const,
   callback_id: 'picker_modal',
   title: { type: 'plain_text' as const, text: 'Pick a task' },
   submit: { type: 'plain_text' as const, text: 'Post' },
   blocks: [
-    {
-      type: 'input',
-      block_id: 'task',
-      label: { type: 'plain_text', text: 'Task' },
-      element: { type: 'external_select', action_id: 'pick', min_query_length: 2 },
-    },
-    {
-      type: 'input',
-      block_id: 'grouped',
-      optional: true,
-      label: { type: 'plain_text', text: 'Grouped' },
-      element: { type: 'external_select', action_id: 'pick_grouped', initial_option: INITIAL },
-    },
-    {
-      type: 'input',
-      block_id: 'broken',
-      optional: true,
-      label: { type: 'plain_text', text: 'Broken' },
-      element: { type: 'external_select', action_id: 'pick_broken', min_query_length: 0 },
-    },
-    {
-      type: 'input',
-      block_id: 'note',
-      optional: true,
-      label: { type: 'plain_text', text: 'Note' },
-      element: { type: 'plain_text_input', action_id: 'value' },
-    },
+    input(
+      'task',
+      'Task',
+      { type: 'external_select', action_id: 'pick', min_query_length: 2 },
+      false,
+    ),
+    input('grouped', 'Grouped', {
+      type: 'external_select',
+      action_id: 'pick_grouped',
+      initial_option: INITIAL,
+    }),
+    input('broken', 'Broken', {
+      type: 'external_select',
+      action_id: 'pick_broken',
+      min_query_length: 0,
+    }),
+    input('note', 'Note', { type: 'plain_text_input', action_id: 'value' }),
   ],
 };
 
