@@ -129,21 +129,24 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       { maxResponseBytes: config.workMaxResponseBytes, log: logger },
       (client, teamId) => indexWorkClient(client, teamId, store.taskIndex, (m) => logger.warn(m)),
     );
-    const indexRefresh = new TaskIndexRefresh({
-      store,
-      logger,
-      now: options.clock,
-      // A change the re-reads find is shown in the messages about the task, and a new
-      // assignee is told.
-      onChanged: (teamId, taskId, was, now) => {
-        deps?.live.taskChanged(teamId, taskId);
-        if (deps && was && now) emitSeenChanges(deps.activity, teamId, was, now);
+    const indexRefresh = new TaskIndexRefresh(
+      {
+        store,
+        logger,
+        now: options.clock,
+        // A change the re-reads find is shown in the messages about the task, and a new
+        // assignee is told.
+        onChanged: (teamId, taskId, was, now) => {
+          deps?.live.taskChanged(teamId, taskId);
+          if (deps && was && now) emitSeenChanges(deps.activity, teamId, was, now);
+        },
+        workFor: (teamId) => {
+          const connection = store.connections.get(teamId);
+          return connection ? workClients.for(connection) : undefined;
+        },
       },
-      workFor: (teamId) => {
-        const connection = store.connections.get(teamId);
-        return connection ? workClients.for(connection) : undefined;
-      },
-    });
+      config.workIndexReadsPerMinute,
+    );
     const directory = new ServiceDirectory();
     const matcher = new SlackMatcher(store);
     const users = new SlackUserDirectory();
