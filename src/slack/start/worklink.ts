@@ -25,6 +25,7 @@ import type { WorklinkDeps } from '../context/deps.js';
 import { RouteRegistry } from '../context/routes.js';
 import { SlackUserDirectory } from '../context/slack-users.js';
 import { WorkClientCache, type WorkUrls } from '../context/work-clients.js';
+import { createActivityHub } from '../notify/activity.js';
 import { DigestScheduler } from '../notify/digest/scheduler.js';
 import { createLiveMessages } from '../notify/live-messages.js';
 import { SlackMatcher } from '../notify/match.js';
@@ -125,17 +126,20 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       { maxResponseBytes: config.workMaxResponseBytes, log: logger },
       (client, teamId) => indexWorkClient(client, teamId, store.taskIndex, (m) => logger.warn(m)),
     );
-    const indexRefresh = new TaskIndexRefresh({
-      store,
-      logger,
-      now: options.clock,
-      // A change the re-reads find is shown in the messages about the task.
-      onChanged: (teamId, taskId) => deps?.live.taskChanged(teamId, taskId),
-      workFor: async (teamId) => {
-        const connection = await store.connections.get(teamId);
-        return connection ? workClients.for(connection) : undefined;
+    const indexRefresh = new TaskIndexRefresh(
+      {
+        store,
+        logger,
+        now: options.clock,
+        // A change the re-reads find is shown in the messages about the task.
+        onChanged: (teamId, taskId) => deps?.live.taskChanged(teamId, taskId),
+        workFor: async (teamId) => {
+          const connection = await store.connections.get(teamId);
+          return connection ? workClients.for(connection) : undefined;
+        },
       },
-    });
+      config.workIndexReadsPerMinute,
+    );
     const directory = new ServiceDirectory();
     const matcher = new SlackMatcher(store);
     const notifications = createNotifications({
@@ -186,6 +190,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       directory,
       matcher,
       notifications,
+      activity: createActivityHub(logger),
       live,
       indexRefresh,
       watcher,
