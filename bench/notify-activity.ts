@@ -8,7 +8,6 @@
  * assignment and the comment, person i (the creator) the comment and the completion — 4 DMs
  * per task — and the actor of each event none.
  */
-import type { WebClient } from '@slack/web-api';
 import { SlackUserDirectory } from '../src/slack/context/slack-users.js';
 import { createActivityHub, type TaskActivity } from '../src/slack/notify/activity.js';
 import { activityDms } from '../src/slack/notify/activity-dms.js';
@@ -55,14 +54,14 @@ export async function runMixed(
     const at = (i: number) => (i + people) % people;
     const email = (i: number) => `person${i}@example.com`;
     for (let i = 0; i < people; i++) {
-      store.userLinks.link({
+      await store.userLinks.link({
         teamId: TEAM,
         serviceEmail: email(i),
         slackUserId: slackId(i),
         linkedBy: 'U_ADMIN',
       });
-      store.knownProjects.remember(TEAM, 'p1', 'Website');
-      store.taskIndex.record(TEAM, {
+      await store.knownProjects.remember(TEAM, 'p1', 'Website');
+      await store.taskIndex.record(TEAM, {
         taskId: taskId(i),
         projectId: 'p1',
         name: `Bench task ${i}`,
@@ -80,14 +79,14 @@ export async function runMixed(
           email: email(i),
         })),
     } as unknown as WorkClient;
-    const slackFor = slackClients(fake.apiUrl, 10_000) as (t: string) => WebClient;
+    const slackFor = slackClients(fake.apiUrl, 10_000);
     const hub = createActivityHub(console);
     hub.on(
       activityDms({
         store,
         logger: { debug: () => {} },
         slackFor,
-        workFor: () => work,
+        workFor: async () => work,
         directory: new ServiceDirectory(),
         matcher: new SlackMatcher(store),
       }),
@@ -139,7 +138,7 @@ export async function runMixed(
     const expected = people * 4;
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const c = store.outbox.counts();
+      const c = await store.outbox.counts();
       if (c.sent + c.failed + c.skipped >= expected || Date.now() > deadline) break;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -174,6 +173,6 @@ export async function runMixed(
     };
   } finally {
     await fake.close();
-    tmp.remove();
+    await tmp.remove();
   }
 }

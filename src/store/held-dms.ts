@@ -8,6 +8,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { OutboxStore } from './outbox.js';
+import type { Sync } from './sync.js';
 
 export interface HeldDm {
   outboxId: number;
@@ -39,7 +40,7 @@ export interface HeldDmsStore {
    * worker's clock). Returns how many messages were queued.
    */
   release(due: number, combine: CombineHeld, now?: number): Promise<number>;
-  deleteTeam(teamId: string): number;
+  deleteTeam(teamId: string): Promise<number>;
 }
 
 interface Row {
@@ -58,7 +59,7 @@ const fromRow = (r: Row): HeldDm => ({
   summary: r.summary,
 });
 
-export function heldDmsStore(db: Database.Database, outbox: OutboxStore): HeldDmsStore {
+export function heldDmsStore(db: Database.Database, outbox: Sync<OutboxStore>): Sync<HeldDmsStore> {
   const insert = db.prepare(
     `INSERT INTO notify_held (outbox_id, team_id, slack_user_id, release_at, summary)
      VALUES (@outboxId, @teamId, @slackUserId, @releaseAt, @summary)
@@ -127,16 +128,12 @@ export function heldDmsStore(db: Database.Database, outbox: OutboxStore): HeldDm
   });
 
   return {
-    async hold(dm, now = Date.now()) {
+    hold(dm, now = Date.now()) {
       hold(dm, now);
     },
-    async heldFor(teamId, slackUserId) {
-      return forPerson.all(teamId, slackUserId).map(fromRow);
-    },
-    async nextReleaseAt() {
-      return next.get()?.at ?? undefined;
-    },
-    async release(due, combine, now = Date.now()) {
+    heldFor: (teamId, slackUserId) => forPerson.all(teamId, slackUserId).map(fromRow),
+    nextReleaseAt: () => next.get()?.at ?? undefined,
+    release(due, combine, now = Date.now()) {
       const queued = release(due, combine, now);
       if (queued) outbox.changed();
       return queued;

@@ -4,6 +4,7 @@
  * migration. Quiet hours are the row of kind 'quiet' with its window as the value.
  */
 import type Database from 'better-sqlite3';
+import type { Sync } from './sync.js';
 
 /** Every kind of notification a person can turn on or off, with its default and wording. */
 export const NOTIFY_KINDS = {
@@ -23,18 +24,18 @@ export function isNotifyKind(word: string): word is NotifyKind {
 const QUIET = 'quiet';
 
 export interface NotifySettingsStore {
-  enabled(teamId: string, slackUserId: string, kind: NotifyKind): boolean;
-  set(teamId: string, slackUserId: string, kind: NotifyKind, enabled: boolean): void;
+  enabled(teamId: string, slackUserId: string, kind: NotifyKind): Promise<boolean>;
+  set(teamId: string, slackUserId: string, kind: NotifyKind, enabled: boolean): Promise<void>;
   /** Every kind with its value for this person (defaults filled in). */
-  all(teamId: string, slackUserId: string): Record<NotifyKind, boolean>;
+  all(teamId: string, slackUserId: string): Promise<Record<NotifyKind, boolean>>;
   /** The person's quiet hours as stored ('20:00-08:00'); undefined when off (the default). */
   quietHours(teamId: string, slackUserId: string): Promise<string | undefined>;
   /** Sets (a window) or turns off (undefined) the person's quiet hours. */
   setQuietHours(teamId: string, slackUserId: string, window: string | undefined): Promise<void>;
-  deleteTeam(teamId: string): number;
+  deleteTeam(teamId: string): Promise<number>;
 }
 
-export function notifySettingsStore(db: Database.Database): NotifySettingsStore {
+export function notifySettingsStore(db: Database.Database): Sync<NotifySettingsStore> {
   const select = db.prepare<[string, string, string], { enabled: number; value: string | null }>(
     'SELECT enabled, value FROM notify_settings WHERE team_id = ? AND slack_user_id = ? AND kind = ?',
   );
@@ -62,11 +63,11 @@ export function notifySettingsStore(db: Database.Database): NotifySettingsStore 
       }
       return out;
     },
-    async quietHours(teamId, userId) {
+    quietHours(teamId, userId) {
       const row = select.get(teamId, userId, QUIET);
       return row?.enabled === 1 && row.value ? row.value : undefined;
     },
-    async setQuietHours(teamId, userId, window) {
+    setQuietHours(teamId, userId, window) {
       upsert.run(teamId, userId, QUIET, window ? 1 : 0, window ?? null, now());
     },
     deleteTeam: (teamId) => removeTeam.run(teamId).changes,

@@ -5,6 +5,7 @@
  * in Slack is remembered here. The first record wins: a task's creator never changes.
  */
 import type Database from 'better-sqlite3';
+import type { Sync } from './sync.js';
 
 export interface TaskCreator {
   slackUserId?: string;
@@ -15,10 +16,10 @@ export interface TaskCreatorsStore {
   /** Records the creator unless one is known already; nothing when both ids are missing. */
   note(teamId: string, taskId: string, creator: TaskCreator, now?: number): Promise<void>;
   get(teamId: string, taskId: string): Promise<TaskCreator | undefined>;
-  deleteTeam(teamId: string): number;
+  deleteTeam(teamId: string): Promise<number>;
 }
 
-export function taskCreatorsStore(db: Database.Database): TaskCreatorsStore {
+export function taskCreatorsStore(db: Database.Database): Sync<TaskCreatorsStore> {
   const insert = db.prepare(
     `INSERT INTO task_creators (team_id, task_id, slack_user_id, service_user_id, created_at)
      VALUES (?, ?, ?, ?, ?) ON CONFLICT (team_id, task_id) DO NOTHING`,
@@ -29,11 +30,11 @@ export function taskCreatorsStore(db: Database.Database): TaskCreatorsStore {
   >('SELECT slack_user_id, service_user_id FROM task_creators WHERE team_id = ? AND task_id = ?');
   const remove = db.prepare('DELETE FROM task_creators WHERE team_id = ?');
   return {
-    async note(teamId, taskId, creator, now = Date.now()) {
+    note(teamId, taskId, creator, now = Date.now()) {
       if (!creator.slackUserId && !creator.serviceUserId) return;
       insert.run(teamId, taskId, creator.slackUserId ?? null, creator.serviceUserId ?? null, now);
     },
-    async get(teamId, taskId) {
+    get(teamId, taskId) {
       const r = select.get(teamId, taskId);
       if (!r) return undefined;
       return {

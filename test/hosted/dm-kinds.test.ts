@@ -29,7 +29,7 @@ describe.each(backends)('DM kinds against the $name', ({ start }) => {
   beforeAll(async () => {
     h = await start({ connect: true, clock: () => fakeNow ?? Date.now() });
     const website = h.seed.projects[0]!.projectId;
-    h.worklink.store.channelProjects.link(h.teamId, 'C_GENERAL', website, h.users.alice.id);
+    await h.worklink.store.channelProjects.link(h.teamId, 'C_GENERAL', website, h.users.alice.id);
   });
   afterAll(() => h?.stop());
 
@@ -63,15 +63,15 @@ describe.each(backends)('DM kinds against the $name', ({ start }) => {
   /** Every background step done: activity listeners, then the outbox drained. */
   const settle = async () => {
     await h.worklink.deps.activity.idle();
-    await waitFor(() => {
-      const c = h.worklink.store.outbox.counts();
+    await waitFor(async () => {
+      const c = await h.worklink.store.outbox.counts();
       return c.pending === 0 && c.sending === 0;
     });
   };
   const newTask = async (name: string, by: string, assignees: string) => {
     await h.slack.slashCommand(`add ${name} ${assignees}`, { userId: by });
-    const found = await waitFor(() =>
-      h.worklink.store.taskIndex.search(h.teamId, name).find((t) => t.name === name),
+    const found = await waitFor(async () =>
+      (await h.worklink.store.taskIndex.search(h.teamId, name)).find((t) => t.name === name),
     );
     // Its creator is known once the created activity was heard.
     await waitFor(
@@ -199,9 +199,9 @@ describe.each(backends)('DM kinds against the $name', ({ start }) => {
     expect(commentsTo(U.carol, task)).toHaveLength(0);
     expect(assignmentsTo(U.dan, task)).toHaveLength(0);
     expect(completionsTo(U.alice, task)).toHaveLength(0);
-    const skipped = h.worklink.store.outbox
-      .forTask(h.teamId, task)
-      .find((r) => r.slackUserId === U.dan);
+    const skipped = (await h.worklink.store.outbox.forTask(h.teamId, task)).find(
+      (r) => r.slackUserId === U.dan,
+    );
     expect(skipped?.lastError).toBe('assigned notifications turned off by the recipient');
 
     // App Home shows the same as checkboxes; ticking saves them.
@@ -219,8 +219,10 @@ describe.each(backends)('DM kinds against the $name', ({ start }) => {
       },
       { userId: U.dan, view: { id: 'V_HOME', type: 'home' } },
     );
-    await waitFor(() => !h.worklink.store.notifySettings.enabled(h.teamId, U.dan, 'comments'));
-    expect(h.worklink.store.notifySettings.all(h.teamId, U.dan)).toEqual({
+    await waitFor(
+      async () => !(await h.worklink.store.notifySettings.enabled(h.teamId, U.dan, 'comments')),
+    );
+    expect(await h.worklink.store.notifySettings.all(h.teamId, U.dan)).toEqual({
       assigned: true,
       comments: false,
       completed: true,

@@ -18,6 +18,7 @@ import type { Logger } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Store } from '../../store/index.js';
 import type { NewOutboxRow } from '../../store/outbox.js';
+import type { TaskCreator } from '../../store/task-creators.js';
 import type { WorkClient } from '../../workapi/client.js';
 import { orDebug } from '../context/error-replies.js';
 import type { ActivityListener, Actor, TaskActivity } from './activity.js';
@@ -29,9 +30,9 @@ export interface ActivityDmsDeps {
   store: Store;
   logger: Pick<Logger, 'debug'>;
   /** The team's bot client (Notifications.slackFor). */
-  slackFor(teamId: string): WebClient | undefined;
+  slackFor(teamId: string): Promise<WebClient | undefined>;
   /** The team's WorkClient, or undefined when not connected. */
-  workFor(teamId: string): WorkClient | undefined;
+  workFor(teamId: string): Promise<WorkClient | undefined>;
   directory: ServiceDirectory;
   matcher: SlackMatcher;
 }
@@ -79,7 +80,7 @@ async function taskInfo(
   teamId: string,
   taskId: string,
 ): Promise<TaskInfo | undefined> {
-  const known = deps.store.taskIndex.get(teamId, taskId);
+  const known = await deps.store.taskIndex.get(teamId, taskId);
   if (known) {
     return {
       name: known.name,
@@ -89,8 +90,8 @@ async function taskInfo(
       assigneeIds: known.assigneeIds,
     };
   }
-  const task = await deps
-    .workFor(teamId)
+  const work = await deps.workFor(teamId);
+  const task = await work
     ?.getTask(taskId)
     .catch(orDebug(deps.logger, `Reading task ${taskId} for its DMs`, undefined));
   if (!task) return undefined;
@@ -112,7 +113,7 @@ async function assigned(
   if (added.length === 0) return;
   const info = await taskInfo(deps, teamId, a.taskId);
   const projectId = a.projectId ?? info?.projectId;
-  const project = projectId ? deps.store.knownProjects.get(teamId, projectId) : undefined;
+  const project = projectId ? await deps.store.knownProjects.get(teamId, projectId) : undefined;
   // Matched now when possible; a row left without its Slack user is matched by the worker.
   const matched = await matchPeople(deps, teamId, added);
   const rows: NewOutboxRow[] = added.map((serviceUserId) => ({
@@ -130,7 +131,7 @@ async function assigned(
     priority: info?.priority,
     slackUserId: matched.get(serviceUserId) ?? undefined,
   }));
-  deps.store.outbox.enqueue(rows, 'ignore');
+  await deps.store.outbox.enqueue(rows, 'ignore');
   deps.store.outbox.changed();
 }
 
@@ -145,8 +146,8 @@ async function toPeople(
   if (a.kind === 'commented') {
     for (const id of info?.assigneeIds ?? []) wanted.push({ role: 'assignee', serviceUserId: id });
   }
-  const creator = (await deps.store.taskCreators.get(teamId, a.taskId)) ?? {
-    serviceUserId: deps.store.taskIndex.get(teamId, a.taskId)?.creatorId,
+  const creator: TaskCreator = (await deps.store.taskCreators.get(teamId, a.taskId)) ?? {
+    serviceUserId: (await deps.store.taskIndex.get(teamId, a.taskId))?.creatorId,
   };
   if (creator.slackUserId || creator.serviceUserId) wanted.push({ role: 'creator', ...creator });
   const people = await resolve(deps, teamId, wanted);
@@ -178,7 +179,7 @@ async function toPeople(
       ),
     }));
   if (rows.length === 0) return;
-  deps.store.outbox.enqueue(rows, 'ignore');
+  await deps.store.outbox.enqueue(rows, 'ignore');
   deps.store.outbox.changed();
 }
 
@@ -192,8 +193,7 @@ async function matchPeople(
   serviceIds: readonly string[],
 ): Promise<Map<string, string | null>> {
   const out = new Map<string, string | null>();
-  const slack = deps.slackFor(teamId);
-  const work = deps.workFor(teamId);
+  const [slack, work] = await Promise.all([deps.slackFor(teamId), deps.workFor(teamId)]);
   if (serviceIds.length === 0 || !slack || !work) return out;
   const users = await deps.directory
     .usersOf(teamId, work)

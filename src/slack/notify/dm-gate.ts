@@ -59,7 +59,7 @@ export function dmGate({ store, users, now }: GateDeps): GateRow {
   return async (row, slack) => {
     const kind = kindOfRow(row.taskId);
     if (!kind) return { kind: 'send' };
-    if (!store.notifySettings.enabled(row.teamId, row.slackUserId, kind)) {
+    if (!(await store.notifySettings.enabled(row.teamId, row.slackUserId, kind))) {
       return { kind: 'skipped', reason: `${kind} notifications turned off by the recipient` };
     }
     const stored = await store.notifySettings.quietHours(row.teamId, row.slackUserId);

@@ -14,7 +14,7 @@ const USAGE = `\`/work notify <${KINDS.join('|')}> <on|off>\` or \`/work notify 
 
 /** The settings as lines, for `/work notify` (and the sentence after a change). */
 export async function settingsText(ctx: Pick<WorkContext, 'store' | 'teamId' | 'userId'>) {
-  const all = ctx.store.notifySettings.all(ctx.teamId, ctx.userId);
+  const all = await ctx.store.notifySettings.all(ctx.teamId, ctx.userId);
   const quiet = await ctx.store.notifySettings.quietHours(ctx.teamId, ctx.userId);
   const lines = KINDS.map(
     (k) => `• ${NOTIFY_KINDS[k].label}: *${all[k] ? 'on' : 'off'}* (\`${k}\`)`,
@@ -70,7 +70,7 @@ export const notifyCommand: Subcommand = {
       await refuse();
       return;
     }
-    settings.set(ctx.teamId, ctx.userId, kind, value === 'on');
+    await settings.set(ctx.teamId, ctx.userId, kind, value === 'on');
     await ctx.reply(`${NOTIFY_KINDS[kind].label} is now *${value}* for you.`);
   },
 };

@@ -98,7 +98,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
   try {
     const store = openStore(config.dataDir, { secretsKey: config.secretsKey });
     if (config.slack.mode === 'oauth') {
-      const unreadable = unreadableInstallsSentence(store, config, INSTALL_PATH);
+      const unreadable = await unreadableInstallsSentence(store, config, INSTALL_PATH);
       if (unreadable) logger.error(unreadable);
     }
     cleanup.push(() => store.close());
@@ -140,8 +140,8 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
           deps?.live.taskChanged(teamId, taskId);
           if (deps && was && now) emitSeenChanges(deps.activity, teamId, was, now);
         },
-        workFor: (teamId) => {
-          const connection = store.connections.get(teamId);
+        workFor: async (teamId) => {
+          const connection = await store.connections.get(teamId);
           return connection ? workClients.for(connection) : undefined;
         },
       },
@@ -162,13 +162,16 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       logger,
       intervalMs: (config.workPollSeconds ?? 0) * 1000,
       now: options.clock,
-      workFor: (teamId) => {
-        const connection = store.connections.get(teamId);
+      workFor: async (teamId) => {
+        const connection = await store.connections.get(teamId);
         return connection ? workClients.for(connection) : undefined;
       },
       announce: (teamId, task) => {
         const now = options.clock?.() ?? Date.now();
-        queueFoundTask(store, teamId, task, { now, graceMs: notifications.tuning.eventGraceMs });
+        return queueFoundTask(store, teamId, task, {
+          now,
+          graceMs: notifications.tuning.eventGraceMs,
+        });
       },
     });
     // The watcher's open lists already feed the index; the refresh need not read them too.
@@ -219,8 +222,8 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
         store,
         logger,
         slackFor: notifications.slackFor,
-        workFor: (teamId) => {
-          const connection = store.connections.get(teamId);
+        workFor: async (teamId) => {
+          const connection = await store.connections.get(teamId);
           return connection ? workClients.for(connection) : undefined;
         },
         directory,

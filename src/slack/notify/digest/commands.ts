@@ -22,7 +22,7 @@ const digestCommand: Subcommand = {
       return;
     }
     const today = dateIn(await ctx.userTimeZone(), ctx.deps.clock?.() ?? Date.now());
-    await ctx.reply(digestMessage(digestRows(mineRows(ctx, who.ids, today), today), today));
+    await ctx.reply(digestMessage(digestRows(await mineRows(ctx, who.ids, today), today), today));
   },
 };
 

@@ -52,7 +52,7 @@ export async function saveTaskForm(
       const taskId = meta.taskId ?? '';
       // What the task was (the form read it when it opened), to tell who was added and
       // whether it was completed or reopened.
-      const before = ctx.store.taskIndex.get(ctx.teamId, taskId);
+      const before = await ctx.store.taskIndex.get(ctx.teamId, taskId);
       const answer = await ctx.work.updateTask(taskId, check.body);
       // Any 2xx saved it; an answer that does not describe the task is made up by a read.
       const updated = answer
