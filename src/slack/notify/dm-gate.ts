@@ -14,7 +14,7 @@ import type { OutboxRow } from '../../store/outbox.js';
 import type { SlackUserDirectory } from '../context/slack-users.js';
 import type { LongLivedPart } from '../start/lifecycle.js';
 import { heldMessage } from './activity-messages.js';
-import { assignmentMessage } from './assignment-message.js';
+import { rowMessage } from './assignment-message.js';
 import { parseQuietHours, quietUntil } from './quiet-hours.js';
 import type { GateRow } from './worker.js';
 
@@ -37,15 +37,7 @@ export function kindOfRow(taskId: string): NotifyKind | undefined {
 
 /** The DM's notification text (the line it gets in a combined message). */
 export function summaryOf(row: OutboxRow): string {
-  if (row.message) return (JSON.parse(row.message) as { text: string }).text;
-  return assignmentMessage({
-    taskId: row.taskId,
-    taskName: row.taskName,
-    projectName: row.projectName,
-    creator: row.creatorLabel,
-    dueDate: row.dueDate,
-    priority: row.priority,
-  }).text;
+  return rowMessage(row).text;
 }
 
 export interface GateDeps {

@@ -21,7 +21,6 @@
  */
 
 import type { Logger } from '@slack/bolt';
-import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { errMessage } from '../../error-message.js';
 import {
@@ -30,7 +29,7 @@ import {
   type OutboxRow,
   type OutboxStore,
 } from '../../store/outbox.js';
-import { assignmentMessage } from './assignment-message.js';
+import { rowMessage } from './assignment-message.js';
 import { ChannelPacer, type ChannelPacerOptions } from './channel-pacer.js';
 import { type PacerOptions, TeamPacer } from './pacer.js';
 import { classifySlackError, type SlackFailure } from './slack-errors.js';
@@ -365,17 +364,7 @@ export class NotifyWorker {
           return;
         }
       }
-      // A DM that carries its own message (the digest), else the assignment DM.
-      const message = row.message
-        ? (JSON.parse(row.message) as { text: string; blocks: KnownBlock[] })
-        : assignmentMessage({
-            taskId: row.taskId,
-            taskName: row.taskName,
-            projectName: row.projectName,
-            creator: row.creatorLabel,
-            dueDate: row.dueDate,
-            priority: row.priority,
-          });
+      const message = rowMessage(row);
       startedAt = Date.now();
       const res = await slack.chat.postMessage({
         channel: row.slackUserId!,
