@@ -6,7 +6,8 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgDatabase } from '../../src/store/pg/index.js';
@@ -30,28 +31,28 @@ function start(env: Record<string, string>): Promise<{ code: number | null; stde
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stderr })));
 }
 
-const httpMode = {
-  SLACK_BOT_TOKEN: 'xoxb-unused',
-  SLACK_SIGNING_SECRET: 'sig',
-  PORT: '0',
-  DATA_DIR: join(root, 'data-never-made'),
-};
+const httpMode = { SLACK_BOT_TOKEN: 'xoxb-unused', SLACK_SIGNING_SECRET: 'sig', PORT: '0' };
 
 describe('worklink start with DATABASE_URL', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'worklink-pg-start-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
   it('refuses to start without SECRETS_KEY, naming it', async () => {
     const url = await postgres.freshDatabase();
-    const { code, stderr } = await start({ ...httpMode, DATABASE_URL: url });
+    const dataDir = join(dir, 'never-made');
+    const { code, stderr } = await start({ ...httpMode, DATA_DIR: dataDir, DATABASE_URL: url });
     expect(code).toBe(1);
     expect(stderr).toMatch(
       /^worklink: DATABASE_URL is set but SECRETS_KEY is missing: instances sharing one database must share one key .*openssl rand -hex 32`\.\n$/,
     );
-    expect(existsSync(httpMode.DATA_DIR)).toBe(false);
+    expect(existsSync(dataDir)).toBe(false);
   });
 
   it('says so in one sentence when the database cannot be opened', async () => {
     const server = await postgres.server();
     const { code, stderr } = await start({
       ...httpMode,
+      DATA_DIR: dir,
       // The test server's port, one database that does not exist, a password that must not show.
       DATABASE_URL: `postgres://postgres:hunter2@127.0.0.1:${server.port}/no_such_database`,
       SECRETS_KEY: randomBytes(32).toString('hex'),

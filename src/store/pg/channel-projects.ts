@@ -1,22 +1,6 @@
 /** channel_projects on PostgreSQL: a Slack channel's default project (../channel-projects.ts). */
-import type { ChannelProject, ChannelProjectsStore } from '../channel-projects.js';
+import { type ChannelProjectsStore, fromRow, type Row } from '../channel-projects.js';
 import type { Sql } from './db.js';
-
-interface Row {
-  team_id: string;
-  channel_id: string;
-  project_id: string;
-  linked_by: string;
-  linked_at: string;
-}
-
-const fromRow = (r: Row): ChannelProject => ({
-  teamId: r.team_id,
-  channelId: r.channel_id,
-  projectId: r.project_id,
-  linkedBy: r.linked_by,
-  linkedAt: r.linked_at,
-});
 
 export function pgChannelProjectsStore(sql: Sql): ChannelProjectsStore {
   return {

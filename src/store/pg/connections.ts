@@ -1,30 +1,7 @@
 /** connections on PostgreSQL: see ../connections.ts for what the table holds. */
-import type { Connection, ConnectionInfo, ConnectionsStore } from '../connections.js';
+import { aad, type Connection, type ConnectionsStore, type Row, toInfo } from '../connections.js';
 import type { SecretBox } from '../crypto.js';
 import type { Sql } from './db.js';
-
-interface Row {
-  team_id: string;
-  enterprise_id: string | null;
-  workspace_id: string;
-  workspace_name: string;
-  api_key_enc: Buffer;
-  key_owner_id: string | null;
-  connected_by: string;
-  connected_at: string;
-}
-
-const aad = (teamId: string) => `connection:${teamId}`;
-
-const toInfo = (row: Row): ConnectionInfo => ({
-  teamId: row.team_id,
-  ...(row.enterprise_id ? { enterpriseId: row.enterprise_id } : {}),
-  workspaceId: row.workspace_id,
-  workspaceName: row.workspace_name,
-  ...(row.key_owner_id ? { keyOwnerId: row.key_owner_id } : {}),
-  connectedBy: row.connected_by,
-  connectedAt: row.connected_at,
-});
 
 export function pgConnectionsStore(sql: Sql, box: SecretBox): ConnectionsStore {
   const select = (teamId: string) =>

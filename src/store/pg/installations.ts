@@ -1,25 +1,10 @@
 /** installations on PostgreSQL (Bolt's OAuth installation store): see ../installations.ts. */
 import type { Installation, InstallationQuery } from '@slack/bolt';
 import type { SecretBox } from '../crypto.js';
-import type { InstallationsStore } from '../installations.js';
+import { type InstallationsStore, keyOf, orgKey, type Row, teamKey } from '../installations.js';
 import type { Sql } from './db.js';
 
 type AnyInstallation = Installation<'v1' | 'v2', boolean>;
-
-interface Row {
-  install_key: string;
-  installer_user_id: string | null;
-  data_enc: Buffer;
-}
-
-const teamKey = (teamId: string) => `T:${teamId}`;
-const orgKey = (enterpriseId: string) => `E:${enterpriseId}`;
-
-function keyOf(query: { isEnterpriseInstall?: boolean; enterpriseId?: string; teamId?: string }) {
-  if (query.isEnterpriseInstall && query.enterpriseId) return orgKey(query.enterpriseId);
-  if (query.teamId) return teamKey(query.teamId);
-  throw new Error('An installation query needs a team id or an enterprise id.');
-}
 
 export function pgInstallationsStore(sql: Sql, box: SecretBox): InstallationsStore {
   const select = (key: string) =>

@@ -1,20 +1,6 @@
 /** known_projects on PostgreSQL: the projects a team has used (../known-projects.ts). */
-import type { KnownProject, KnownProjectsStore } from '../known-projects.js';
+import { fromRow, type KnownProjectsStore, type Row } from '../known-projects.js';
 import type { Sql } from './db.js';
-
-interface Row {
-  team_id: string;
-  project_id: string;
-  project_name: string;
-  last_seen_at: string;
-}
-
-const fromRow = (r: Row): KnownProject => ({
-  teamId: r.team_id,
-  projectId: r.project_id,
-  projectName: r.project_name,
-  lastSeenAt: r.last_seen_at,
-});
 
 export function pgKnownProjectsStore(sql: Sql): KnownProjectsStore {
   return {

@@ -3,79 +3,19 @@
  * enqueue statements (outbox.ts runs them).
  */
 import { randomBytes } from 'node:crypto';
-import type { NewOutboxRow, OutboxRow, OutboxStatus } from '../outbox.js';
+import {
+  iso,
+  type NewOutboxRow,
+  type OutboxRow,
+  type Row as SqliteRow,
+  fromRow as sqliteFromRow,
+} from '../outbox.js';
 
-export interface Row {
-  id: number;
-  team_id: string;
-  task_id: string;
-  service_user_id: string;
-  service_user_email: string | null;
-  service_user_name: string | null;
-  source: 'slack' | 'event';
-  actor_slack_user_id: string | null;
-  actor_service_user_id: string | null;
-  creator_label: string | null;
-  task_name: string;
-  project_id: string | null;
-  project_name: string | null;
-  due_date: string | null;
-  priority: string | null;
-  slack_user_id: string | null;
-  status: OutboxStatus;
-  attempts: number;
-  next_attempt_at: number;
-  claimed_until: number | null;
-  uncertain: boolean;
-  marker: string;
-  last_error: string | null;
-  dm_channel: string | null;
-  message_ts: string | null;
-  message: string | null;
-  created_at: string;
-  sent_at: string | null;
-  updated_at: string;
-}
+/** A row as PostgreSQL returns it: SQLite's, with `uncertain` a boolean. */
+export type Row = Omit<SqliteRow, 'uncertain'> & { uncertain: boolean };
 
-const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
-
-export function fromRow(r: Row): OutboxRow {
-  return {
-    id: r.id,
-    teamId: r.team_id,
-    taskId: r.task_id,
-    serviceUserId: r.service_user_id,
-    serviceUserEmail: opt(r.service_user_email),
-    serviceUserName: opt(r.service_user_name),
-    source: r.source,
-    actorSlackUserId: opt(r.actor_slack_user_id),
-    actorServiceUserId: opt(r.actor_service_user_id),
-    creatorLabel: opt(r.creator_label),
-    taskName: r.task_name,
-    projectId: opt(r.project_id),
-    projectName: opt(r.project_name),
-    dueDate: opt(r.due_date),
-    priority: opt(r.priority),
-    slackUserId: opt(r.slack_user_id),
-    status: r.status,
-    attempts: r.attempts,
-    nextAttemptAt: r.next_attempt_at,
-    claimedUntil: opt(r.claimed_until),
-    uncertain: r.uncertain,
-    marker: r.marker,
-    lastError: opt(r.last_error),
-    dmChannel: opt(r.dm_channel),
-    messageTs: opt(r.message_ts),
-    message: opt(r.message),
-    createdAt: r.created_at,
-    sentAt: opt(r.sent_at),
-    updatedAt: r.updated_at,
-  };
-}
-
-export const iso = (ms: number) => new Date(ms).toISOString();
-/** Errors are stored for people to read; keep them short. */
-export const clip = (s: string) => (s.length > 300 ? `${s.slice(0, 297)}...` : s);
+export const fromRow = (r: Row): OutboxRow =>
+  sqliteFromRow({ ...r, uncertain: r.uncertain ? 1 : 0 });
 
 const COLUMNS = `team_id, task_id, service_user_id, service_user_email, service_user_name,
   source, actor_slack_user_id, actor_service_user_id, creator_label, task_name, project_id,

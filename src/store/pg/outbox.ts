@@ -3,17 +3,17 @@
  * leases and reconciling are those of ../outbox.ts, statement for statement. A claim is one
  * UPDATE … WHERE (still claimable) RETURNING, so of two workers racing for a row one gets it.
  */
-import type { DueRow, OutboxRow, OutboxStatus, OutboxStore } from '../outbox.js';
-import type { Sql } from './db.js';
 import {
   clip,
-  fromRow,
-  INSERT_IGNORE,
-  INSERT_SLACK,
+  type DueRow,
+  FIELD_COLUMNS,
   iso,
-  type Row,
-  toParams,
-} from './outbox-rows.js';
+  type OutboxRow,
+  type OutboxStatus,
+  type OutboxStore,
+} from '../outbox.js';
+import type { Sql } from './db.js';
+import { fromRow, INSERT_IGNORE, INSERT_SLACK, type Row, toParams } from './outbox-rows.js';
 
 // The teams with pending rows, found by skipping through notify_outbox_team_due, one step
 // per team, less the excluded ones ($1).
@@ -25,15 +25,6 @@ const READY_TEAMS = `WITH RECURSIVE teams(id) AS (
   SELECT id FROM teams WHERE id IS NOT NULL AND id <> ALL($1::text[])`;
 
 type DueSql = { id: number; team_id: string; slack_user_id: string | null; at: number };
-
-const FIELD_COLUMNS: Record<string, string> = {
-  slackUserId: 'slack_user_id',
-  serviceUserEmail: 'service_user_email',
-  serviceUserName: 'service_user_name',
-  creatorLabel: 'creator_label',
-  projectName: 'project_name',
-  dmChannel: 'dm_channel',
-};
 
 const zeroCounts = (): Record<OutboxStatus, number> => ({
   pending: 0,

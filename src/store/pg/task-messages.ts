@@ -3,30 +3,8 @@
  * Assignment DMs are recorded by a trigger on notify_outbox when one is marked sent
  * (migrations.ts), as on SQLite.
  */
-import type { TaskMessage, TaskMessageKind, TaskMessagesStore } from '../task-messages.js';
+import { fromRow, type Row, type TaskMessagesStore } from '../task-messages.js';
 import type { Sql } from './db.js';
-
-interface Row {
-  team_id: string;
-  task_id: string;
-  channel_id: string;
-  ts: string;
-  kind: TaskMessageKind;
-  actor: string | null;
-  task_number: number | null;
-  created_at: number;
-}
-
-const fromRow = (r: Row): TaskMessage => ({
-  teamId: r.team_id,
-  taskId: r.task_id,
-  channelId: r.channel_id,
-  ts: r.ts,
-  kind: r.kind,
-  actor: r.actor ?? undefined,
-  number: r.task_number ?? undefined,
-  createdAt: r.created_at,
-});
 
 export function pgTaskMessagesStore(sql: Sql): TaskMessagesStore {
   return {

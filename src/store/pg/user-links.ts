@@ -1,22 +1,6 @@
 /** notify_user_links on PostgreSQL: admins' e-mail → Slack user matches (../user-links.ts). */
-import type { UserLink, UserLinksStore } from '../user-links.js';
+import { fromRow, type Row, type UserLinksStore } from '../user-links.js';
 import type { Sql } from './db.js';
-
-interface Row {
-  team_id: string;
-  service_email: string;
-  slack_user_id: string;
-  linked_by: string;
-  linked_at: string;
-}
-
-const fromRow = (r: Row): UserLink => ({
-  teamId: r.team_id,
-  serviceEmail: r.service_email,
-  slackUserId: r.slack_user_id,
-  linkedBy: r.linked_by,
-  linkedAt: r.linked_at,
-});
 
 export function pgUserLinksStore(sql: Sql): UserLinksStore {
   return {
