@@ -66,15 +66,38 @@ describe('several instances on one PostgreSQL database', () => {
     }
   });
 
-  it('queue the same DM at once: one row, the same for both', async () => {
+  it('queue the same DMs at once: one row each, the same for both', async () => {
     const [a, b] = await instances(2);
-    const row = matchedRow('T1', 'U_BOB');
-    const [fromA, fromB] = await Promise.all([
-      a!.outbox.enqueue([row], 'ignore'),
-      b!.outbox.enqueue([row], 'slack'),
-    ]);
-    expect(fromA[0]!.id).toBe(fromB[0]!.id);
-    expect((await a!.outbox.counts()).pending).toBe(1);
+    // Many rounds: the second insert waiting for the first's commit is a narrow window.
+    for (let round = 0; round < 20; round++) {
+      const row = matchedRow('T1', `U_${round}`);
+      const [fromA, fromB] = await Promise.all([
+        a!.outbox.enqueue([row], 'ignore'),
+        b!.outbox.enqueue([row], round % 2 ? 'slack' : 'ignore'),
+      ]);
+      expect(fromB[0]?.id).toBe(fromA[0]?.id);
+    }
+    expect((await a!.outbox.counts()).pending).toBe(20);
+  });
+
+  it('record overlapping task lists at once without deadlock or loss', async () => {
+    const [a, b] = await instances(2);
+    const tasks = (from: number, to: number, project: string) =>
+      Array.from({ length: to - from }, (_, i) => ({
+        taskId: `k${String(from + i).padStart(3, '0')}`,
+        projectId: project,
+        name: `Task ${from + i}`,
+      }));
+    for (let round = 0; round < 5; round++) {
+      await Promise.all([
+        a!.taskIndex.recordMany('T1', tasks(0, 60, 'p1').reverse()),
+        b!.taskIndex.recordMany('T1', [
+          ...tasks(30, 90, 'p1').map((t) => ({ ...t, assigneeIds: ['u1'] })),
+        ]),
+      ]);
+    }
+    expect(await a!.taskIndex.count('T1')).toEqual({ open: 90, done: 0, gone: 0 });
+    expect(await b!.taskIndex.assignedTo('T1', 'u1')).toHaveLength(60);
   });
 
   it('take in a replayed request or a redelivered event once between them', async () => {

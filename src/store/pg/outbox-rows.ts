@@ -49,13 +49,17 @@ export const toParams = (r: NewOutboxRow, now: number) => [
 ];
 
 // The row as it now stands, new or existing, in one statement: the outer SELECT sees the
-// table as it was before the INSERT, so it finds the existing row when the INSERT took none.
+// table as it was before the INSERT, so it finds the existing row when the INSERT took none
+// — unless another instance committed that row while this statement waited for it, after
+// this statement's snapshot: then it answers nothing, and BY_KEY (a new snapshot) finds it.
 const upsertReturning = (onConflict: string) =>
   `WITH ins AS (INSERT INTO notify_outbox (${COLUMNS}) VALUES (${VALUES}) ${onConflict} RETURNING *)
    SELECT * FROM ins
    UNION ALL
    SELECT * FROM notify_outbox
     WHERE team_id = $1 AND task_id = $2 AND service_user_id = $3 AND NOT EXISTS (SELECT 1 FROM ins)`;
+export const BY_KEY =
+  'SELECT * FROM notify_outbox WHERE team_id = $1 AND task_id = $2 AND service_user_id = $3';
 export const INSERT_IGNORE = upsertReturning(
   'ON CONFLICT (team_id, task_id, service_user_id) DO NOTHING',
 );

@@ -13,7 +13,7 @@ import {
   type OutboxStore,
 } from '../outbox.js';
 import type { Sql } from './db.js';
-import { fromRow, INSERT_IGNORE, INSERT_SLACK, type Row, toParams } from './outbox-rows.js';
+import { BY_KEY, fromRow, INSERT_IGNORE, INSERT_SLACK, type Row, toParams } from './outbox-rows.js';
 
 // The teams with pending rows, found by skipping through notify_outbox_team_due, one step
 // per team, less the excluded ones ($1).
@@ -65,7 +65,12 @@ export function pgOutboxStore(sql: Sql): OutboxStore {
       sql.tx(async (tx) => {
         const text = mode === 'slack' ? INSERT_SLACK : INSERT_IGNORE;
         const out: OutboxRow[] = [];
-        for (const r of rows) out.push(fromRow((await tx.row<Row>(text, toParams(r, now)))!));
+        for (const r of rows) {
+          const row =
+            (await tx.row<Row>(text, toParams(r, now))) ??
+            (await tx.row<Row>(BY_KEY, [r.teamId, r.taskId, r.serviceUserId]));
+          out.push(fromRow(row!));
+        }
         return out;
       }),
     async get(id) {

@@ -2,30 +2,12 @@
  * task_index on PostgreSQL (see ../task-index.ts for what it holds and why). Words are
  * searched with PostgreSQL's full-text search: `words` (a tsvector of the name's normalised
  * words, task-words.ts) under a GIN index, queried with prefixes (`word:*`) in any order.
- * A sighting merges into the stored row under a row lock, so two instances recording the
- * same task do not lose each other's fields.
+ * Sightings are merged in task-sightings.ts.
  */
-import type { IndexedTask, TaskIndexStore, TaskSighting } from '../task-index.js';
-import { indexDate } from '../task-index.js';
+import type { IndexedTask, TaskIndexStore } from '../task-index.js';
 import type { Sql } from './db.js';
-import { nameWords, tsQuery } from './task-words.js';
-
-interface Row {
-  team_id: string;
-  task_id: string;
-  project_id: string;
-  number: number | null;
-  name: string;
-  done: boolean;
-  gone: boolean;
-  status_name: string | null;
-  due_date: string | null;
-  priority: number | null;
-  assignees: string[];
-  creator_id: string | null;
-  read_at: number | null;
-  seen_at: number;
-}
+import { COLUMNS, ROW, type Row, recordSightings } from './task-sightings.js';
+import { tsQuery } from './task-words.js';
 
 const fromRow = (r: Row): IndexedTask => ({
   teamId: r.team_id,
@@ -44,84 +26,7 @@ const fromRow = (r: Row): IndexedTask => ({
   seenAt: r.seen_at,
 });
 
-// Every column but `words` (only searched, never read back), bare and for alias t.
-const COLUMNS = [
-  'team_id',
-  'task_id',
-  'project_id',
-  'number',
-  'name',
-  'done',
-  'gone',
-  'status_name',
-  'due_date',
-  'priority',
-  'assignees',
-  'creator_id',
-  'read_at',
-  'seen_at',
-];
-const ROW = COLUMNS.join(', ');
 const T_ROW = COLUMNS.map((c) => `t.${c}`).join(', ');
-
-async function record(tx: Sql, teamId: string, s: TaskSighting, now: number): Promise<void> {
-  const old = await tx.row<Row>(
-    `SELECT ${ROW} FROM task_index WHERE team_id = $1 AND task_id = $2 FOR UPDATE`,
-    [teamId, s.taskId],
-  );
-  const projectId = s.projectId || old?.project_id;
-  if (!projectId) return;
-  const pick = <T>(given: T | null | undefined, kept: T | null | undefined): T | null =>
-    given === undefined ? (kept ?? null) : given;
-  const assigneeIds = s.assigneeIds ?? old?.assignees ?? [];
-  const name = s.name ?? old?.name ?? '';
-  await tx.run(
-    `INSERT INTO task_index (team_id, task_id, project_id, number, name, words, done, gone,
-       status_name, due_date, priority, assignees, creator_id, read_at, seen_at)
-     VALUES ($1, $2, $3, $4, $5, to_tsvector('simple', $6), $7, false, $8, $9, $10, $11, $12,
-       $13, $14)
-     ON CONFLICT (team_id, task_id) DO UPDATE SET project_id = excluded.project_id,
-       number = excluded.number, name = excluded.name, words = excluded.words,
-       done = excluded.done, gone = false, status_name = excluded.status_name,
-       due_date = excluded.due_date, priority = excluded.priority,
-       assignees = excluded.assignees, creator_id = excluded.creator_id,
-       read_at = excluded.read_at, seen_at = excluded.seen_at`,
-    [
-      teamId,
-      s.taskId,
-      projectId,
-      pick(s.number, old?.number),
-      name,
-      nameWords(name),
-      s.done ?? old?.done ?? false,
-      // A new done flag without a status name makes the old name stale.
-      s.statusName !== undefined
-        ? s.statusName
-        : s.done !== undefined && old && s.done !== old.done
-          ? null
-          : (old?.status_name ?? null),
-      s.dueDate === undefined ? (old?.due_date ?? null) : (indexDate(s.dueDate) ?? null),
-      pick(s.priority, old?.priority),
-      assigneeIds,
-      pick(s.creatorId, old?.creator_id),
-      s.read ? now : (old?.read_at ?? null),
-      now,
-    ],
-  );
-  if (s.assigneeIds || !old) {
-    await tx.run('DELETE FROM task_index_assignees WHERE team_id = $1 AND task_id = $2', [
-      teamId,
-      s.taskId,
-    ]);
-    if (assigneeIds.length) {
-      await tx.run(
-        `INSERT INTO task_index_assignees (team_id, user_id, task_id)
-         SELECT $1, unnest($2::text[]), $3 ON CONFLICT DO NOTHING`,
-        [teamId, assigneeIds, s.taskId],
-      );
-    }
-  }
-}
 
 export function pgTaskIndexStore(sql: Sql): TaskIndexStore {
   const tasks = async (text: string, params: unknown[]) =>
@@ -145,41 +50,28 @@ export function pgTaskIndexStore(sql: Sql): TaskIndexStore {
     );
 
   return {
-    record: (teamId, s, now = Date.now()) => sql.tx((tx) => record(tx, teamId, s, now)),
+    record: (teamId, s, now = Date.now()) => sql.tx((tx) => recordSightings(tx, teamId, [s], now)),
     recordMany: (teamId, list, now = Date.now()) =>
-      sql.tx(async (tx) => {
-        for (const s of list) await record(tx, teamId, s, now);
-      }),
+      sql.tx((tx) => recordSightings(tx, teamId, list, now)),
     sawOpenList: (teamId, projectId, items, now = Date.now()) =>
       sql.tx(async (tx) => {
-        // What record() does for each listed task (open, in this project, named and numbered
-        // when the list says), as two statements for the whole list.
-        const ids = items.map((i) => i.taskId);
-        const names = items.map((i) => i.taskName ?? null);
-        const words = items.map((i) => nameWords(i.taskName ?? ''));
-        const numbers = items.map((i) => i.number ?? null);
-        await tx.run(
-          `INSERT INTO task_index (team_id, task_id, project_id, number, name, words, seen_at)
-           SELECT $1, v.id, $2, v.number, coalesce(v.name, ''), to_tsvector('simple', v.words), $3
-             FROM unnest($4::text[], $5::text[], $6::text[], $7::int[]) AS v(id, name, words, number)
-           ON CONFLICT DO NOTHING`,
-          [teamId, projectId, now, ids, names, words, numbers],
-        );
-        await tx.run(
-          `UPDATE task_index t SET project_id = $2, number = coalesce(v.number, t.number),
-             name = coalesce(v.name, t.name),
-             words = CASE WHEN v.name IS NULL THEN t.words ELSE to_tsvector('simple', v.words) END,
-             status_name = CASE WHEN t.done THEN NULL ELSE t.status_name END,
-             done = false, gone = false, seen_at = $3
-             FROM unnest($4::text[], $5::text[], $6::text[], $7::int[]) AS v(id, name, words, number)
-            WHERE t.team_id = $1 AND t.task_id = v.id`,
-          [teamId, projectId, now, ids, names, words, numbers],
+        await recordSightings(
+          tx,
+          teamId,
+          items.map((item) => ({
+            taskId: item.taskId,
+            projectId,
+            done: false,
+            ...(item.taskName !== undefined ? { name: item.taskName } : {}),
+            ...(item.number !== undefined ? { number: item.number } : {}),
+          })),
+          now,
         );
         return tx.run(
           `UPDATE task_index SET done = true, status_name = NULL, seen_at = $3
             WHERE team_id = $1 AND project_id = $2 AND NOT done AND NOT gone
               AND task_id <> ALL($4::text[])`,
-          [teamId, projectId, now, ids],
+          [teamId, projectId, now, items.map((i) => i.taskId)],
         );
       }),
     async markGone(teamId, taskId, now = Date.now()) {
