@@ -10,6 +10,7 @@ import type { Store } from '../index.js';
 import { pgChannelProjectsStore } from './channel-projects.js';
 import { pgConnectionsStore } from './connections.js';
 import { openPgDb, type PgDb, type Sql } from './db.js';
+import { pgHeldDmsStore } from './held-dms.js';
 import { pgInstallationsStore } from './installations.js';
 import { pgKnownProjectsStore } from './known-projects.js';
 import { pgLookupCacheStore } from './lookup-cache.js';
@@ -17,6 +18,7 @@ import { migratePg } from './migrations.js';
 import { pgNotifySettingsStore } from './notify-settings.js';
 import { pgOutboxStore } from './outbox.js';
 import { pgSeenEventsStore, pgSeenRequestsStore } from './seen-requests.js';
+import { pgTaskCreatorsStore } from './task-creators.js';
 import { pgTaskIndexStore } from './task-index.js';
 import { pgTaskMessagesStore } from './task-messages.js';
 import { pgUserLinksStore } from './user-links.js';
@@ -56,6 +58,7 @@ export async function openPgStore(options: OpenPgStoreOptions): Promise<Store> {
   /** What forgetTeam forgets, inside the caller's transaction. */
   const forgetTeam = async (tx: Sql, teamId: string) => {
     await pgTaskIndexStore(tx).deleteTeam(teamId);
+    await pgTaskCreatorsStore(tx).deleteTeam(teamId);
     await pgWatchStateStore(tx).forgetTeam(teamId);
     return {
       connection: await pgConnectionsStore(tx, secrets).delete(teamId),
@@ -63,6 +66,7 @@ export async function openPgStore(options: OpenPgStoreOptions): Promise<Store> {
       projects: await pgKnownProjectsStore(tx).deleteTeam(teamId),
     };
   };
+  const outbox = pgOutboxStore(db);
   const store: Store = {
     dataDir: options.dataDir,
     secrets,
@@ -70,7 +74,7 @@ export async function openPgStore(options: OpenPgStoreOptions): Promise<Store> {
     installations: pgInstallationsStore(db, secrets),
     channelProjects: pgChannelProjectsStore(db),
     knownProjects: pgKnownProjectsStore(db),
-    outbox: pgOutboxStore(db),
+    outbox,
     seenEvents: pgSeenEventsStore(db),
     seenRequests: pgSeenRequestsStore(db),
     userLinks: pgUserLinksStore(db),
@@ -78,12 +82,16 @@ export async function openPgStore(options: OpenPgStoreOptions): Promise<Store> {
     taskMessages: pgTaskMessagesStore(db),
     taskIndex: pgTaskIndexStore(db),
     notifySettings: pgNotifySettingsStore(db),
+    heldDms: pgHeldDmsStore(db, outbox),
+    taskCreators: pgTaskCreatorsStore(db),
     watchState: pgWatchStateStore(db),
     forgetTeam: (teamId) => db.tx((tx) => forgetTeam(tx, teamId)),
     forgetUninstalledTeam: (teamId, reason, now = Date.now()) =>
       db.tx(async (tx) => {
         await pgLookupCacheStore(tx).clear(teamId);
         await pgNotifySettingsStore(tx).deleteTeam(teamId);
+        // Held DMs could no longer be sent.
+        await pgHeldDmsStore(tx, outbox).deleteTeam(teamId);
         // Without a token its messages can no longer be updated.
         await pgTaskMessagesStore(tx).deleteTeam(teamId);
         return {
