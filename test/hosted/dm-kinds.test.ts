@@ -251,8 +251,10 @@ describe.each(backends)('DM kinds against the $name', ({ start }) => {
     fakeNow = Date.parse('2026-11-24T07:59:00Z');
     expect(await h.worklink.deps.quietHours!.runOnce()).toBe(0);
     fakeNow = Date.parse('2026-11-24T08:00:00Z');
-    expect(await h.worklink.deps.quietHours!.runOnce()).toBe(1);
+    // (Its own timer may have released them first: either way they are released once.)
+    await h.worklink.deps.quietHours!.runOnce();
     expect(await h.worklink.deps.quietHours!.runOnce()).toBe(0);
+    expect(await h.worklink.store.heldDms.heldFor(h.teamId, U.erin)).toEqual([]);
     await settle();
     const toErin = (h.fake.callsOf('chat.postMessage') as RecordedCall[]).filter(
       (c) => c.body.channel === U.erin,
@@ -269,7 +271,7 @@ describe.each(backends)('DM kinds against the $name', ({ start }) => {
     await settle();
     expect(await h.worklink.store.heldDms.heldFor(h.teamId, U.erin)).toHaveLength(1);
     fakeNow = Date.parse('2026-11-25T08:01:00Z');
-    expect(await h.worklink.deps.quietHours!.runOnce()).toBe(1);
+    await h.worklink.deps.quietHours!.runOnce();
     await settle();
     expect(commentsTo(U.erin, task)).toHaveLength(1);
     expect(commentsTo(U.erin, task)[0]!.body.text).toContain('Another one');
