@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { makePrivateDir } from '../private-files.js';
 import { openSqlite } from '../sqlite.js';
+import { type ChannelFeedsStore, channelFeedsStore, deleteTeamFeeds } from './channel-feeds.js';
 import { type ChannelProjectsStore, channelProjectsStore } from './channel-projects.js';
 import { type ConnectionsStore, connectionsStore } from './connections.js';
 import { createSecretBox, loadSecretsKey, type SecretBox } from './crypto.js';
@@ -39,6 +40,8 @@ export interface Store {
   readonly installations: InstallationsStore;
   readonly channelProjects: ChannelProjectsStore;
   readonly knownProjects: KnownProjectsStore;
+  /** Channel feeds (`/work feed`) and what each posted for each task. */
+  readonly channelFeeds: ChannelFeedsStore;
   /** Assignment DMs waiting to be sent, one row per (team, task, person). */
   readonly outbox: OutboxStore;
   /** Ids of service events already taken in (a redelivery changes nothing). */
@@ -101,6 +104,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
   const forgetTeam = db.transaction((teamId: string) => {
     taskIndex.deleteTeam(teamId);
     watchState.forgetTeam(teamId);
+    deleteTeamFeeds(db, teamId);
     return {
       connection: connections.delete(teamId),
       links: channelProjects.deleteTeam(teamId),
@@ -131,6 +135,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     installations: installationsStore(db, secrets),
     channelProjects,
     knownProjects,
+    channelFeeds: channelFeedsStore(db),
     outbox,
     seenEvents: seenEventsStore(db),
     seenRequests: seenRequestsStore(db),

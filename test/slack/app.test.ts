@@ -11,6 +11,8 @@ import type { WorklinkDeps } from '../../src/slack/context/deps.js';
 import { RouteRegistry } from '../../src/slack/context/routes.js';
 import { SlackUserDirectory } from '../../src/slack/context/slack-users.js';
 import { WorkClientCache } from '../../src/slack/context/work-clients.js';
+import { createChannelFeeds } from '../../src/slack/feeds/channel-feeds.js';
+import { createActivityHub } from '../../src/slack/notify/activity.js';
 import { createLiveMessages } from '../../src/slack/notify/live-messages.js';
 import { SlackMatcher } from '../../src/slack/notify/match.js';
 import { createNotifications } from '../../src/slack/notify/notifications.js';
@@ -110,6 +112,15 @@ describe('buildApp', () => {
         matcher,
       }),
       live: createLiveMessages({ store, logger, slackFor: () => undefined, deps: () => deps }),
+      activity: createActivityHub(logger),
+      feeds: createChannelFeeds({
+        store,
+        logger,
+        slackFor: () => undefined,
+        deps: () => deps,
+        graceMs: () => 0,
+        now: Date.now,
+      }),
     };
   });
   afterAll(() => {

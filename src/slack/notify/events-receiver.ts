@@ -18,6 +18,7 @@ import type { Store } from '../../store/index.js';
 import { CREATOR_SKIPPED, type NewOutboxRow } from '../../store/outbox.js';
 import { describeIssue, responses } from '../../workapi/contract.js';
 import { verifyEventSignature } from '../../workapi/event-signature.js';
+import type { TaskActivity, TaskActivityHub } from './activity.js';
 
 export const EVENTS_ROUTE = '/work/events';
 const MAX_BODY = 1024 * 1024;
@@ -60,6 +61,8 @@ export interface EventsReceiverOptions {
    */
   graceMs(): number;
   logger?: Pick<Logger, 'debug' | 'info' | 'warn'>;
+  /** Told of the new task, once per team the event is for (channel feeds post it). */
+  activity?: TaskActivityHub;
 }
 
 export function eventsHandler(options: EventsReceiverOptions) {
@@ -124,7 +127,10 @@ export function eventsHandler(options: EventsReceiverOptions) {
       return answer(200, { ok: true, duplicate: true });
     }
     options.store.outbox.changed();
-    answer(200, { ok: true, teams: result.teams, queued: result.queued });
+    for (const teamId of result.teamIds) {
+      options.activity?.emit(teamId, createdFromEvent(parsed.data));
+    }
+    answer(200, { ok: true, teams: result.teamIds.length, queued: result.queued });
   };
 }
 
@@ -133,11 +139,11 @@ function takeIn(
   options: EventsReceiverOptions,
   event: TaskCreatedEvent,
   now: number,
-): { duplicate: boolean; teams: number; queued: number } {
+): { duplicate: boolean; teamIds: string[]; queued: number } {
   const { store } = options;
   const { outbox, seenEvents } = store;
   return store.db.transaction(() => {
-    if (!seenEvents.markSeen(event.id, now)) return { duplicate: true, teams: 0, queued: 0 };
+    if (!seenEvents.markSeen(event.id, now)) return { duplicate: true, teamIds: [], queued: 0 };
     const teams = store.connections.list().filter((c) => c.workspaceId === event.workspaceId);
     const assignees = event.taskUsers?.length
       ? event.taskUsers
@@ -172,8 +178,20 @@ function takeIn(
       });
       queued += outbox.enqueue(rows, 'ignore', now).length;
     }
-    return { duplicate: false, teams: teams.length, queued };
+    return { duplicate: false, teamIds: teams.map((t) => t.teamId), queued };
   })();
+}
+
+/** The event's task as the activity hub tells it. */
+function createdFromEvent(event: TaskCreatedEvent): TaskActivity {
+  const creator = event.taskUsers?.find((u) => u.id === event.actorId);
+  return {
+    kind: 'created',
+    taskId: event.task.taskId,
+    projectId: event.task.projectId,
+    actor: event.actorId ? { serviceUserId: event.actorId, name: creator?.name } : undefined,
+    assigneeIds: (event.task.taskUsers ?? []).map((u) => u.taskUserId),
+  };
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

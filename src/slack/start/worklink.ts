@@ -15,7 +15,7 @@ import { errMessage } from '../../error-message.js';
 import { createLogger, type Logger } from '../../logger.js';
 import type { ServiceHandle } from '../../service/index.js';
 import { openStore, type Store } from '../../store/index.js';
-import { queueFoundTask } from '../../sync/found-task.js';
+import { createdActivity, queueFoundTask } from '../../sync/found-task.js';
 import { TaskIndexRefresh } from '../../sync/task-index-refresh.js';
 import { indexWorkClient } from '../../sync/task-sightings.js';
 import { Watcher } from '../../sync/watcher.js';
@@ -25,6 +25,8 @@ import type { WorklinkDeps } from '../context/deps.js';
 import { RouteRegistry } from '../context/routes.js';
 import { SlackUserDirectory } from '../context/slack-users.js';
 import { WorkClientCache, type WorkUrls } from '../context/work-clients.js';
+import { createChannelFeeds } from '../feeds/channel-feeds.js';
+import { createActivityHub } from '../notify/activity.js';
 import { DigestScheduler } from '../notify/digest/scheduler.js';
 import { createLiveMessages } from '../notify/live-messages.js';
 import { SlackMatcher } from '../notify/match.js';
@@ -138,6 +140,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
     });
     const directory = new ServiceDirectory();
     const matcher = new SlackMatcher(store);
+    const activity = createActivityHub(logger);
     const notifications = createNotifications({
       config,
       store,
@@ -146,6 +149,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       directory,
       matcher,
       service,
+      activity,
     });
     // Tasks made outside Slack, found by looking (the hosted service sends no events).
     const watcher = new Watcher({
@@ -160,6 +164,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       announce: (teamId, task) => {
         const now = options.clock?.() ?? Date.now();
         queueFoundTask(store, teamId, task, { now, graceMs: notifications.tuning.eventGraceMs });
+        activity.emit(teamId, createdActivity(task));
       },
     });
     // The watcher's open lists already feed the index; the refresh need not read them too.
@@ -172,6 +177,15 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       slackFor: notifications.slackFor,
       deps: () => deps as WorklinkDeps,
     });
+    const feeds = createChannelFeeds({
+      store,
+      logger,
+      slackFor: notifications.slackFor,
+      deps: () => deps as WorklinkDeps,
+      graceMs: () => notifications.tuning.eventGraceMs,
+      now: () => options.clock?.() ?? Date.now(),
+    });
+    activity.on((teamId, a) => feeds.onActivity(teamId, a));
     deps = {
       config,
       store,
@@ -184,6 +198,8 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       matcher,
       notifications,
       live,
+      activity,
+      feeds,
       indexRefresh,
       watcher,
       service,
@@ -201,7 +217,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       now: options.clock,
     });
     deps.digest = digest;
-    const lifecycle = new Lifecycle([notifications, indexRefresh, digest, watcher, live]);
+    const lifecycle = new Lifecycle([notifications, indexRefresh, digest, watcher, live, feeds]);
     deps.routes.add(notifications.eventsRoute);
     deps.routes.add({
       method: 'GET',

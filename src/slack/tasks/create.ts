@@ -7,6 +7,7 @@ import { errMessage } from '../context/error-replies.js';
 import type { WorkContext } from '../context/work-context.js';
 import { esc } from '../format/text.js';
 import { announceNewTask, describeAssignmentReport } from '../notify/announce.js';
+import type { TaskFacts } from './facts.js';
 
 export interface Created {
   /** The task as the service described it; undefined when its answer did not say. */
@@ -85,4 +86,24 @@ async function announceCreated(
     const sentence = 'The assignees could not be notified right now.';
     return { report: sentence, problem: sentence };
   }
+}
+
+/**
+ * Tells the activity hub of a task made from Slack, once its confirmation card is posted (a
+ * feed in that same channel takes that card as its own). `source`: the message it was made
+ * from, whose thread is answered.
+ */
+export function tellCreated(
+  ctx: WorkContext,
+  facts: Pick<TaskFacts, 'taskId' | 'projectId' | 'assigneeIds'>,
+  source?: { channel: string; ts: string },
+): void {
+  ctx.deps.activity.emit(ctx.teamId, {
+    kind: 'created',
+    taskId: facts.taskId,
+    projectId: facts.projectId,
+    actor: { slackUserId: ctx.userId },
+    assigneeIds: facts.assigneeIds,
+    ...(source ? { source } : {}),
+  });
 }
