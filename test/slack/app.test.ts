@@ -95,6 +95,7 @@ describe('buildApp', () => {
       workClients,
       directory,
       matcher,
+      activity: createActivityHub(logger),
       indexRefresh: new TaskIndexRefresh({ store, logger, workFor: () => undefined }),
       watcher: new Watcher({
         store,
@@ -112,7 +113,6 @@ describe('buildApp', () => {
         matcher,
       }),
       live: createLiveMessages({ store, logger, slackFor: () => undefined, deps: () => deps }),
-      activity: createActivityHub(logger),
       feeds: createChannelFeeds({
         store,
         logger,

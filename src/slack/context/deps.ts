@@ -9,7 +9,7 @@ import type { Store } from '../../store/index.js';
 import type { TaskIndexRefresh } from '../../sync/task-index-refresh.js';
 import type { Watcher } from '../../sync/watcher.js';
 import type { ChannelFeedsPart } from '../feeds/channel-feeds.js';
-import type { TaskActivityHub } from '../notify/activity.js';
+import type { ActivityHub } from '../notify/activity.js';
 import type { DigestScheduler } from '../notify/digest/scheduler.js';
 import type { LiveMessages } from '../notify/live-messages.js';
 import type { SlackMatcher } from '../notify/match.js';
@@ -37,10 +37,11 @@ export interface WorklinkDeps {
   matcher: SlackMatcher;
   /** The outbox worker and the events receiver (a long-lived part: start/lifecycle.ts). */
   notifications: Notifications;
+  /** Task activity (assigned, commented, completed, …): emitted where it happens, heard by the
+   *  DM and feed listeners (notify/activity.ts). */
+  activity: ActivityHub;
   /** Keeps the messages posted about each task current: `live.taskChanged(team, task)`. */
   live: LiveMessages;
-  /** What happened to a task (created, assigned, commented…), told to DMs and feeds. */
-  activity: TaskActivityHub;
   /** Channel feeds: new tasks as cards, later activity in their threads (a long-lived part). */
   feeds: ChannelFeedsPart;
   /** Reads the task index again on a budget (a long-lived part: sync/task-index-refresh.ts). */

@@ -1,10 +1,11 @@
 /**
- * The task activity hub (`deps.activity`): whatever happens to a task through Worklink or
- * seen by it (created, assigned, commented, completed, reopened) is emitted here once, and
- * each listener (assignee DMs, channel feeds) decides what to tell whom. `emit` never throws
- * and never blocks its caller: listeners run in the background and their failures are logged.
+ * The task activity hub (`deps.activity`): the one place where "something happened to a task"
+ * is announced — by the forms, commands, buttons, shortcuts and the watcher / index refresh —
+ * and heard by whoever cares (the per-person DMs, the channel feeds). Emitters never wait for
+ * listeners and never see their failures: a notification that fails must not fail the edit.
  */
 import type { Logger } from '@slack/bolt';
+import { errMessage } from '../../error-message.js';
 
 export interface Actor {
   slackUserId?: string;
@@ -27,7 +28,8 @@ export type TaskActivity =
       taskId: string;
       projectId?: string;
       actor?: Actor;
-      added: string[] /* service user ids */;
+      /** service user ids */
+      added: string[];
     }
   | {
       kind: 'commented';
@@ -48,25 +50,41 @@ export interface TaskActivityHub {
   emit(teamId: string, activity: TaskActivity): void;
 }
 
-export function createActivityHub(logger: Pick<Logger, 'warn'>): TaskActivityHub {
+/** The hub plus `idle()`, which tests and the lifecycle use to wait for listeners to finish. */
+export interface ActivityHub extends TaskActivityHub {
+  /** Resolves once every listener started so far has finished (including ones they start). */
+  idle(): Promise<void>;
+}
+
+export function createActivityHub(logger: Pick<Logger, 'warn'>): ActivityHub {
   const listeners: ActivityListener[] = [];
+  const running = new Set<Promise<void>>();
+
+  const run = async (listener: ActivityListener, teamId: string, activity: TaskActivity) => {
+    // Let the emitter carry on first: a listener never runs inside the caller's turn.
+    await Promise.resolve();
+    try {
+      await listener(teamId, activity);
+    } catch (e) {
+      logger.warn(
+        `A task activity listener failed on ${activity.kind} ${activity.taskId}: ${errMessage(e)}`,
+      );
+    }
+  };
+
   return {
     on(listener) {
       listeners.push(listener);
     },
     emit(teamId, activity) {
       for (const listener of listeners) {
-        // Next tick: the caller's ack and reply are never held up by a listener.
-        setImmediate(() => {
-          Promise.resolve()
-            .then(() => listener(teamId, activity))
-            .catch((e: unknown) =>
-              logger.warn(
-                `Task activity (${activity.kind} ${activity.taskId}): a listener failed: ${(e as Error)?.message ?? e}`,
-              ),
-            );
-        });
+        const p = run(listener, teamId, activity);
+        running.add(p);
+        void p.finally(() => running.delete(p));
       }
+    },
+    async idle() {
+      while (running.size > 0) await Promise.all([...running]);
     },
   };
 }
