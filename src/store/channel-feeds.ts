@@ -48,17 +48,13 @@ export interface ChannelFeedsStore {
   disable(teamId: string, channelId: string): Promise<boolean>;
   /** The feeds of the channels linked to this project. */
   forProject(teamId: string, projectId: string): Promise<ChannelFeed[]>;
-  /**
-   * Takes the task's place in the channel's feed, in one unit of work. With `cardTs` (the
-   * channel already shows the task's card: its confirmation) that message is its card.
-   */
+  /** Takes the task's place in the channel's feed, in one unit of work. */
   claim(
     teamId: string,
     channelId: string,
     taskId: string,
     now: number,
     rule: BurstRule,
-    cardTs?: string,
   ): Promise<FeedClaim>;
   /** The card of a claimed task was posted as `ts`. */
   cardPosted(teamId: string, channelId: string, taskId: string, ts: string): Promise<void>;
@@ -162,12 +158,11 @@ export function channelFeedsStore(db: Database.Database): ChannelFeedsStore {
       taskId: string,
       now: number,
       rule: BurstRule,
-      cardTs: string | undefined,
     ): FeedClaim => {
       if (exists.get(teamId, channelId, taskId)) return { kind: 'taken' };
       const since = now - rule.windowMs;
-      if (cardTs !== undefined || (recent.get(teamId, channelId, since)?.n ?? 0) < rule.cards) {
-        insert.run(teamId, channelId, taskId, 'card', now, cardTs ?? null);
+      if ((recent.get(teamId, channelId, since)?.n ?? 0) < rule.cards) {
+        insert.run(teamId, channelId, taskId, 'card', now, null);
         return { kind: 'card' };
       }
       const last = lastSummary.get(teamId, channelId);
@@ -195,8 +190,8 @@ export function channelFeedsStore(db: Database.Database): ChannelFeedsStore {
     },
     disable: async (teamId, channelId) => remove.run(teamId, channelId).changes > 0,
     forProject: async (teamId, projectId) => byProject.all(teamId, projectId).map(fromRow),
-    claim: async (teamId, channelId, taskId, now, rule, cardTs) =>
-      claim(teamId, channelId, taskId, now, rule, cardTs),
+    claim: async (teamId, channelId, taskId, now, rule) =>
+      claim(teamId, channelId, taskId, now, rule),
     async cardPosted(teamId, channelId, taskId, ts) {
       setTs.run(ts, teamId, channelId, taskId);
     },

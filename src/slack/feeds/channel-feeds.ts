@@ -17,16 +17,28 @@ import type { WorklinkDeps } from '../context/deps.js';
 import { errMessage } from '../context/error-replies.js';
 import { buildWorkContext, type WorkContext } from '../context/work-context.js';
 import type { TaskActivity } from '../notify/activity.js';
+import { inDirectMessage } from '../shared/project-here.js';
 import type { LongLivedPart } from '../start/lifecycle.js';
 import { taskCardData } from '../tasks/card/load.js';
+import type { TaskCardData } from '../tasks/card/view.js';
 import { factsFromTask } from '../tasks/facts.js';
-import { type CardLoader, FeedCards } from './feed-cards.js';
+import { type CardLoader, FeedCards, type FeedPlace } from './feed-cards.js';
 import { threadReplyText } from './feed-text.js';
 import { peopleLabels, whoActed } from './people-labels.js';
 
 export interface ChannelFeedsPart extends LongLivedPart {
   /** The hub's listener (registered by start/worklink.ts). */
   onActivity(teamId: string, activity: TaskActivity): Promise<void>;
+  /**
+   * `/work add` in a channel whose feed takes the new task (its project): the feed places it
+   * — its card is the confirmation, or past the burst rule a line in the summary. Undefined
+   * when the channel has no feed for it (the command posts its own card).
+   */
+  placeHere(
+    ctx: WorkContext,
+    data: TaskCardData,
+    projectId: string,
+  ): Promise<FeedPlace | undefined>;
   /** Resolves when no feed post is waiting or running (tests). */
   idle(): Promise<void>;
 }
@@ -132,6 +144,15 @@ export function createChannelFeeds(o: ChannelFeedsDeps): ChannelFeedsPart {
         .finally(() => running.delete(job));
       running.add(job);
       return job;
+    },
+    async placeHere(ctx, data, projectId) {
+      const channelId = ctx.channelId;
+      if (stopped || !channelId || inDirectMessage(ctx)) return undefined;
+      if (ctx.store.channelProjects.get(ctx.teamId, channelId)?.projectId !== projectId) {
+        return undefined;
+      }
+      if (!(await ctx.store.channelFeeds.get(ctx.teamId, channelId))) return undefined;
+      return cards.place(ctx, channelId, data.taskId, `<@${ctx.userId}>`, async () => data);
     },
     async idle() {
       while (running.size) await Promise.all(running);

@@ -2,9 +2,10 @@
  * A new task in a project with feeds: each feed channel gets the task's compact live card
  * (tasks/card/live-view.ts, remembered in task_messages so live updates keep it current), or,
  * past the burst rule, a line in one summary message edited as more arrive. A task created
- * from Slack in a feed channel already has its confirmation card there: that card is the
- * feed's (never a second one). A task made from a message also answers in that message's
- * thread with the same live card, so the conversation links to the task.
+ * with `/work add` in a feed channel is placed by that command (`place`): its confirmation
+ * card is the feed's card (never a second one), or past the burst rule only its author is
+ * told. A task made from a message also answers in that message's thread with the same live
+ * card, so the conversation links to the task.
  *
  * Each channel's posts run one at a time (keyed-serial.ts): the burst rule counts what the
  * channel already got. Store claims (channel-feeds store) make a task post once per channel,
@@ -24,6 +25,8 @@ type Created = Extract<TaskActivity, { kind: 'created' }>;
 
 /** The burst rule: more than 5 new tasks within a minute become one summary. */
 export const BURST = { windowMs: 60_000, cards: 5 };
+
+export type FeedPlace = 'card' | 'summary' | 'taken' | 'failed';
 
 /** The task's card data, read once for all the channels (undefined: it cannot be read). */
 export type CardLoader = () => Promise<TaskCardData | undefined>;
@@ -45,18 +48,28 @@ export class FeedCards {
   /** Posts the task in each feed channel (in the background of the hub). */
   async post(ctx: WorkContext, a: Created, feeds: ChannelFeed[], load: CardLoader): Promise<void> {
     const actor = await whoActed(ctx, a.actor);
-    await Promise.all(
-      feeds.map((feed) => {
-        const key = `${ctx.teamId}:${feed.channelId}`;
-        return this.serial.run(key, async () => {
-          try {
-            await this.postOne(ctx, feed.channelId, a.taskId, actor, load);
-          } finally {
-            if (this.serial.waiting(key) === 0) await this.flushSummary(ctx, key);
-          }
-        });
-      }),
-    );
+    await Promise.all(feeds.map((f) => this.place(ctx, f.channelId, a.taskId, actor, load)));
+  }
+
+  /**
+   * The task's place in one channel's feed: its card posted ('card'), a line in the burst's
+   * summary ('summary'), already there ('taken'), or not posted ('failed').
+   */
+  place(
+    ctx: WorkContext,
+    channelId: string,
+    taskId: string,
+    actor: string | undefined,
+    load: CardLoader,
+  ): Promise<FeedPlace> {
+    const key = `${ctx.teamId}:${channelId}`;
+    return this.serial.run(key, async () => {
+      try {
+        return await this.placeOne(ctx, channelId, taskId, actor, load);
+      } finally {
+        if (this.serial.waiting(key) === 0) await this.flushSummary(ctx, key);
+      }
+    });
   }
 
   /** Answers in the thread of the message the task was made from. */
@@ -94,26 +107,16 @@ export class FeedCards {
     return this.serial.idle();
   }
 
-  private async postOne(
+  private async placeOne(
     ctx: WorkContext,
     channelId: string,
     taskId: string,
     actor: string | undefined,
     load: CardLoader,
-  ): Promise<void> {
+  ): Promise<FeedPlace> {
     const { store, teamId } = ctx;
-    const confirmation = store.taskMessages
-      .forTask(teamId, taskId)
-      .find((m) => m.kind === 'card' && m.channelId === channelId);
-    const claim = await store.channelFeeds.claim(
-      teamId,
-      channelId,
-      taskId,
-      this.now(),
-      BURST,
-      confirmation?.ts,
-    );
-    if (claim.kind === 'taken' || confirmation) return;
+    const claim = await store.channelFeeds.claim(teamId, channelId, taskId, this.now(), BURST);
+    if (claim.kind === 'taken') return 'taken';
     if (claim.kind === 'summary') {
       const key = `${teamId}:${channelId}`;
       // A new summary (the last one's minute is over): the last one gets its final edit first.
@@ -125,12 +128,12 @@ export class FeedCards {
         taskIds: claim.taskIds,
         projectName: data?.projectName,
       });
-      return;
+      return 'summary';
     }
     const data = await load();
     if (!data) {
       await store.channelFeeds.release(teamId, channelId, taskId);
-      return;
+      return 'failed';
     }
     const message = liveMessage({ kind: 'card', data, actor });
     try {
@@ -146,10 +149,12 @@ export class FeedCards {
         number: data.number,
       });
       await store.channelFeeds.cardPosted(teamId, channelId, taskId, res.ts);
+      return 'card';
     } catch (e) {
       // Not posted (not a member, channel gone…): the task may be posted by a later telling.
       await store.channelFeeds.release(teamId, channelId, taskId);
       ctx.logger.warn(`Feed: could not post task ${taskId} in ${channelId}: ${errMessage(e)}`);
+      return 'failed';
     }
   }
 

@@ -5,10 +5,10 @@
  * (a summary is then edited once, by the last of them).
  */
 export class KeyedSerial {
-  private readonly tails = new Map<string, Promise<void>>();
+  private readonly tails = new Map<string, Promise<unknown>>();
   private readonly counts = new Map<string, number>();
 
-  run(key: string, job: () => Promise<void>): Promise<void> {
+  run<T>(key: string, job: () => Promise<T>): Promise<T> {
     this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
     const next = (this.tails.get(key) ?? Promise.resolve()).then(job).finally(() => {
       const left = (this.counts.get(key) ?? 1) - 1;
