@@ -127,17 +127,20 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       { maxResponseBytes: config.workMaxResponseBytes, log: logger },
       (client, teamId) => indexWorkClient(client, teamId, store.taskIndex, (m) => logger.warn(m)),
     );
-    const indexRefresh = new TaskIndexRefresh({
-      store,
-      logger,
-      now: options.clock,
-      // A change the re-reads find is shown in the messages about the task.
-      onChanged: (teamId, taskId) => deps?.live.taskChanged(teamId, taskId),
-      workFor: (teamId) => {
-        const connection = store.connections.get(teamId);
-        return connection ? workClients.for(connection) : undefined;
+    const indexRefresh = new TaskIndexRefresh(
+      {
+        store,
+        logger,
+        now: options.clock,
+        // A change the re-reads find is shown in the messages about the task.
+        onChanged: (teamId, taskId) => deps?.live.taskChanged(teamId, taskId),
+        workFor: (teamId) => {
+          const connection = store.connections.get(teamId);
+          return connection ? workClients.for(connection) : undefined;
+        },
       },
-    });
+      config.workIndexReadsPerMinute,
+    );
     const directory = new ServiceDirectory();
     const matcher = new SlackMatcher(store);
     const activity = createActivityHub(logger);
