@@ -4,9 +4,11 @@
  * feed_posts records what each feed posted for each task — its card (the thread later activity
  * goes to), or its place in a burst summary. A task is posted to a channel at most once: the
  * row is claimed first, so the Slack path, the service's events and the watcher never post
- * the same task twice. Methods are async (issue 14: the store's interface becomes async).
+ * the same task twice. This module is SQLite's (synchronous, see sync.ts);
+ * pg/channel-feeds.ts is PostgreSQL's.
  */
 import type Database from 'better-sqlite3';
+import type { Sync } from './sync.js';
 
 export interface ChannelFeed {
   teamId: string;
@@ -73,29 +75,25 @@ export interface ChannelFeedsStore {
   deleteTeam(teamId: string): Promise<number>;
 }
 
-interface FeedRow {
+/** A channel_feeds row as stored (both engines read it the same way). */
+export interface FeedRow {
   team_id: string;
   channel_id: string;
-  sync: number;
+  /** 0/1 on SQLite, a boolean on PostgreSQL. */
+  sync: number | boolean;
   enabled_by: string;
   enabled_at: number;
 }
 
-const fromRow = (r: FeedRow): ChannelFeed => ({
+export const fromRow = (r: FeedRow): ChannelFeed => ({
   teamId: r.team_id,
   channelId: r.channel_id,
-  sync: r.sync === 1,
+  sync: r.sync === 1 || r.sync === true,
   enabledBy: r.enabled_by,
   enabledAt: r.enabled_at,
 });
 
-/** Deletes a team's feeds and posts (inside the store's forget-team transactions). */
-export function deleteTeamFeeds(db: Database.Database, teamId: string): number {
-  const posts = db.prepare('DELETE FROM feed_posts WHERE team_id = ?').run(teamId).changes;
-  return posts + db.prepare('DELETE FROM channel_feeds WHERE team_id = ?').run(teamId).changes;
-}
-
-export function channelFeedsStore(db: Database.Database): ChannelFeedsStore {
+export function channelFeedsStore(db: Database.Database): Sync<ChannelFeedsStore> {
   const select = db.prepare<[string, string], FeedRow>(
     'SELECT * FROM channel_feeds WHERE team_id = ? AND channel_id = ?',
   );
@@ -179,36 +177,40 @@ export function channelFeedsStore(db: Database.Database): ChannelFeedsStore {
       for (const taskId of taskIds) setTs.run(ts, teamId, channelId, taskId);
     },
   );
+  const removePosts = db.prepare('DELETE FROM feed_posts WHERE team_id = ?');
+  const removeFeeds = db.prepare('DELETE FROM channel_feeds WHERE team_id = ?');
+  const deleteTeam = db.transaction(
+    (teamId: string) => removePosts.run(teamId).changes + removeFeeds.run(teamId).changes,
+  );
 
   return {
-    async get(teamId, channelId) {
+    get(teamId, channelId) {
       const row = select.get(teamId, channelId);
       return row ? fromRow(row) : undefined;
     },
-    async enable(teamId, channelId, sync, by, now = Date.now()) {
+    enable(teamId, channelId, sync, by, now = Date.now()) {
       upsert.run(teamId, channelId, sync ? 1 : 0, by, now);
     },
-    disable: async (teamId, channelId) => remove.run(teamId, channelId).changes > 0,
-    forProject: async (teamId, projectId) => byProject.all(teamId, projectId).map(fromRow),
-    claim: async (teamId, channelId, taskId, now, rule) =>
-      claim(teamId, channelId, taskId, now, rule),
-    async cardPosted(teamId, channelId, taskId, ts) {
+    disable: (teamId, channelId) => remove.run(teamId, channelId).changes > 0,
+    forProject: (teamId, projectId) => byProject.all(teamId, projectId).map(fromRow),
+    claim: (teamId, channelId, taskId, now, rule) => claim(teamId, channelId, taskId, now, rule),
+    cardPosted(teamId, channelId, taskId, ts) {
       setTs.run(ts, teamId, channelId, taskId);
     },
-    async summaryPosted(teamId, channelId, ts, taskIds) {
+    summaryPosted(teamId, channelId, ts, taskIds) {
       summaryPosted(teamId, channelId, ts, taskIds);
     },
-    async release(teamId, channelId, taskId) {
+    release(teamId, channelId, taskId) {
       removePost.run(teamId, channelId, taskId);
     },
-    cardsOf: async (teamId, taskId) =>
+    cardsOf: (teamId, taskId) =>
       cards
         .all(teamId, taskId)
         .map((r) => ({ channelId: r.channel_id, ts: r.ts, sync: r.sync === 1 })),
-    async taskOfCard(teamId, channelId, ts) {
+    taskOfCard(teamId, channelId, ts) {
       const row = ofCard.get(teamId, channelId, ts);
       return row ? { taskId: row.task_id, sync: row.sync === 1 } : undefined;
     },
-    deleteTeam: async (teamId) => deleteTeamFeeds(db, teamId),
+    deleteTeam: (teamId) => deleteTeam(teamId),
   };
 }

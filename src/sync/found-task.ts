@@ -12,16 +12,18 @@ import type { Task } from '../workapi/contract.js';
 import { readId } from '../workapi/fields.js';
 
 /** Queues the found task's DMs; returns how many rows were new. */
-export function queueFoundTask(
+export async function queueFoundTask(
   store: Store,
   teamId: string,
   task: Task,
   options: { now: number; graceMs: number },
-): number {
+): Promise<number> {
   const assignees = assigneesOf(task);
   if (assignees.length === 0) return 0;
   const creator = creatorOf(task);
-  const project = task.projectId ? store.knownProjects.get(teamId, task.projectId) : undefined;
+  const project = task.projectId
+    ? await store.knownProjects.get(teamId, task.projectId)
+    : undefined;
   const rows: NewOutboxRow[] = assignees.map((serviceUserId) => {
     const isCreator = serviceUserId === creator;
     return {
@@ -40,7 +42,7 @@ export function queueFoundTask(
       notBefore: options.now + options.graceMs,
     };
   });
-  const queued = store.outbox.enqueue(rows, 'ignore', options.now).length;
+  const queued = (await store.outbox.enqueue(rows, 'ignore', options.now)).length;
   store.outbox.changed();
   return queued;
 }

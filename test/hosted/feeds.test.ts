@@ -22,14 +22,14 @@ beforeAll(async () => {
   h.worklink.deps.notifications.tuning.eventGraceMs = 100;
   const { channelProjects, channelFeeds } = h.worklink.store;
   const alice = h.users.alice.id;
-  channelProjects.link(h.teamId, 'C_GENERAL', h.hosted.projects.website, alice);
-  channelProjects.link(h.teamId, 'C_SECOND', h.hosted.projects.website, alice);
-  channelProjects.link(h.teamId, 'C_ONBOARDING', h.hosted.projects.onboarding, alice);
+  await channelProjects.link(h.teamId, 'C_GENERAL', h.hosted.projects.website, alice);
+  await channelProjects.link(h.teamId, 'C_SECOND', h.hosted.projects.website, alice);
+  await channelProjects.link(h.teamId, 'C_ONBOARDING', h.hosted.projects.onboarding, alice);
   await channelFeeds.enable(h.teamId, 'C_GENERAL', true, alice);
   await channelFeeds.enable(h.teamId, 'C_SECOND', false, alice);
   await channelFeeds.enable(h.teamId, 'C_ONBOARDING', false, alice);
   // The watcher's first look only records what is there.
-  await waitFor(() => h.worklink.store.watchState.looks(h.teamId).length >= 2 || undefined, {
+  await waitFor(async () => (await h.worklink.store.watchState.looks(h.teamId)).length >= 2, {
     timeoutMs: 5_000,
   });
 });

@@ -96,13 +96,13 @@ describe('buildApp', () => {
       directory,
       matcher,
       activity: createActivityHub(logger),
-      indexRefresh: new TaskIndexRefresh({ store, logger, workFor: () => undefined }),
+      indexRefresh: new TaskIndexRefresh({ store, logger, workFor: async () => undefined }),
       watcher: new Watcher({
         store,
         logger,
         intervalMs: 0,
-        workFor: () => undefined,
-        announce: () => {},
+        workFor: async () => undefined,
+        announce: async () => {},
       }),
       notifications: createNotifications({
         config: base,
@@ -112,19 +112,24 @@ describe('buildApp', () => {
         directory,
         matcher,
       }),
-      live: createLiveMessages({ store, logger, slackFor: () => undefined, deps: () => deps }),
+      live: createLiveMessages({
+        store,
+        logger,
+        slackFor: async () => undefined,
+        deps: () => deps,
+      }),
       feeds: createChannelFeeds({
         store,
         logger,
-        slackFor: () => undefined,
+        slackFor: async () => undefined,
         deps: () => deps,
         graceMs: () => 0,
         now: Date.now,
       }),
     };
   });
-  afterAll(() => {
-    deps.store.close();
+  afterAll(async () => {
+    await deps.store.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

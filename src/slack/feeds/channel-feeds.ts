@@ -46,7 +46,7 @@ export interface ChannelFeedsPart extends LongLivedPart {
 export interface ChannelFeedsDeps {
   store: Store;
   logger: Logger;
-  slackFor(teamId: string): WebClient | undefined;
+  slackFor(teamId: string): Promise<WebClient | undefined>;
   deps(): WorklinkDeps;
   /** How long a task not made from Slack waits for the Slack path (the events' grace). */
   graceMs(): number;
@@ -72,10 +72,10 @@ export function createChannelFeeds(o: ChannelFeedsDeps): ChannelFeedsPart {
       waits.add(done);
     });
 
-  const contextFor = (teamId: string): WorkContext | undefined => {
-    const slack = o.slackFor(teamId);
+  const contextFor = async (teamId: string): Promise<WorkContext | undefined> => {
+    const slack = await o.slackFor(teamId);
     if (!slack) return undefined;
-    const ctx = buildWorkContext(o.deps(), { teamId, userId: '', slack });
+    const ctx = await buildWorkContext(o.deps(), { teamId, userId: '', slack });
     return ctx.connection ? ctx : undefined;
   };
 
@@ -96,12 +96,12 @@ export function createChannelFeeds(o: ChannelFeedsDeps): ChannelFeedsPart {
   };
 
   async function created(teamId: string, a: Extract<TaskActivity, { kind: 'created' }>) {
-    const ctx = contextFor(teamId);
+    const ctx = await contextFor(teamId);
     if (!ctx) return;
     const load = loaderFor(ctx, a.taskId);
     if (a.source) await cards.answerSource(ctx, a, load);
     const projectId =
-      a.projectId ?? ctx.store.taskIndex.get(teamId, a.taskId)?.projectId ?? undefined;
+      a.projectId ?? (await ctx.store.taskIndex.get(teamId, a.taskId))?.projectId ?? undefined;
     if (!projectId) return;
     const feeds = await ctx.store.channelFeeds.forProject(teamId, projectId);
     if (feeds.length === 0) return;
@@ -112,7 +112,7 @@ export function createChannelFeeds(o: ChannelFeedsDeps): ChannelFeedsPart {
   async function later(teamId: string, a: Exclude<TaskActivity, { kind: 'created' }>) {
     const posted = await o.store.channelFeeds.cardsOf(teamId, a.taskId);
     if (posted.length === 0) return;
-    const ctx = contextFor(teamId);
+    const ctx = await contextFor(teamId);
     if (!ctx) return;
     const who = await whoActed(ctx, a.actor);
     const added = a.kind === 'assigned' ? await peopleLabels(ctx, a.added) : [];
@@ -148,7 +148,7 @@ export function createChannelFeeds(o: ChannelFeedsDeps): ChannelFeedsPart {
     async placeHere(ctx, data, projectId) {
       const channelId = ctx.channelId;
       if (stopped || !channelId || inDirectMessage(ctx)) return undefined;
-      if (ctx.store.channelProjects.get(ctx.teamId, channelId)?.projectId !== projectId) {
+      if ((await ctx.store.channelProjects.get(ctx.teamId, channelId))?.projectId !== projectId) {
         return undefined;
       }
       if (!(await ctx.store.channelFeeds.get(ctx.teamId, channelId))) return undefined;

@@ -41,14 +41,14 @@ const feedCommand: Subcommand = {
       );
       return;
     }
-    const link = ctx.store.channelProjects.get(ctx.teamId, ctx.channelId);
+    const link = await ctx.store.channelProjects.get(ctx.teamId, ctx.channelId);
     if (!link) {
       await ctx.reply(
         'This channel is not linked to a project, so it has no feed of new tasks. Link one first with `/work project link <projectId>`, then `/work feed on`.',
       );
       return;
     }
-    const project = `*${esc(knownName(ctx, link.projectId))}*`;
+    const project = `*${esc(await knownName(ctx, link.projectId))}*`;
     const feed = await ctx.store.channelFeeds.get(ctx.teamId, ctx.channelId);
     if (!what) {
       await ctx.reply(

@@ -86,7 +86,7 @@ export class FeedCards {
         ...message,
       });
       if (res.channel && res.ts) {
-        ctx.store.taskMessages.remember({
+        await ctx.store.taskMessages.remember({
           teamId: ctx.teamId,
           taskId: a.taskId,
           channelId: res.channel,
@@ -139,7 +139,7 @@ export class FeedCards {
     try {
       const res = await ctx.slack.chat.postMessage({ channel: channelId, ...message });
       if (!res.ts) throw new Error('chat.postMessage answered no ts');
-      store.taskMessages.remember({
+      await store.taskMessages.remember({
         teamId,
         taskId,
         channelId: res.channel ?? channelId,
@@ -163,10 +163,12 @@ export class FeedCards {
     const pending = this.summaries.get(key);
     if (!pending) return;
     this.summaries.delete(key);
-    const entries: SummaryEntry[] = pending.taskIds.map((taskId) => {
-      const known = ctx.store.taskIndex.get(ctx.teamId, taskId);
-      return { taskId, name: known?.name ?? taskId, number: known?.number };
-    });
+    const entries: SummaryEntry[] = await Promise.all(
+      pending.taskIds.map(async (taskId) => {
+        const known = await ctx.store.taskIndex.get(ctx.teamId, taskId);
+        return { taskId, name: known?.name ?? taskId, number: known?.number };
+      }),
+    );
     const message = summaryMessage(entries, pending.projectName);
     try {
       if (pending.ts) {

@@ -59,7 +59,7 @@ export function registerThreadSync(app: App, deps: WorklinkDeps): void {
     try {
       const card = await deps.store.channelFeeds.taskOfCard(teamId, reply.channel, reply.threadTs);
       if (!card?.sync) return;
-      const ctx = workContext(deps, args, { channelId: reply.channel });
+      const ctx = await workContext(deps, args, { channelId: reply.channel });
       if (!ctx.connection || ctx.userId !== reply.user) return;
       await commentFromReply(ctx, card.taskId, reply);
     } catch (e) {

@@ -57,7 +57,7 @@ export interface NotifyWorkerOptions {
   /** The app store's outbox (src/store/outbox.ts); its changed() wakes the worker. */
   outbox: OutboxStore;
   /** The Web API client for a team (its bot token), or undefined when not installed. */
-  slackFor(teamId: string): WebClient | undefined;
+  slackFor(teamId: string): Promise<WebClient | undefined>;
   /** Default: rows without a recipient fail ("no Slack account linked"). */
   prepare?: PrepareRow;
   logger?: Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
@@ -187,14 +187,14 @@ export class NotifyWorker {
   private async loop(): Promise<void> {
     while (this.running) {
       this.woken = false;
-      const { moved, sawDue } = this.fill();
+      const { moved, sawDue } = await this.fill();
       if (!this.running) break;
       if (moved > 0 || this.woken) {
         // Let the sends start (and other I/O run) before looking again.
         await new Promise((r) => setImmediate(r));
         continue;
       }
-      await this.sleep(this.nextDelay(sawDue));
+      await this.sleep(await this.nextDelay(sawDue));
     }
   }
 
@@ -210,13 +210,13 @@ export class NotifyWorker {
    * `moved`: rows claimed or moved; `sawDue`: due rows were found (then the next look is
    * set by the pacers and finishing sends, not by the queue).
    */
-  private fill(): { moved: number; sawDue: boolean } {
+  private async fill(): Promise<{ moved: number; sawDue: boolean }> {
     let moved = 0;
     const now = Date.now();
     const free = this.maxInFlight - this.active.size;
     if (free <= 0) return { moved, sawDue: true };
     // Twice what may start: some rows may be for channels that are not ready.
-    const candidates = this.outbox.due(now, free * 2, this.blockedTeams(now));
+    const candidates = await this.outbox.due(now, free * 2, this.blockedTeams(now));
     const deferred: { id: number; at: number }[] = [];
     for (const { id, teamId, slackUserId } of candidates) {
       if (this.active.size >= this.maxInFlight) break;
@@ -226,7 +226,7 @@ export class NotifyWorker {
         deferred.push({ id, at: this.channels.slotFor(teamId, slackUserId, id, now) });
         continue;
       }
-      const row = this.outbox.claim(id, now, this.leaseMs);
+      const row = await this.outbox.claim(id, now, this.leaseMs);
       if (!row) continue; // another worker took it
       moved++;
       this.pacer.starting(teamId, now);
@@ -245,18 +245,18 @@ export class NotifyWorker {
         });
       this.active.add(job);
     }
-    this.outbox.defer(deferred, now);
+    if (deferred.length) await this.outbox.defer(deferred, now);
     return { moved: moved + deferred.length, sawDue: candidates.length > 0 };
   }
 
-  private nextDelay(sawDue: boolean): number {
+  private async nextDelay(sawDue: boolean): Promise<number> {
     const now = Date.now();
     if (this.active.size >= this.maxInFlight) return this.idlePollMs;
     let delay = this.idlePollMs;
     // Due rows left where they are wait for their team's pace or a free slot (a finishing
     // send wakes the loop); only an empty front of the queue needs the next due time.
     if (!sawDue) {
-      const next = this.outbox.nextDueAt(this.blockedTeams(now));
+      const next = await this.outbox.nextDueAt(this.blockedTeams(now));
       if (next !== undefined) delay = Math.min(delay, next - now);
     }
     const ready = this.pacer.nextReadyAt(now);
@@ -286,9 +286,9 @@ export class NotifyWorker {
     const { outbox } = this;
     let row = claimed;
     let startedAt: number | undefined;
-    const slack = this.options.slackFor(row.teamId);
+    const slack = await this.options.slackFor(row.teamId);
     if (!slack) {
-      this.fail(row, 'Worklink is not installed in this Slack workspace');
+      await this.fail(row, 'Worklink is not installed in this Slack workspace');
       return;
     }
     try {
@@ -301,27 +301,27 @@ export class NotifyWorker {
         } catch (e) {
           // Nothing was posted yet, so a retry needs no reconciling.
           const failure = classifySlackError(e);
-          this.handleFailure(
+          await this.handleFailure(
             row,
             failure.kind === 'transient' ? { ...failure, ambiguous: false } : failure,
           );
           return;
         }
         if (prep.kind === 'failed') {
-          this.fail(row, prep.reason);
+          await this.fail(row, prep.reason);
           return;
         }
         if (prep.kind === 'skipped') {
-          outbox.markSkipped(row.id, prep.reason);
+          await outbox.markSkipped(row.id, prep.reason);
           this.stats.skipped++;
           return;
         }
         const fields = { ...prep.fields, slackUserId: prep.slackUserId };
-        outbox.update(row.id, fields);
+        await outbox.update(row.id, fields);
         row = { ...row, ...fields };
       }
       if (row.slackUserId === row.actorSlackUserId) {
-        outbox.markSkipped(row.id, CREATOR_SKIPPED);
+        await outbox.markSkipped(row.id, CREATOR_SKIPPED);
         this.stats.skipped++;
         return;
       }
@@ -330,7 +330,7 @@ export class NotifyWorker {
         const now = Date.now();
         if (this.channels.readyAt(row.teamId, row.slackUserId!, now) !== undefined) {
           const at = this.channels.slotFor(row.teamId, row.slackUserId!, row.id, now);
-          outbox.requeue(row.id, at, now);
+          await outbox.requeue(row.id, at, now);
           return;
         }
         this.channels.starting(row.teamId, row.slackUserId!, row.id, now);
@@ -338,7 +338,7 @@ export class NotifyWorker {
       if (row.uncertain) {
         const found = await this.reconcile(slack, row);
         if (found) {
-          outbox.markSent(row.id, found);
+          await outbox.markSent(row.id, found);
           this.stats.reconciled++;
           this.options.logger?.info(`Outbox row ${row.id} was already delivered; not sent again.`);
           return;
@@ -367,17 +367,21 @@ export class NotifyWorker {
         unfurl_links: false,
         unfurl_media: false,
       });
-      outbox.markSent(row.id, { ts: res.ts, channel: res.channel });
+      await outbox.markSent(row.id, { ts: res.ts, channel: res.channel });
       this.pacer.sent(row.teamId, startedAt);
       this.channels.answered(row.teamId, row.slackUserId!, startedAt);
       this.stats.sent++;
     } catch (e) {
-      this.handleFailure(row, classifySlackError(e), startedAt);
+      await this.handleFailure(row, classifySlackError(e), startedAt);
     }
   }
 
   /** `startedAt`: when the failed chat.postMessage started (undefined for other calls). */
-  private handleFailure(row: OutboxRow, failure: SlackFailure, startedAt?: number): void {
+  private async handleFailure(
+    row: OutboxRow,
+    failure: SlackFailure,
+    startedAt?: number,
+  ): Promise<void> {
     const { outbox } = this;
     const now = Date.now();
     switch (failure.kind) {
@@ -400,23 +404,23 @@ export class NotifyWorker {
         }
         this.stats.rateLimited++;
         // Slack did not take the call: this try does not count against the row.
-        outbox.reschedule(row.id, until, failure.reason, false, now, true);
+        await outbox.reschedule(row.id, until, failure.reason, false, now, true);
         this.options.logger?.debug(
           `${scope === 'team' ? `Team ${row.teamId}` : `The DM channel of ${row.slackUserId}`} rate limited; waiting ${failure.retryAfterMs} ms.`,
         );
         return;
       }
       case 'permanent':
-        this.fail(row, failure.reason);
+        await this.fail(row, failure.reason);
         return;
       case 'transient': {
         if (row.attempts >= this.maxAttempts) {
-          this.fail(row, `gave up after ${row.attempts} attempts: ${failure.reason}`);
+          await this.fail(row, `gave up after ${row.attempts} attempts: ${failure.reason}`);
           return;
         }
         this.stats.retried++;
         const at = now + this.backoff(row.attempts);
-        outbox.reschedule(row.id, at, failure.reason, failure.ambiguous, now);
+        await outbox.reschedule(row.id, at, failure.reason, failure.ambiguous, now);
         this.options.logger?.warn(
           `DM for outbox row ${row.id} not delivered (${failure.reason}); retrying in ${at - now} ms.`,
         );
@@ -424,8 +428,8 @@ export class NotifyWorker {
     }
   }
 
-  private fail(row: OutboxRow, reason: string): void {
-    this.outbox.markFailed(row.id, reason);
+  private async fail(row: OutboxRow, reason: string): Promise<void> {
+    await this.outbox.markFailed(row.id, reason);
     this.stats.failed++;
     this.options.logger?.info(
       `DM for outbox row ${row.id} (team ${row.teamId}) failed: ${reason}.`,
@@ -453,7 +457,7 @@ export class NotifyWorker {
         const opened = await slack.conversations.open({ users: row.slackUserId! });
         channel = opened.channel?.id;
         if (!channel) return undefined;
-        this.outbox.update(row.id, { dmChannel: channel });
+        await this.outbox.update(row.id, { dmChannel: channel });
       }
       const oldest = Math.floor(Date.parse(row.createdAt) / 1000) - 60;
       const history = await slack.conversations.history({

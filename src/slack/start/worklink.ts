@@ -96,7 +96,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
   try {
     const store = openStore(config.dataDir, { secretsKey: config.secretsKey });
     if (config.slack.mode === 'oauth') {
-      const unreadable = unreadableInstallsSentence(store, config, INSTALL_PATH);
+      const unreadable = await unreadableInstallsSentence(store, config, INSTALL_PATH);
       if (unreadable) logger.error(unreadable);
     }
     cleanup.push(() => store.close());
@@ -134,8 +134,8 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
         now: options.clock,
         // A change the re-reads find is shown in the messages about the task.
         onChanged: (teamId, taskId) => deps?.live.taskChanged(teamId, taskId),
-        workFor: (teamId) => {
-          const connection = store.connections.get(teamId);
+        workFor: async (teamId) => {
+          const connection = await store.connections.get(teamId);
           return connection ? workClients.for(connection) : undefined;
         },
       },
@@ -160,14 +160,17 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       logger,
       intervalMs: (config.workPollSeconds ?? 0) * 1000,
       now: options.clock,
-      workFor: (teamId) => {
-        const connection = store.connections.get(teamId);
+      workFor: async (teamId) => {
+        const connection = await store.connections.get(teamId);
         return connection ? workClients.for(connection) : undefined;
       },
       announce: (teamId, task) => {
         const now = options.clock?.() ?? Date.now();
-        queueFoundTask(store, teamId, task, { now, graceMs: notifications.tuning.eventGraceMs });
         activity.emit(teamId, createdActivity(task));
+        return queueFoundTask(store, teamId, task, {
+          now,
+          graceMs: notifications.tuning.eventGraceMs,
+        });
       },
     });
     // The watcher's open lists already feed the index; the refresh need not read them too.

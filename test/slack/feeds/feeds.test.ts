@@ -38,8 +38,8 @@ beforeAll(async () => {
   h.service.setEventsSubscriber({ url: `${h.worklink.url}/work/events`, secret: EVENTS_SECRET });
   // Tasks made outside Slack wait this long for the Slack path (shortened for tests).
   h.worklink.deps.notifications.tuning.eventGraceMs = 300;
-  website = linkChannel(h, 0, 'C_GENERAL');
-  onboarding = linkChannel(h, 1, 'C_ONBOARDING');
+  website = await linkChannel(h, 0, 'C_GENERAL');
+  onboarding = await linkChannel(h, 1, 'C_ONBOARDING');
 });
 afterAll(() => h?.stop());
 beforeEach(() => h.fake.reset());
@@ -149,9 +149,9 @@ describe('a channel with a feed', () => {
     expect(shown(cards[0]!.body)).toMatch(/<@U_ALICE> created \*Feed from a DM\* for <@U_CAROL>/);
     // Remembered as a live message, so edits reach it.
     expect(
-      h.worklink.store.taskMessages
-        .forTask(h.teamId, task.taskId)
-        .some((m) => m.channelId === 'C_GENERAL' && m.ts === card.ts),
+      (await h.worklink.store.taskMessages.forTask(h.teamId, task.taskId)).some(
+        (m) => m.channelId === 'C_GENERAL' && m.ts === card.ts,
+      ),
     ).toBe(true);
     // Another project's task is not this channel's.
     await h.slack.slashCommand(`add Not for general in:${onboarding}`, { channelId: 'D_ALICE' });
@@ -312,9 +312,9 @@ describe('a task made from a message', () => {
     const task = (await findTask(h, website, 'The footer overlaps on phones'))!;
     // It is a live message too: remembered with the task.
     expect(
-      h.worklink.store.taskMessages
-        .forTask(h.teamId, task.taskId)
-        .some((m) => m.channelId === 'C_GENERAL' && m.ts === replyTs(answer)),
+      (await h.worklink.store.taskMessages.forTask(h.teamId, task.taskId)).some(
+        (m) => m.channelId === 'C_GENERAL' && m.ts === replyTs(answer),
+      ),
     ).toBe(true);
     // The channel's feed has its own card of it, at the top of the channel.
     await feedCard(task.taskId);
