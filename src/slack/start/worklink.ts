@@ -16,7 +16,7 @@ import { createLogger, type Logger } from '../../logger.js';
 import type { ServiceHandle } from '../../service/index.js';
 import type { Store } from '../../store/index.js';
 import { openConfiguredStore, StoreOpenError } from '../../store/open.js';
-import { queueFoundTask } from '../../sync/found-task.js';
+import { createdActivity, queueFoundTask } from '../../sync/found-task.js';
 import { TaskIndexRefresh } from '../../sync/task-index-refresh.js';
 import { indexWorkClient } from '../../sync/task-sightings.js';
 import { Watcher } from '../../sync/watcher.js';
@@ -26,6 +26,7 @@ import type { WorklinkDeps } from '../context/deps.js';
 import { RouteRegistry } from '../context/routes.js';
 import { SlackUserDirectory } from '../context/slack-users.js';
 import { WorkClientCache, type WorkUrls } from '../context/work-clients.js';
+import { createChannelFeeds } from '../feeds/channel-feeds.js';
 import { createActivityHub } from '../notify/activity.js';
 import { activityDms } from '../notify/activity-dms.js';
 import { DigestScheduler } from '../notify/digest/scheduler.js';
@@ -154,8 +155,9 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
     const matcher = new SlackMatcher(store);
     const users = new SlackUserDirectory();
     const clock = options.clock ?? Date.now;
+    const activity = createActivityHub(logger);
     const notifications = createNotifications(
-      { config, store, logger, workClients, directory, matcher, service },
+      { config, store, logger, workClients, directory, matcher, service, activity },
       // Each person's settings and quiet hours, applied as their DM goes out.
       { gate: dmGate({ store, users, now: clock }) },
     );
@@ -171,6 +173,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       },
       announce: (teamId, task) => {
         const now = options.clock?.() ?? Date.now();
+        activity.emit(teamId, createdActivity(task));
         return queueFoundTask(store, teamId, task, {
           now,
           graceMs: notifications.tuning.eventGraceMs,
@@ -187,6 +190,15 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       slackFor: notifications.slackFor,
       deps: () => deps as WorklinkDeps,
     });
+    const feeds = createChannelFeeds({
+      store,
+      logger,
+      slackFor: notifications.slackFor,
+      deps: () => deps as WorklinkDeps,
+      graceMs: () => notifications.tuning.eventGraceMs,
+      now: () => options.clock?.() ?? Date.now(),
+    });
+    activity.on((teamId, a) => feeds.onActivity(teamId, a));
     deps = {
       config,
       store,
@@ -198,8 +210,9 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       directory,
       matcher,
       notifications,
-      activity: createActivityHub(logger),
       live,
+      activity,
+      feeds,
       indexRefresh,
       watcher,
       service,
@@ -220,7 +233,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
     const quietHours = new QuietRelease({ store, logger, now: clock });
     deps.quietHours = quietHours;
     // Task activity → DMs (assigned, comments, completed), through the outbox.
-    deps.activity.on(
+    activity.on(
       activityDms({
         store,
         logger,
@@ -240,8 +253,9 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       quietHours,
       watcher,
       live,
+      feeds,
       // Stopped first: listeners under way finish before the parts they use stop.
-      { name: 'task activity', start: () => {}, stop: () => deps?.activity.idle() },
+      { name: 'task activity', start: () => {}, stop: () => activity.idle() },
     ]);
     deps.routes.add(notifications.eventsRoute);
     deps.routes.add({

@@ -7,6 +7,7 @@
 import type { Logger } from '../../logger.js';
 import type { SecretBox } from '../crypto.js';
 import type { Store } from '../index.js';
+import { pgChannelFeedsStore } from './channel-feeds.js';
 import { pgChannelProjectsStore } from './channel-projects.js';
 import { pgConnectionsStore } from './connections.js';
 import { openPgDb, type PgDb, type Sql } from './db.js';
@@ -60,6 +61,7 @@ export async function openPgStore(options: OpenPgStoreOptions): Promise<Store> {
     await pgTaskIndexStore(tx).deleteTeam(teamId);
     await pgTaskCreatorsStore(tx).deleteTeam(teamId);
     await pgWatchStateStore(tx).forgetTeam(teamId);
+    await pgChannelFeedsStore(tx).deleteTeam(teamId);
     return {
       connection: await pgConnectionsStore(tx, secrets).delete(teamId),
       links: await pgChannelProjectsStore(tx).deleteTeam(teamId),
@@ -74,6 +76,7 @@ export async function openPgStore(options: OpenPgStoreOptions): Promise<Store> {
     installations: pgInstallationsStore(db, secrets),
     channelProjects: pgChannelProjectsStore(db),
     knownProjects: pgKnownProjectsStore(db),
+    channelFeeds: pgChannelFeedsStore(db),
     outbox,
     seenEvents: pgSeenEventsStore(db),
     seenRequests: pgSeenRequestsStore(db),
