@@ -9,7 +9,7 @@ import type { Sync } from './sync.js';
 /** Every kind of notification a person can turn on or off, with its default and wording. */
 export const NOTIFY_KINDS = {
   assigned: { default: true, label: 'Tasks assigned to you' },
-  comments: { default: true, label: 'Comments on tasks you are assigned to or created' },
+  comments: { default: true, label: 'Comments on tasks assigned to you or created by you' },
   completed: { default: true, label: 'Tasks you created completed' },
   digest: { default: true, label: 'Daily digest (weekdays at 09:00 your time)' },
 } as const;

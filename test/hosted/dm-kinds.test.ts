@@ -183,7 +183,7 @@ describe.each(backends)('DM kinds against the $name', ({ start }) => {
   it('honours each person’s settings, from the command and from App Home', async () => {
     const task = await newTask('Settings check', U.alice, '<@U_CAROL>');
     expect(await run('notify comments off', U.carol)).toBe(
-      'Comments on tasks you are assigned to or created is now *off* for you.',
+      'Comments on tasks assigned to you or created by you is now *off* for you.',
     );
     expect(await run('notify completed off', U.alice)).toContain('is now *off* for you.');
     expect(await run('notify assigned off', U.dan)).toContain('is now *off* for you.');
