@@ -11,10 +11,12 @@ import { type ConnectionsStore, connectionsStore } from './connections.js';
 import { createSecretBox, loadSecretsKey, type SecretBox } from './crypto.js';
 import { type InstallationsStore, installationsStore } from './installations.js';
 import { type KnownProjectsStore, knownProjectsStore } from './known-projects.js';
+import { type LeasesStore, leasesStore } from './leases.js';
 import { type LookupCacheStore, lookupCacheStore } from './lookup-cache.js';
 import { migrate } from './migrations.js';
 import { type NotifySettingsStore, notifySettingsStore } from './notify-settings.js';
 import { type OutboxStore, outboxStore, type SeenEventsStore, seenEventsStore } from './outbox.js';
+import { type PaceStore, paceStore } from './pace.js';
 import { type SeenRequestsStore, seenRequestsStore } from './seen-requests.js';
 import { type TaskIndexStore, taskIndexStore } from './task-index.js';
 import { type TaskMessagesStore, taskMessagesStore } from './task-messages.js';
@@ -57,6 +59,10 @@ export interface Store {
   readonly notifySettings: NotifySettingsStore;
   /** What the watcher has seen in each watched project (src/sync/watcher.ts). */
   readonly watchState: WatchStateStore;
+  /** Periodic work one instance does at a time: watched projects' looks, digest looks. */
+  readonly leases: LeasesStore;
+  /** Each team's DM pace and each DM channel's next free moment, shared by all instances. */
+  readonly pace: PaceStore;
   /**
    * Forgets what Worklink keeps about a team's service workspace: the connection (API key),
    * channel links, known projects and the task index, in one transaction. Returns what was
@@ -140,6 +146,8 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     taskIndex,
     notifySettings,
     watchState,
+    leases: leasesStore(db),
+    pace: paceStore(db),
     forgetTeam: (teamId) => forgetTeam(teamId),
     forgetUninstalledTeam: (teamId, reason, now = Date.now()) =>
       forgetUninstalledTeam(teamId, reason, now),

@@ -110,7 +110,7 @@ describe('delivery', () => {
     );
     worker.wake();
     await waitFor(() => more.slice(1).every((r) => outbox.get(r.id)?.status === 'sent'));
-    expect(worker.teamPausedUntil('T_A')).toBeDefined();
+    expect(await worker.teamPausedUntil('T_A')).toBeDefined();
     expect(dmAttempts(fake).filter((c) => String(c.body.channel).startsWith('U_A'))).toHaveLength(
       2,
     );
@@ -139,7 +139,7 @@ describe('delivery', () => {
     );
     worker.wake();
     await waitFor(() => others.every((r) => outbox.get(r.id)?.status === 'sent'));
-    expect(worker.teamPausedUntil('T_A')).toBeUndefined();
+    expect(await worker.teamPausedUntil('T_A')).toBeUndefined();
     expect(outbox.get(bob.id)?.status).toBe('pending');
     const othersAt = dmCalls(fake).filter((c) => c.body.channel !== 'U_BOB');
     expect(othersAt.every((c) => c.at - refusedAt < 1_500)).toBe(true);
