@@ -51,6 +51,11 @@ export interface AppConfig {
    * Undefined (a configuration not read from the environment) is off.
    */
   workPollSeconds?: number;
+  /**
+   * WORK_INDEX_READS_PER_MINUTE: the task index refresh's service reads a minute per workspace;
+   * undefined = the default in sync/task-index-refresh.ts (40).
+   */
+  workIndexReadsPerMinute?: number;
   /** HTTP server limits (timeouts, connection cap, body size); defaults in http-guard.ts. */
   httpLimits?: Partial<HttpLimits>;
   logLevel: LogLevelName;
@@ -79,6 +84,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     workEventsSecret: get('WORK_EVENTS_SECRET'),
     workMaxResponseBytes: byteCount('WORK_MAX_RESPONSE_BYTES', get('WORK_MAX_RESPONSE_BYTES')),
     workPollSeconds: pollSeconds(get('WORK_POLL_SECONDS')),
+    workIndexReadsPerMinute: readsPerMinute(get('WORK_INDEX_READS_PER_MINUTE')),
     logLevel: logLevel(get('LOG_LEVEL')),
   };
 }
@@ -229,6 +235,18 @@ function pollSeconds(value: string | undefined): number {
   if (!/^\d+$/.test(value) || n > 86_400) {
     throw new ConfigError(
       `WORK_POLL_SECONDS must be a whole number of seconds from 0 (off) to 86400, not "${value}".`,
+    );
+  }
+  return n;
+}
+
+/** Whole reads a minute from 1 to 10000 (the service's own rate limit is the real ceiling). */
+function readsPerMinute(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > 10_000) {
+    throw new ConfigError(
+      `WORK_INDEX_READS_PER_MINUTE must be a whole number of reads a minute from 1 to 10000, not "${value}".`,
     );
   }
   return n;

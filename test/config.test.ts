@@ -48,6 +48,16 @@ describe('modes', () => {
     }
   });
 
+  it('reads WORK_INDEX_READS_PER_MINUTE: unset is the default; anything odd is one sentence', () => {
+    expect(loadConfig({}).workIndexReadsPerMinute).toBeUndefined();
+    expect(loadConfig({ WORK_INDEX_READS_PER_MINUTE: '1700' }).workIndexReadsPerMinute).toBe(1700);
+    for (const bad of ['0', '-5', '2.5', 'lots', '10001']) {
+      expect(() => loadConfig({ WORK_INDEX_READS_PER_MINUTE: bad })).toThrow(
+        `WORK_INDEX_READS_PER_MINUTE must be a whole number of reads a minute from 1 to 10000, not "${bad}".`,
+      );
+    }
+  });
+
   it('bot token + signing secret → http', () => {
     expect(loadConfig(HTTP).slack).toEqual({
       mode: 'http',

@@ -46,6 +46,8 @@ export interface ElementObj {
   min_value?: string;
   max_value?: string;
   max_selected_items?: number;
+  /** external_select: characters typed before the app is asked (Slack's default: 3). */
+  min_query_length?: number;
   max_files?: number;
   image_url?: string;
   alt_text?: string;

@@ -205,6 +205,35 @@ export function validateBlocks(blocks: unknown, surface: Surface, pointer = '/bl
   return out;
 }
 
+/**
+ * Slack's checks on an app's answer to a block_suggestion: `options` or `option_groups`, at most
+ * 100 of either (an empty `options` list is how an app says "no matches").
+ */
+export function validateOptionsAnswer(answer: unknown): string[] {
+  if (!isObj(answer)) return [err('must be an object', '/')];
+  const out: string[] = [];
+  if (answer.options !== undefined) {
+    checkOptions(answer.options, '/options', out, 0, 100);
+  } else if (answer.option_groups !== undefined) {
+    const groups = answer.option_groups;
+    if (!Array.isArray(groups) || groups.length > 100) {
+      return [err('must be an array of at most 100 option groups', '/option_groups')];
+    }
+    groups.forEach((g, i) => {
+      const at = `/option_groups/${i}`;
+      if (!isObj(g)) {
+        out.push(err('must be an option group object', at));
+        return;
+      }
+      checkText(g.label, `${at}/label`, out, { max: 75, plainOnly: true, required: true });
+      checkOptions(g.options, `${at}/options`, out, 1, 100);
+    });
+  } else {
+    out.push(err('must provide either options or option_groups', '/'));
+  }
+  return out;
+}
+
 /** Slack's checks on a view object; `type` is what the method expects ('modal' or 'home'). */
 export function validateView(view: unknown, type: 'modal' | 'home'): string[] {
   if (!isObj(view)) return [err('must be a view object', '/view')];

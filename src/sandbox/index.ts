@@ -5,7 +5,8 @@
 
 export type { BlockObj, ElementObj } from './block-kit.js';
 export { validateBlocks, validateView } from './block-validation.js';
-export type { Container, InteractionResult } from './interactions.js';
+export type { Container } from './container.js';
+export type { InteractionResult } from './interactions.js';
 export { Interactions } from './interactions.js';
 export type { AppCommand, AppShortcut, AppSurface } from './manifest.js';
 export { appSurfaceFromManifest, DEFAULT_APP_SURFACE, readAppManifest } from './manifest.js';
@@ -16,6 +17,7 @@ export type { LaunchOptions, SandboxStack } from './start.js';
 export { launchSandbox, startSandbox } from './start.js';
 export type { LogEntry, SandboxMessage, SlackView } from './state.js';
 export { SandboxState } from './state.js';
+export type { SuggestResult } from './suggestions.js';
 export type { RawValue, RawValues } from './view-state.js';
 export type { ApiCall, Fault } from './web-api.js';
 export { WebApi } from './web-api.js';

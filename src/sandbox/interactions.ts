@@ -1,10 +1,12 @@
 // What happens when a sandbox user does something: the signed request Slack would send the app
 // (slash command, block_actions, view_submission/view_closed, shortcuts, app_home_opened), and
-// what Slack does with the app's HTTP answer (command responses, `response_action`s). Also the
-// response_url endpoint's logic. The page's buttons and the tests both come through here.
+// what Slack does with the app's HTTP answer (command responses, `response_action`s), and the
+// block_suggestion asked while a user types into an external_select. Also the response_url
+// endpoint's logic. The page's buttons and the tests both come through here.
 
-import { findElement, STATEFUL_TYPES, shown } from './block-kit.js';
+import { STATEFUL_TYPES, shown } from './block-kit.js';
 import { validateBlocks, validateView } from './block-validation.js';
+import { type Container, containerKey, locate } from './container.js';
 import type { AppSurface } from './manifest.js';
 import { type BodyKind, type Delivery, deliverSigned } from './signer.js';
 import { nextTs, slackId } from './slack-ids.js';
@@ -17,6 +19,14 @@ import {
   type SandboxState,
   type SlackView,
 } from './state.js';
+import {
+  minQueryLength,
+  OfferedOptions,
+  offeredIn,
+  readSuggestionAnswer,
+  SUGGESTION_TYPES,
+  type SuggestResult,
+} from './suggestions.js';
 import {
   actionObject,
   buildState,
@@ -44,10 +54,6 @@ export interface InteractionOptions {
   /** Slack gives the app 3 seconds to answer. */
   timeoutMs?: number;
 }
-
-export type Container =
-  | { type: 'message'; channel: string; ts: string }
-  | { type: 'view'; viewId: string };
 
 const TROUBLE = 'We had some trouble connecting. Try again?';
 
@@ -89,6 +95,9 @@ export function slackText(raw: string, state: SandboxState, tokens: boolean): st
 }
 
 export class Interactions {
+  /** Options the app offered for external_selects, so a choice reaches it as the whole option. */
+  private readonly offered = new OfferedOptions();
+
   constructor(
     private readonly state: SandboxState,
     private readonly opts: InteractionOptions,
@@ -103,8 +112,13 @@ export class Interactions {
     };
   }
 
-  private contextFor(userId: string): StateContext {
-    return { ...this.stateContext, makeFile: (url) => this.state.addFile(url, userId) };
+  private contextFor(userId: string, container: Container): StateContext {
+    const key = containerKey(container);
+    return {
+      ...this.stateContext,
+      makeFile: (url) => this.state.addFile(url, userId),
+      offered: (blockId, actionId, value) => this.offered.find(key, blockId, actionId, value),
+    };
   }
 
   private team() {
@@ -343,7 +357,9 @@ export class Interactions {
     const s = this.state;
     const { userId, container } = input;
     if (!this.human(userId)) return { ok: false, problem: `There is no user ${userId}.` };
-    const ctx = this.contextFor(userId);
+    const found = locate(s, userId, container, input.blockId, input.actionId);
+    if (!found.ok) return { ok: false, problem: found.problem };
+    const ctx = this.contextFor(userId, container);
     const actionTs = nextTs();
     const payload: Record<string, unknown> = {
       type: 'block_actions',
@@ -355,13 +371,8 @@ export class Interactions {
       is_enterprise_install: false,
     };
     let what: string;
-    if (container.type === 'message') {
-      const message = s.findMessage(container.channel, container.ts);
-      if (!message || !s.canSee(userId, message)) {
-        return { ok: false, problem: 'That message is gone.' };
-      }
-      const found = findElement(message.blocks ?? [], input.blockId, input.actionId);
-      if (!found) return { ok: false, problem: 'That button or menu is no longer in the message.' };
+    if (found.message) {
+      const message = found.message;
       const channel = s.channels.get(message.channel);
       const action = actionObject(found.element, input.blockId, input.value, ctx, actionTs);
       const values: Record<string, Record<string, unknown>> = {};
@@ -391,17 +402,7 @@ export class Interactions {
       });
       what = `Action ${input.actionId}`;
     } else {
-      const stored = s.views.get(container.viewId);
-      const isOwnHome =
-        stored?.view.type === 'home' && s.homeViews.get(userId) === container.viewId;
-      const isOwnModal =
-        stored?.view.type === 'modal' && s.stackOf(userId).includes(container.viewId);
-      if (!stored || stored.userId !== userId || !(isOwnHome || isOwnModal)) {
-        return { ok: false, problem: 'That view is no longer open.' };
-      }
-      const view = stored.view;
-      const found = findElement(view.blocks, input.blockId, input.actionId);
-      if (!found) return { ok: false, problem: 'That element is no longer in the view.' };
+      const view = found.view;
       const raw: RawValues = { ...(input.viewValues ?? {}) };
       if (input.value !== undefined && STATEFUL_TYPES.has(found.element.type)) {
         raw[input.blockId] = { ...(raw[input.blockId] ?? {}), [input.actionId]: input.value };
@@ -423,6 +424,71 @@ export class Interactions {
     return { ok: true, status: d.status };
   }
 
+  // ---- select menus with an external data source ----
+
+  /**
+   * What the user typed into an external_select, sent to the app as a signed block_suggestion
+   * (the options load URL is the app's request URL here); its options, remembered for the
+   * container, go back to the page. Fewer characters than `min_query_length` ask nothing.
+   */
+  async suggest(input: {
+    userId: string;
+    container: Container;
+    blockId: string;
+    actionId: string;
+    value: string;
+  }): Promise<SuggestResult> {
+    const s = this.state;
+    const { userId, container } = input;
+    if (!this.human(userId)) return { ok: false, problem: `There is no user ${userId}.` };
+    const found = locate(s, userId, container, input.blockId, input.actionId);
+    if (!found.ok) return { ok: false, problem: found.problem };
+    if (!SUGGESTION_TYPES.has(found.element.type)) {
+      return { ok: false, problem: 'That element does not load options from the app.' };
+    }
+    if (input.value.length < minQueryLength(found.element)) return { ok: true, options: [] };
+    const where = found.view
+      ? { container: { type: 'view', view_id: found.view.id }, view: found.view }
+      : {
+          container: {
+            type: 'message',
+            message_ts: found.message.ts,
+            channel_id: found.message.channel,
+            is_ephemeral: found.message.ephemeralTo !== undefined,
+          },
+          channel: { id: found.message.channel, name: this.channelNameOf(found.message.channel) },
+        };
+    const what = `Options for ${input.actionId}`;
+    const d = await this.deliver(
+      'interactivity',
+      {
+        type: 'block_suggestion',
+        user: this.userRef(userId),
+        team: this.team(),
+        api_app_id: s.bot.appId,
+        token: this.opts.verificationToken,
+        action_id: input.actionId,
+        block_id: input.blockId,
+        value: input.value,
+        enterprise: null,
+        is_enterprise_install: false,
+        ...where,
+      },
+      what,
+    );
+    const result = readSuggestionAnswer(d, (text) => s.note('warn', `${what}: ${text}`));
+    if (result.ok) {
+      const options = offeredIn(result);
+      this.offered.remember(containerKey(container), input.blockId, input.actionId, options);
+    }
+    return result;
+  }
+
+  private channelNameOf(id: string): string {
+    const channel = this.state.channels.get(id);
+    return channel ? this.state.channelName(channel) : '';
+  }
+
   // ---- views ----
 
   async submitView(input: {
@@ -437,7 +503,8 @@ export class Interactions {
       return { ok: false, problem: 'That modal is no longer open.' };
     }
     const view = top.view;
-    const { values, errors } = buildState(view.blocks, input.values, this.contextFor(userId), true);
+    const ctx = this.contextFor(userId, { type: 'view', viewId: view.id });
+    const { values, errors } = buildState(view.blocks, input.values, ctx, true);
     view.state.values = values;
     if (Object.keys(errors).length > 0) return { ok: false, errors };
     const payload = {

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { InteractionResult, Interactions } from './interactions.js';
 import type { AppSurface } from './manifest.js';
 import type { SandboxMessage, SandboxState } from './state.js';
+import type { SuggestResult } from './suggestions.js';
 
 const Id = z.string().min(1).max(255);
 const RawValue = z.union([
@@ -16,19 +17,28 @@ const RawValue = z.union([
   z.null(),
 ]);
 const RawValues = z.record(Id, z.record(Id, RawValue));
+const Container = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('message'), channel: Id, ts: Id }),
+  z.object({ type: z.literal('view'), viewId: Id }),
+]);
 
 const schemas = {
   message: z.object({ user: Id, channel: Id, text: z.string().max(40_000) }),
   action: z.object({
     user: Id,
-    container: z.discriminatedUnion('type', [
-      z.object({ type: z.literal('message'), channel: Id, ts: Id }),
-      z.object({ type: z.literal('view'), viewId: Id }),
-    ]),
+    container: Container,
     blockId: Id,
     actionId: Id,
     value: RawValue.optional(),
     viewValues: RawValues.optional(),
+  }),
+  /** What the user has typed so far into an external_select. */
+  suggest: z.object({
+    user: Id,
+    container: Container,
+    blockId: Id,
+    actionId: Id,
+    value: z.string().max(2000),
   }),
   submit: z.object({ user: Id, viewId: Id, values: RawValues }),
   close: z.object({ user: Id, viewId: Id }),
@@ -135,7 +145,9 @@ export function pageRoutes(app: FastifyInstance, deps: PageApiDeps): void {
   const post = <T extends z.ZodType>(
     path: string,
     schema: T,
-    run: (body: z.infer<T>) => Promise<InteractionResult> | InteractionResult,
+    run: (
+      body: z.infer<T>,
+    ) => Promise<InteractionResult | SuggestResult> | InteractionResult | SuggestResult,
   ) => {
     app.post(path, async (req, reply: FastifyReply) => {
       const parsed = schema.safeParse(req.body);
@@ -159,6 +171,15 @@ export function pageRoutes(app: FastifyInstance, deps: PageApiDeps): void {
       actionId: b.actionId,
       value: b.value,
       viewValues: b.viewValues,
+    }),
+  );
+  post('/sandbox/suggest', schemas.suggest, (b) =>
+    interactions.suggest({
+      userId: b.user,
+      container: b.container,
+      blockId: b.blockId,
+      actionId: b.actionId,
+      value: b.value,
     }),
   );
   post('/sandbox/submit', schemas.submit, (b) =>

@@ -23,6 +23,8 @@ export interface StateContext {
   channelExists(id: string): boolean;
   /** Registers an uploaded file (the sandbox takes a URL) and returns Slack's file object. */
   makeFile(url: string): Record<string, unknown>;
+  /** An option the app offered for an external_select (block_suggestion), by its value. */
+  offered?(blockId: string, actionId: string, value: string): OptionObj | undefined;
 }
 
 export interface StateResult {
@@ -97,6 +99,7 @@ export function elementState(
   element: ElementObj,
   raw: RawValue | undefined,
   ctx: StateContext,
+  blockId = '',
 ): { value: Record<string, unknown>; problem?: string; empty: boolean } {
   const type = element.type;
   const value: Record<string, unknown> = { type };
@@ -198,12 +201,25 @@ export function elementState(
       empty = text === null;
       break;
     }
-    case 'external_select':
+    case 'external_select': {
+      // The whole option comes back, as Slack sends it: the initial one, or one the app offered.
+      const [v] = asList(raw);
+      const initial = element.initial_option;
+      const option =
+        v === undefined
+          ? undefined
+          : initial?.value === v
+            ? initial
+            : ctx.offered?.(blockId, element.action_id ?? '', v);
+      if (v !== undefined && !option) problem = 'Choose an option from the list.';
+      value.selected_option = option ?? null;
+      empty = !option;
+      break;
+    }
     case 'multi_external_select':
     case 'datetimepicker':
       // Not offered by the sandbox page; reported as empty so the app sees a consistent state.
       if (type === 'multi_external_select') value.selected_options = [];
-      else if (type === 'external_select') value.selected_option = null;
       else value.selected_date_time = null;
       empty = true;
       break;
@@ -247,7 +263,7 @@ export function buildState(
   for (const s of statefulElements(blocks)) {
     const given = raw[s.blockId]?.[s.actionId];
     const input = given === undefined ? initialRaw(s.element) : given;
-    const { value, problem, empty } = elementState(s.element, input, ctx);
+    const { value, problem, empty } = elementState(s.element, input, ctx, s.blockId);
     values[s.blockId] ??= {};
     values[s.blockId][s.actionId] = value;
     if (!checkRequired || !s.inInput) continue;
@@ -283,7 +299,8 @@ export function actionObject(
     base.selected_option = (element.options ?? []).find((o) => o.value === v) ?? null;
     return base;
   }
-  const { value } = elementState(element, raw === undefined ? initialRaw(element) : raw, ctx);
+  const given = raw === undefined ? initialRaw(element) : raw;
+  const { value } = elementState(element, given, ctx, blockId);
   const { type: _type, ...rest } = value;
   if (element.placeholder) base.placeholder = element.placeholder;
   if (element.initial_option) base.initial_option = element.initial_option;

@@ -129,6 +129,8 @@ function parseIds(json: string): string[] {
     const v = JSON.parse(json) as unknown;
     return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
   } catch {
+    // Only this file writes the column (JSON.stringify of a string list), so this cannot
+    // happen short of a hand-edited database; no assignees is the safe reading of that.
     return [];
   }
 }

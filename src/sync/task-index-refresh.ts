@@ -2,12 +2,14 @@
  * Keeps the task index fresh by reading again, within a read budget per workspace.
  *
  * The numbers (docs in README, "Task index"): every minute, each connected workspace gets
- * READS_PER_MINUTE = 40 service reads. List reads come first: each watched project's open
- * list every 5 minutes (tasks missing from it are marked done; a later read says whether
- * they are gone) and its whole list every 30 minutes (TaskNumbers, which the list orders
- * by). The rest of the budget re-reads open tasks with get task, the one read longest ago
- * first. At 500 open tasks in 10 watched projects that is 2 + 0.3 list reads and ≥ 37 task
- * reads a minute: every open task is re-read within 14 minutes (the aim is 30). Answers
+ * WORK_INDEX_READS_PER_MINUTE service reads (default READS_PER_MINUTE = 40). List reads come
+ * first: each watched project's open list every 5 minutes (tasks missing from it are marked
+ * done; a later read says whether they are gone) and its whole list every 30 minutes
+ * (TaskNumbers, which the list orders by). The rest of the budget re-reads open tasks with get
+ * task, the one read longest ago first. At 500 open tasks in 10 watched projects that is 2 +
+ * 0.3 list reads and ≥ 37 task reads a minute at the default: every open task is re-read
+ * within 14 minutes (the aim is 30). To re-read N open tasks in P watched projects every 30
+ * minutes takes N / 30 + P × 7 / 30 reads a minute (README, "The task index"). Answers
  * reach the index through the wrapped WorkClient (task-sightings.ts), as every other read.
  *
  * Watched projects: the channels' linked projects and the projects used from Slack
@@ -141,7 +143,11 @@ export class TaskIndexRefresh implements TasksListedObserver {
         const task = stale[next++];
         report.taskReads++;
         // A 404 marks the task gone (task-sightings.ts); other failures wait for next time.
-        await work.getTask(task!.taskId).catch(() => undefined);
+        await work.getTask(task!.taskId).catch((e: unknown) => {
+          this.deps.logger.debug(
+            `Task index: reading ${task!.taskId} failed (read again later): ${(e as Error).message}`,
+          );
+        });
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));

@@ -47,6 +47,7 @@ export function jsonOf(text: string): { value: unknown } | undefined {
   try {
     return { value: JSON.parse(text) };
   } catch {
+    // "Not JSON" is the answer itself: each caller says what a non-JSON body means there.
     return undefined;
   }
 }

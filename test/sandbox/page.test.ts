@@ -1,6 +1,7 @@
 // The sandbox page in a real browser (Debian's Chromium through playwright-core), against a tiny
 // Bolt app: a slash command answered with Block Kit, a button, a modal with every input type,
-// validation errors under their field, a valid submission, and the App Home tab.
+// validation errors under their field, a valid submission, type-ahead menus (external_select)
+// answered through block_suggestion, and the App Home tab.
 
 import { mkdir } from 'node:fs/promises';
 import type { BlockAction, ViewSubmitAction } from '@slack/bolt';
@@ -87,6 +88,44 @@ const projectModal = (groups: ReturnType<typeof option>[]) => ({
   ],
 });
 
+/** A modal with type-ahead menus (external_select); `chosen` is shown after block_actions. */
+const menuModal = (chosen?: string) => ({
+  type: 'modal' as const,
+  callback_id: 'menu_modal',
+  title: { type: 'plain_text' as const, text: 'Choose a task' },
+  submit: { type: 'plain_text' as const, text: 'Save' },
+  blocks: [
+    {
+      type: 'input',
+      block_id: 'task',
+      dispatch_action: true,
+      label: { type: 'plain_text', text: 'Task' },
+      element: {
+        type: 'external_select',
+        action_id: 'pick_task',
+        min_query_length: 2,
+        placeholder: { type: 'plain_text', text: 'Words of its name' },
+      },
+    },
+    input('parent', 'Parent', {
+      type: 'external_select',
+      action_id: 'pick_task',
+      initial_option: option('#1 Plan the launch', 't1'),
+    }),
+    ...(chosen
+      ? [{ type: 'context', elements: [{ type: 'mrkdwn', text: `Chosen: ${chosen}` }] }]
+      : []),
+  ],
+});
+const MENU_GROUPS = [
+  {
+    label: 'Website',
+    options: [option('#12 Fix login page', 't12'), option('#14 Fix footer', 't14')],
+  },
+  { label: 'Onboarding', options: [option('#3 Fix welcome mail', 't3')] },
+];
+const menuActions: BlockAction[] = [];
+
 let sandbox: Awaited<ReturnType<typeof startTestSandbox>>;
 let tiny: TinyApp;
 let browser: Browser;
@@ -149,6 +188,9 @@ beforeAll(async () => {
       } else if (command.text === 'project') {
         await ack();
         await client.views.open({ trigger_id: command.trigger_id, view: projectModal([]) });
+      } else if (command.text === 'menu') {
+        await ack();
+        await client.views.open({ trigger_id: command.trigger_id, view: menuModal() });
       } else if (command.text === 'modal') {
         await ack();
         await client.views.open({ trigger_id: command.trigger_id, view: allInputs });
@@ -168,6 +210,30 @@ beforeAll(async () => {
         hash: body.view?.hash,
         view: projectModal([option(`${chosen} backlog`, 'g1'), option(`${chosen} sprint`, 'g2')]),
       });
+    });
+    app.options('pick_task', async ({ ack, body }) => {
+      const typed = body.value.toLowerCase();
+      await ack({
+        option_groups: MENU_GROUPS.map((g) => ({
+          label: { type: 'plain_text' as const, text: g.label },
+          options: g.options.filter((o) => o.text.text.toLowerCase().includes(typed)),
+        })).filter((g) => g.options.length > 0),
+      });
+    });
+    app.action<BlockAction>('pick_task', async ({ ack, body, client }) => {
+      await ack();
+      menuActions.push(body);
+      const picked = body.actions[0];
+      const text = picked?.type === 'external_select' ? picked.selected_option?.text.text : '';
+      await client.views.update({
+        view_id: body.view?.id ?? '',
+        hash: body.view?.hash,
+        view: menuModal(text),
+      });
+    });
+    app.view<ViewSubmitAction>('menu_modal', async ({ ack, view }) => {
+      submissions.push(view.state.values);
+      await ack();
     });
     app.shortcut('task_from_message', async ({ ack, shortcut, respond }) => {
       await ack();
@@ -338,6 +404,54 @@ describe('the sandbox page', () => {
     expect(await dialog.getByLabel('Project').inputValue()).toBe('Onboarding');
     await dialog.getByRole('button', { name: 'Close' }).click();
     await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('offers an external_select as a type-ahead: groups, keys, dispatch_action, whole options', async () => {
+    await send('/work menu');
+    const dialog = page.getByRole('dialog', { name: 'Choose a task' });
+    const task = dialog.getByRole('combobox', { name: 'Task' });
+    await task.waitFor();
+    expect(await task.getAttribute('placeholder')).toBe('Words of its name');
+    // The initial option shows as chosen text.
+    expect(await dialog.getByRole('combobox', { name: 'Parent' }).inputValue()).toBe(
+      '#1 Plan the launch',
+    );
+    // Below min_query_length nothing is asked.
+    await task.pressSequentially('f');
+    await dialog.getByText('Type at least 2 characters.').waitFor();
+    await task.pressSequentially('ix');
+    await dialog.getByRole('option', { name: '#3 Fix welcome mail' }).waitFor();
+    const list = dialog.getByRole('listbox');
+    expect(await list.locator('.bk-typeahead-group').allTextContents()).toEqual([
+      'Website',
+      'Onboarding',
+    ]);
+    expect(await list.getByRole('option').allTextContents()).toEqual([
+      '#12 Fix login page',
+      '#14 Fix footer',
+      '#3 Fix welcome mail',
+    ]);
+    await task.press('ArrowDown');
+    await task.press('ArrowDown');
+    await task.press('Enter');
+    // dispatch_action: block_actions with the whole option; the app's views.update keeps it.
+    await dialog.getByText('Chosen: #14 Fix footer').waitFor();
+    expect(menuActions.at(-1)?.actions[0]).toMatchObject({
+      type: 'external_select',
+      action_id: 'pick_task',
+      block_id: 'task',
+      selected_option: option('#14 Fix footer', 't14'),
+    });
+    expect(await task.inputValue()).toBe('#14 Fix footer');
+
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const values = submissions.at(-1) ?? {};
+    expect(values.task?.pick_task).toEqual({
+      type: 'external_select',
+      selected_option: option('#14 Fix footer', 't14'),
+    });
+    expect(values.parent?.pick_task?.selected_option).toEqual(option('#1 Plan the launch', 't1'));
   });
 
   it('updates live when the app posts, and counts unread DMs', async () => {

@@ -11,6 +11,7 @@ import type { WorklinkDeps } from '../../src/slack/context/deps.js';
 import { RouteRegistry } from '../../src/slack/context/routes.js';
 import { SlackUserDirectory } from '../../src/slack/context/slack-users.js';
 import { WorkClientCache } from '../../src/slack/context/work-clients.js';
+import { createActivityHub } from '../../src/slack/notify/activity.js';
 import { createLiveMessages } from '../../src/slack/notify/live-messages.js';
 import { SlackMatcher } from '../../src/slack/notify/match.js';
 import { createNotifications } from '../../src/slack/notify/notifications.js';
@@ -93,6 +94,7 @@ describe('buildApp', () => {
       workClients,
       directory,
       matcher,
+      activity: createActivityHub(logger),
       indexRefresh: new TaskIndexRefresh({ store, logger, workFor: () => undefined }),
       watcher: new Watcher({
         store,

@@ -58,6 +58,31 @@ async function post(path, body) {
   }
 }
 
+/**
+ * What an external_select asks while the user types: the sandbox sends the app a signed
+ * block_suggestion and answers with its options. No refresh: asking changes nothing.
+ */
+function suggester(container) {
+  return async (block, element, value) => {
+    try {
+      const res = await fetch('/sandbox/suggest', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          user: ui.me,
+          container,
+          blockId: block.block_id,
+          actionId: element.action_id,
+          value,
+        }),
+      });
+      return await res.json();
+    } catch (e) {
+      return { ok: false, problem: `The sandbox server did not answer: ${e.message}` };
+    }
+  };
+}
+
 const me = () => ui.snap?.users.find((u) => u.id === ui.me);
 const userById = (id) => ui.snap?.users.find((u) => u.id === id);
 
@@ -293,17 +318,19 @@ function drawMessage(channelId, m) {
   const author = m.fromSlackbot ? null : userById(m.user);
   const name = m.fromSlackbot ? 'Slackbot' : m.fromBot ? s.app.name : (author?.realName ?? m.user);
   const color = m.fromSlackbot ? '8d8d8d' : m.fromBot ? '3aa3e3' : (author?.color ?? '777777');
+  const container = { type: 'message', channel: channelId, ts: m.ts };
   const onAction = (block, element, value) =>
     post('/sandbox/action', {
-      container: { type: 'message', channel: channelId, ts: m.ts },
+      container,
       blockId: block.block_id,
       actionId: element.action_id,
       value,
     });
+  const ctx = blockCtx('message', onAction, { suggest: suggester(container) });
   const body = el('div', { class: 'message-body' });
-  if (m.blocks) body.append(renderBlocks(m.blocks, blockCtx('message', onAction)));
+  if (m.blocks) body.append(renderBlocks(m.blocks, ctx));
   else body.append(el('div', { class: 'bk-text', html: mrkdwnToHtml(m.text, mkCtx()) }));
-  for (const a of renderAttachments(m.attachments, blockCtx('message', onAction))) body.append(a);
+  for (const a of renderAttachments(m.attachments, ctx)) body.append(a);
   const isReply = m.threadTs && m.threadTs !== m.ts;
   return el(
     'article',
@@ -392,7 +419,8 @@ function drawHome() {
     return;
   }
   const onAction = viewAction(view.id, () => box);
-  box.replaceChildren(renderBlocks(view.blocks, blockCtx('home', onAction)));
+  const suggest = suggester({ type: 'view', viewId: view.id });
+  box.replaceChildren(renderBlocks(view.blocks, blockCtx('home', onAction, { suggest })));
 }
 
 function drawModal() {
@@ -428,8 +456,12 @@ function drawModal() {
 
   const onAction = viewAction(view.id, () => root.querySelector('.modal-body'));
   const markDirty = (blockId, actionId) => m.dirty.add(`${blockId}/${actionId}`);
+  const suggest = suggester({ type: 'view', viewId: view.id });
   const content = el('div', { class: 'modal-body' }, [
-    renderBlocks(view.blocks, blockCtx('modal', onAction, { errors: m.errors, markDirty })),
+    renderBlocks(
+      view.blocks,
+      blockCtx('modal', onAction, { errors: m.errors, markDirty, suggest }),
+    ),
   ]);
   if (keep) applyValues(content, before, keep);
   const closeLabel = view.close?.text ?? (stack.length > 1 ? 'Back' : 'Cancel');

@@ -2,25 +2,11 @@
 // data-block-id / data-action-id / data-type so the page can read a modal's values back in the
 // shape Slack's state.values expects. Unknown blocks and elements are shown as such, not hidden.
 
+import { el, nextId } from './dom.js';
+import { applyTypeahead, typeahead } from './external-select.js';
 import { escapeHtml, mrkdwnToHtml, plainToHtml } from './mrkdwn.js';
 
-let uid = 0;
-const nextId = (prefix) => `${prefix}-${++uid}`;
-
-/** A DOM element: attributes (class, html, text, on<event> handlers) and children. */
-export function el(tag, attrs = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === 'class') node.className = v;
-    else if (k === 'html') node.innerHTML = v;
-    else if (k === 'text') node.textContent = v;
-    else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? '' : String(v));
-  }
-  for (const c of [].concat(children)) if (c) node.append(c);
-  return node;
-}
+export { el };
 
 /** A text object as HTML. */
 export function textHtml(t, ctx) {
@@ -287,6 +273,12 @@ export function renderElement(block, e, ctx, id = nextId('field')) {
         selected,
       });
     }
+    case 'external_select':
+      return typeahead(block, e, ctx, {
+        id,
+        attrs: stateAttrs(block, e),
+        dispatches: dispatches(block),
+      });
     case 'checkboxes':
       return choiceList(block, e, ctx, 'checkbox');
     case 'radio_buttons':
@@ -491,6 +483,8 @@ export function collectValues(root) {
     } else if (node.classList.contains('bk-choices')) {
       const checked = [...node.querySelectorAll('input:checked')].map((i) => i.value);
       raw = node.dataset.type === 'checkboxes' ? checked : (checked[0] ?? null);
+    } else if (node.classList.contains('bk-typeahead')) {
+      raw = node.dataset.value || null;
     } else {
       raw = node.value === '' ? null : node.value;
     }
@@ -513,6 +507,8 @@ export function applyValues(root, values, only) {
       if (!node.multiple && list.length === 0) node.value = '';
     } else if (node.classList.contains('bk-choices')) {
       for (const i of node.querySelectorAll('input')) i.checked = list.includes(i.value);
+    } else if (node.classList.contains('bk-typeahead')) {
+      applyTypeahead(node, list[0]);
     } else {
       node.value = list.join('\n');
     }

@@ -8,6 +8,7 @@ import type { AppConfig } from '../../config.js';
 import type { Store } from '../../store/index.js';
 import type { TaskIndexRefresh } from '../../sync/task-index-refresh.js';
 import type { Watcher } from '../../sync/watcher.js';
+import type { ActivityHub } from '../notify/activity.js';
 import type { DigestScheduler } from '../notify/digest/scheduler.js';
 import type { LiveMessages } from '../notify/live-messages.js';
 import type { SlackMatcher } from '../notify/match.js';
@@ -35,6 +36,9 @@ export interface WorklinkDeps {
   matcher: SlackMatcher;
   /** The outbox worker and the events receiver (a long-lived part: start/lifecycle.ts). */
   notifications: Notifications;
+  /** Task activity (assigned, commented, completed, …): emitted where it happens, heard by the
+   *  DM and feed listeners (notify/activity.ts). */
+  activity: ActivityHub;
   /** Keeps the messages posted about each task current: `live.taskChanged(team, task)`. */
   live: LiveMessages;
   /** Reads the task index again on a budget (a long-lived part: sync/task-index-refresh.ts). */

@@ -27,7 +27,11 @@ export async function publishHome(
     ctx.deps.users
       .get(ctx.slack, teamId, ctx.userId)
       .then((u) => u.isAdmin || u.isOwner)
-      .catch(() => false),
+      .catch((e: unknown) => {
+        // Without users.info the safe answer is "not an admin": admin parts stay hidden.
+        ctx.deps.logger.debug(`App Home: is ${ctx.userId} an admin? ${errMessage(e)}`);
+        return false;
+      }),
     ctx.connection
       ? loadMine(ctx, ctx.userId).catch((e: unknown) => ({
           problem: `Your tasks could not be loaded (${esc(errMessage(e))}).`,

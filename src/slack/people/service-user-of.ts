@@ -24,7 +24,8 @@ export async function serviceUserOf(
       const user = await ctx.deps.users.get(ctx.slack, ctx.teamId, slackUserId);
       emails = user.email ? [user.email] : [];
       name = user.name;
-    } catch {
+    } catch (e) {
+      ctx.deps.logger.debug(`users.info for ${slackUserId} failed: ${(e as Error).message}`);
       return {
         ok: false,
         problem: `Could not look up <@${slackUserId}> in Slack. Please try again.`,

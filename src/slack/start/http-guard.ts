@@ -206,6 +206,7 @@ function eventIdOf(req: IncomingMessage, body: Buffer): string | undefined {
       ? parsed.event_id
       : undefined;
   } catch {
+    // Not JSON, so not an event delivery to deduplicate: Bolt's own parsing answers it (400).
     return undefined;
   }
 }

@@ -26,6 +26,7 @@ import type { WorklinkDeps } from '../context/deps.js';
 import { RouteRegistry } from '../context/routes.js';
 import { SlackUserDirectory } from '../context/slack-users.js';
 import { WorkClientCache, type WorkUrls } from '../context/work-clients.js';
+import { createActivityHub } from '../notify/activity.js';
 import { DigestScheduler } from '../notify/digest/scheduler.js';
 import { createLiveMessages } from '../notify/live-messages.js';
 import { SlackMatcher } from '../notify/match.js';
@@ -128,18 +129,21 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
     );
     // Who this process is in the leases it takes on shared work (outbox rows, looks, rounds).
     const instanceId = newInstanceId();
-    const indexRefresh = new TaskIndexRefresh({
-      store,
-      logger,
-      now: options.clock,
-      instanceId,
-      // A change the re-reads find is shown in the messages about the task.
-      onChanged: (teamId, taskId) => deps?.live.taskChanged(teamId, taskId),
-      workFor: (teamId) => {
-        const connection = store.connections.get(teamId);
-        return connection ? workClients.for(connection) : undefined;
+    const indexRefresh = new TaskIndexRefresh(
+      {
+        store,
+        logger,
+        now: options.clock,
+        instanceId,
+        // A change the re-reads find is shown in the messages about the task.
+        onChanged: (teamId, taskId) => deps?.live.taskChanged(teamId, taskId),
+        workFor: (teamId) => {
+          const connection = store.connections.get(teamId);
+          return connection ? workClients.for(connection) : undefined;
+        },
       },
-    });
+      config.workIndexReadsPerMinute,
+    );
     const directory = new ServiceDirectory();
     const matcher = new SlackMatcher(store);
     const notifications = createNotifications({
@@ -189,6 +193,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       directory,
       matcher,
       notifications,
+      activity: createActivityHub(logger),
       live,
       indexRefresh,
       watcher,

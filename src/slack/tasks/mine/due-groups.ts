@@ -24,6 +24,8 @@ export function dateIn(timeZone: string, now: number): string {
     const d = new TZDate(now, timeZone);
     return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
   } catch {
+    // A zone name this Node's ICU does not know (Slack's list can be newer) throws RangeError;
+    // the day in UTC is at most one day off, which is better than failing the whole list.
     return new Date(now).toISOString().slice(0, 10);
   }
 }

@@ -1,0 +1,117 @@
+// Select menus with an external data source (external_select): what the sandbox asks the app
+// while a user types (a block_suggestion, answered with `options` or `option_groups`), how it
+// reads the answer, and the options it has offered in each message or view, so a choice
+// reaches the app later as the whole option object (`selected_option`), as Slack sends it.
+
+import type { ElementObj, OptionObj, TextObj } from './block-kit.js';
+import { validateOptionsAnswer } from './block-validation.js';
+import type { Delivery } from './signer.js';
+
+export interface OptionGroup {
+  label: TextObj;
+  options: OptionObj[];
+}
+
+/** What the page gets back for what the user typed. */
+export interface SuggestResult {
+  ok: boolean;
+  problem?: string;
+  status?: number;
+  options?: OptionObj[];
+  option_groups?: OptionGroup[];
+}
+
+/** Slack asks the app only once this many characters are typed, unless the element says. */
+export const DEFAULT_MIN_QUERY_LENGTH = 3;
+
+export const SUGGESTION_TYPES = new Set(['external_select', 'multi_external_select']);
+
+export function minQueryLength(element: ElementObj): number {
+  const n = element.min_query_length;
+  return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : DEFAULT_MIN_QUERY_LENGTH;
+}
+
+const NO_OPTIONS = 'The app did not offer options for that.';
+
+/**
+ * The app's HTTP answer as options, or the sentence the page shows. Bad answers are noted in
+ * the sandbox log (`note`) with what was wrong, as Slack's client just shows an empty menu.
+ */
+export function readSuggestionAnswer(d: Delivery, note: (text: string) => void): SuggestResult {
+  if (d.status < 200 || d.status >= 300) {
+    return { ok: false, status: d.status, problem: NO_OPTIONS };
+  }
+  let answer: unknown;
+  try {
+    answer = JSON.parse(d.body);
+  } catch (e) {
+    note(`the app answered with something other than JSON (${(e as Error).message}).`);
+    return { ok: false, status: d.status, problem: NO_OPTIONS };
+  }
+  const problems = validateOptionsAnswer(answer);
+  if (problems.length > 0) {
+    note(`invalid options — ${problems.slice(0, 3).join('; ')}`);
+    return { ok: false, status: d.status, problem: NO_OPTIONS };
+  }
+  const { options, option_groups } = answer as {
+    options?: OptionObj[];
+    option_groups?: OptionGroup[];
+  };
+  // Only what Slack's client uses is handed on: text, value, description.
+  const clean = (o: OptionObj): OptionObj => ({
+    text: o.text,
+    value: o.value,
+    ...(o.description ? { description: o.description } : {}),
+  });
+  return options
+    ? { ok: true, status: d.status, options: options.map(clean) }
+    : {
+        ok: true,
+        status: d.status,
+        option_groups: (option_groups ?? []).map((g) => ({
+          label: g.label,
+          options: g.options.map(clean),
+        })),
+      };
+}
+
+/** Containers remembered at most (oldest forgotten first); a sandbox session needs few. */
+const MAX_CONTAINERS = 200;
+/** Options remembered per element at most. */
+const MAX_PER_ELEMENT = 1000;
+
+/** The options offered per container (message or view) and element, by value. */
+export class OfferedOptions {
+  private readonly byContainer = new Map<string, Map<string, Map<string, OptionObj>>>();
+
+  remember(container: string, blockId: string, actionId: string, options: OptionObj[]): void {
+    let elements = this.byContainer.get(container);
+    if (elements) this.byContainer.delete(container);
+    elements ??= new Map();
+    this.byContainer.set(container, elements);
+    if (this.byContainer.size > MAX_CONTAINERS) {
+      const oldest = this.byContainer.keys().next().value;
+      if (oldest !== undefined) this.byContainer.delete(oldest);
+    }
+    const key = `${blockId}/${actionId}`;
+    const known = elements.get(key) ?? new Map<string, OptionObj>();
+    elements.set(key, known);
+    for (const o of options) {
+      known.delete(o.value);
+      known.set(o.value, o);
+    }
+    for (const value of known.keys()) {
+      if (known.size <= MAX_PER_ELEMENT) break;
+      known.delete(value);
+    }
+  }
+
+  find(container: string, blockId: string, actionId: string, value: string): OptionObj | undefined {
+    return this.byContainer.get(container)?.get(`${blockId}/${actionId}`)?.get(value);
+  }
+}
+
+/** Every option of an answer, groups flattened. */
+export function offeredIn(result: SuggestResult): OptionObj[] {
+  return [...(result.options ?? []), ...(result.option_groups ?? []).flatMap((g) => g.options)];
+}

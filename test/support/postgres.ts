@@ -1,0 +1,174 @@
+/**
+ * A real PostgreSQL server for tests, from Debian's `postgresql` package (installed by
+ * scripts/ensure-postgres.sh before `npm test`): `initdb` into a temp directory, `pg_ctl`
+ * start on a free port (TCP on 127.0.0.1, its socket in the same directory), stopped and
+ * removed at the end. The server refuses to run as root, so as root it runs as the
+ * `postgres` user (runuser) in a directory that user owns.
+ *
+ * One server per test file is cheap to share: `usePostgres()` starts it on first use and
+ * stops it after the file; each test takes a fresh empty database (CREATE DATABASE, a few
+ * tens of ms).
+ *
+ *   const pg = usePostgres();
+ *   it('…', async () => { const url = await pg.freshDatabase(); … });
+ */
+import { execFile, spawnSync } from 'node:child_process';
+import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { afterAll } from 'vitest';
+
+const run = promisify(execFile);
+const BIN = process.env.POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin';
+const asRoot = process.getuid?.() === 0;
+
+export interface PostgresServer {
+  port: number;
+  /** The URL of a database on this server (user postgres, no password). */
+  url(database: string): string;
+  /** Creates an empty database and returns its URL. */
+  createDatabase(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** Runs a server binary as the user the server accepts. */
+function command(bin: string, args: string[]): [string, string[]] {
+  const path = join(BIN, bin);
+  return asRoot ? ['runuser', ['-u', 'postgres', '--', path, ...args]] : [path, args];
+}
+
+function postgresUid(): { uid: number; gid: number } {
+  const out = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
+  const gid = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
+  if (out.status !== 0) throw new Error('Running as root, but there is no `postgres` user.');
+  return { uid: Number(out.stdout.trim()), gid: Number(gid.stdout.trim()) };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startPostgres(): Promise<PostgresServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'worklink-pg-'));
+  if (asRoot) {
+    const { uid, gid } = postgresUid();
+    chownSync(dir, uid, gid);
+  }
+  const data = join(dir, 'data');
+  const removeDir = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    await run(
+      ...command('initdb', [
+        '-D',
+        data,
+        '-U',
+        'postgres',
+        '-A',
+        'trust',
+        '-E',
+        'UTF8',
+        '--locale=C.UTF-8',
+        '--no-sync',
+        '--no-instructions',
+      ]),
+    );
+  } catch (e) {
+    removeDir();
+    throw e;
+  }
+
+  // A port found free can be taken before the server binds it: try again on another one.
+  let port = 0;
+  for (let attempt = 1; ; attempt++) {
+    port = await freePort();
+    // Durability is worthless for a throw-away server; speed is not.
+    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
+    try {
+      await run(
+        ...command('pg_ctl', [
+          '-D',
+          data,
+          '-l',
+          join(dir, 'log'),
+          '-o',
+          options,
+          '-w',
+          '-t',
+          '60',
+          'start',
+        ]),
+      );
+      break;
+    } catch (e) {
+      if (attempt >= 3) {
+        removeDir();
+        throw e;
+      }
+    }
+  }
+
+  const stopNow = () => {
+    const [cmd, args] = command('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    spawnSync(cmd, args, { stdio: 'ignore' });
+    removeDir();
+  };
+  // A test process that ends without afterAll (a crash, a timeout) still stops its server.
+  process.once('exit', stopNow);
+
+  const url = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
+  let created = 0;
+  let stopped = false;
+  return {
+    port,
+    url,
+    async createDatabase() {
+      const name = `t${process.pid}_${++created}`;
+      const admin = new pg.Client({ connectionString: url('postgres') });
+      await admin.connect();
+      try {
+        await admin.query(`CREATE DATABASE ${name}`);
+      } finally {
+        await admin.end();
+      }
+      return url(name);
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      process.removeListener('exit', stopNow);
+      const [cmd, args] = command('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      await run(cmd, args);
+      removeDir();
+    },
+  };
+}
+
+export interface SharedPostgres {
+  /** The file's server, started on first use. */
+  server(): Promise<PostgresServer>;
+  /** A new empty database on the file's server; its URL. */
+  freshDatabase(): Promise<string>;
+}
+
+/** One server for the calling test file: started when first asked for, stopped after the file. */
+export function usePostgres(): SharedPostgres {
+  let started: Promise<PostgresServer> | undefined;
+  const server = () => {
+    started ??= startPostgres();
+    return started;
+  };
+  afterAll(async () => {
+    if (started) await (await started).stop();
+  });
+  return { server, freshDatabase: async () => (await server()).createDatabase() };
+}
