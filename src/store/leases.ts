@@ -74,7 +74,8 @@ export function leasesStore(db: Database.Database): LeasesStore {
   return {
     claim: async (keys, holder, now, leaseMs) =>
       keys.length ? claim(keys, holder, now, now + leaseMs) : { taken: [], busy: [] },
-    finish: async (key, holder, nextAt) => finish.run(nextAt, key, holder).changes === 1,
+    finish: async (key, holder, nextAt) =>
+      finish.run(Math.ceil(nextAt), key, holder).changes === 1,
   };
 }
 
