@@ -125,7 +125,7 @@ async function main() {
   const h = await startHarness({ connect: true });
   h.logger.setLevel('error' as never); // measure the app, not debug logging
   const { projectId } = h.seed.projects[0];
-  h.worklink.store.channelProjects.link(h.teamId, 'C_GENERAL', projectId, h.users.alice.id);
+  await h.worklink.store.channelProjects.link(h.teamId, 'C_GENERAL', projectId, h.users.alice.id);
   const [firstTask] = await h.work.listTasks({ projectId });
   const mixes = [
     { name: 'help, status', commands: ['help', 'status'] },

@@ -59,8 +59,8 @@ async function main() {
       }
     })();
     const smallCount = (await h.work.listTasks({ projectId: small })).length;
-    h.worklink.store.channelProjects.link(h.teamId, 'C_SMALL', small, h.users.alice.id);
-    h.worklink.store.channelProjects.link(h.teamId, 'C_BIG', big, h.users.alice.id);
+    await h.worklink.store.channelProjects.link(h.teamId, 'C_SMALL', small, h.users.alice.id);
+    await h.worklink.store.channelProjects.link(h.teamId, 'C_BIG', big, h.users.alice.id);
     // Four people take turns, two per round, rounds 600 ms apart: each person's DM channel
     // gets a DM every 1.2 s, so its one-a-second pacing never delays one.
     const people = [h.users.bob, h.users.carol, h.users.dan, h.users.erin];

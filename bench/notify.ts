@@ -92,14 +92,14 @@ async function run(s: Scenario): Promise<Outcome> {
         });
       }
     }
-    outbox.enqueue(rows, 'slack');
+    await outbox.enqueue(rows, 'slack');
     const expected = rows.length;
     // As the app builds it (src/slack/notify/index.ts), with the app's Web API timeout.
     const worker = testWorker(tmp.store, fake.apiUrl, { timeoutMs: 10_000, idlePollMs: 1_000 });
     worker.start();
     const deadline = Date.now() + TIMEOUT_MS;
     for (;;) {
-      const c = outbox.counts();
+      const c = await outbox.counts();
       if (c.sent + c.failed + c.skipped >= expected || Date.now() > deadline) break;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -133,7 +133,7 @@ async function run(s: Scenario): Promise<Outcome> {
     };
   } finally {
     await fake.close();
-    tmp.remove();
+    await tmp.remove();
   }
 }
 

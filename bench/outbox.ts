@@ -45,7 +45,7 @@ async function run(backlog: number) {
         slackUserId,
       };
     });
-    outbox.enqueue(rows, 'slack');
+    await outbox.enqueue(rows, 'slack');
     const worker = testWorker(tmp.store, fake.apiUrl, { timeoutMs: 10_000, idlePollMs: 1_000 });
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
@@ -59,7 +59,7 @@ async function run(backlog: number) {
     return { sent, cpuPerDm: (cpu.user + cpu.system) / 1000 / sent, rate: sent / (wall / 1000) };
   } finally {
     await fake.close();
-    tmp.remove();
+    await tmp.remove();
   }
 }
 

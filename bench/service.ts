@@ -73,7 +73,7 @@ async function child(kind: Kind, arg: string): Promise<void> {
     }
   });
   process.on('disconnect', () => {
-    close().then(() => process.exit(0));
+    void close().then(() => process.exit(0));
   });
   process.send?.({ url });
 }

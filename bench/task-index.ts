@@ -31,6 +31,7 @@ import type { TaskSighting } from '../src/store/task-index.js';
 import { READS_PER_MINUTE, TaskIndexRefresh } from '../src/sync/task-index-refresh.js';
 import { indexWorkClient } from '../src/sync/task-sightings.js';
 import type { WorkClient } from '../src/workapi/client.js';
+import { sqliteHandle } from '../test/support/sqlite-handle.js';
 
 const { values } = parseArgs({
   options: {
@@ -97,7 +98,7 @@ async function main() {
     const t0 = performance.now();
     const projectIds = Array.from({ length: PROJECTS }, (_, p) => hex(p + 1));
     for (const [p, projectId] of projectIds.entries()) {
-      store.knownProjects.remember(TEAM, projectId, `Project ${p + 1}`);
+      await store.knownProjects.remember(TEAM, projectId, `Project ${p + 1}`);
       const batch: TaskSighting[] = [];
       for (let n = 1; n <= PER_PROJECT; n++) {
         const due =
@@ -114,7 +115,7 @@ async function main() {
           read: true,
         });
       }
-      store.taskIndex.recordMany(TEAM, batch);
+      await store.taskIndex.recordMany(TEAM, batch);
     }
     console.log(`  filled in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
@@ -127,7 +128,7 @@ async function main() {
       deps: { store, indexRefresh: undefined },
       connection: undefined,
     } as unknown as WorkContext;
-    const bare = store.db.prepare(
+    const bare = sqliteHandle(store).prepare(
       'SELECT rowid FROM task_index_fts WHERE task_index_fts MATCH ? LIMIT 6',
     );
     const bareFind = time(RUNS, (i) => {
@@ -146,15 +147,15 @@ async function main() {
 
     // ── List mine ────────────────────────────────────────────────────────────
     const today = dateIn('Europe/Berlin', Date.parse('2026-06-10T10:00:00Z'));
-    const bareMine = store.db.prepare(
+    const bareMine = sqliteHandle(store).prepare(
       `SELECT t.* FROM task_index_assignees a CROSS JOIN task_index t
          ON t.team_id = a.team_id AND t.task_id = a.task_id
        WHERE a.team_id = ? AND a.user_id = ? AND t.done = 0 AND t.gone = 0`,
     );
     const bareList = time(RUNS / 4, (i) => bareMine.all(TEAM, USERS[i % USERS.length]));
     let rows = 0;
-    const appList = time(RUNS / 4, (i) => {
-      const mine = mineRows(ctx, [USERS[i % USERS.length]!], today);
+    const appList = await timeAsync(RUNS / 4, async (i) => {
+      const mine = await mineRows(ctx, [USERS[i % USERS.length]!], today);
       rows = mine.length;
       return mineMessage(
         { slackUserId: 'U_BENCH', own: true, name: 'Bench', today, rows: mine },
@@ -174,14 +175,14 @@ async function main() {
     // An instant service answering from the same data: what the refresh costs Worklink.
     const open = new Map<string, { taskId: string; taskName: string }[]>();
     for (const projectId of projectIds) open.set(projectId, []);
-    for (const t of store.taskIndex.stalest(TEAM, total)) {
+    for (const t of await store.taskIndex.stalest(TEAM, total)) {
       open.get(t.projectId)?.push({ taskId: t.taskId, taskName: t.name });
     }
     const service = {
       listTasks: async (q: { projectId: string; complete?: boolean | string }) =>
         q.complete === false ? (open.get(q.projectId) ?? []) : (open.get(q.projectId) ?? []),
       getTask: async (taskId: string) => {
-        const t = store.taskIndex.get(TEAM, taskId)!;
+        const t = (await store.taskIndex.get(TEAM, taskId))!;
         return {
           taskId,
           taskName: t.name,
@@ -197,9 +198,12 @@ async function main() {
       getProjectDetails: async () => ({}),
     } as unknown as WorkClient;
     const work = indexWorkClient(service, TEAM, store.taskIndex);
-    store.connections.list = () => [];
+    store.connections.list = async () => [];
     const budget = loadConfig().workIndexReadsPerMinute ?? READS_PER_MINUTE;
-    const refresh = new TaskIndexRefresh({ store, logger: console, workFor: () => work }, budget);
+    const refresh = new TaskIndexRefresh(
+      { store, logger: console, workFor: async () => work },
+      budget,
+    );
     const rounds: number[] = [];
     let reads = 0;
     for (let i = 0; i < 5; i++) {
@@ -210,7 +214,7 @@ async function main() {
     }
     rounds.sort((a, b) => a - b);
     console.log('\nIndex refresh (one round a minute per workspace):');
-    const openTasks = store.taskIndex.count(TEAM).open;
+    const openTasks = (await store.taskIndex.count(TEAM)).open;
     // Lists per minute: each project's open list every 5 minutes and whole list every 30.
     const listsPerMinute = (PROJECTS * 7) / 30;
     const taskReads = Math.max(1, budget - listsPerMinute);
@@ -227,7 +231,7 @@ async function main() {
     const rss = process.memoryUsage().rss / 2 ** 20;
     console.log(`\nRSS: ${rss.toFixed(0)} MiB with ${total} tasks indexed.`);
   } finally {
-    store.close();
+    await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -54,7 +54,7 @@ async function main() {
   }
   const dir = mkdtempSync(join(tmpdir(), 'worklink-bench-watch-'));
   const store = openStore(dir);
-  store.connections.save({
+  await store.connections.save({
     teamId: 'T_BENCH',
     workspaceId: 'w',
     workspaceName: 'Hosted Co',
@@ -73,10 +73,8 @@ async function main() {
     logger: createLogger('warn'),
     intervalMs: INTERVAL_MS,
     now: () => clock,
-    workFor: () => work,
-    announce: (teamId, task) => {
-      queueFoundTask(store, teamId, task, { now: clock, graceMs: 5_000 });
-    },
+    workFor: async () => work,
+    announce: (teamId, task) => queueFoundTask(store, teamId, task, { now: clock, graceMs: 5_000 }),
   });
 
   // Floor: one bare list request per project, parsed, in this process (second of two
@@ -149,7 +147,7 @@ async function main() {
   console.log(
     `busy: ${n} tasks made; announced ${busy.announced} during it and ${drain.announced} in the next interval (${busy.announced + drain.announced} of ${n}); ${busy.perMinute.reads * MINUTES + drain.perMinute.reads} task reads (one per new task)`,
   );
-  store.close();
+  await store.close();
   await hosted.close();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -23,7 +23,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env): Promise<void>
   try {
     const handle = await startWorklink({ config });
     const stop = () => {
-      handle.stop().finally(() => process.exit(0));
+      void handle.stop().finally(() => process.exit(0));
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

@@ -193,7 +193,7 @@ async function connectDemoTeam(stack: SandboxStack, logger: Logger): Promise<voi
   const seed = setup.seed;
   if (!seed || !stack.embeddedService) return;
   const { store } = worklink;
-  const existing = store.connections.info(teamId);
+  const existing = await store.connections.info(teamId);
   if (setup.setupDone && existing) return;
 
   let verification: Verification;
@@ -214,19 +214,19 @@ async function connectDemoTeam(stack: SandboxStack, logger: Logger): Promise<voi
     connectedAt: new Date().toISOString(),
   };
   const firstSetup = !setup.setupDone;
-  store.db.transaction(() => {
-    // Another workspace's links and projects would point at ids this one does not have.
-    if (existing && existing.workspaceId !== connection.workspaceId) store.forgetTeam(teamId);
-    store.connections.save(connection);
-    if (!firstSetup) return;
-    for (const link of CHANNEL_PROJECTS) {
-      const channel = DEFAULT_CHANNELS.find((c) => c.name === link.channel);
-      const project = seed.projects.find((p) => p.projectName === link.project);
-      if (!channel || !project) continue;
-      store.channelProjects.link(teamId, channel.id, project.projectId, ADMIN.id);
-      store.knownProjects.remember(teamId, project.projectId, project.projectName);
-    }
-  })();
+  // Another workspace's links and projects would point at ids this one does not have:
+  // connect forgets them when the workspace changed.
+  const links = firstSetup
+    ? CHANNEL_PROJECTS.flatMap((link) => {
+        const channel = DEFAULT_CHANNELS.find((c) => c.name === link.channel);
+        const project = seed.projects.find((p) => p.projectName === link.project);
+        if (!channel || !project) return [];
+        return [
+          { channelId: channel.id, projectId: project.projectId, projectName: project.projectName },
+        ];
+      })
+    : [];
+  await store.connect(connection, links);
   if (firstSetup) {
     setup.setupDone = true;
     saveSetup(stack.dataDir, setup);
@@ -240,7 +240,7 @@ async function connectDemoTeam(stack: SandboxStack, logger: Logger): Promise<voi
  */
 export async function startSandbox(config: AppConfig): Promise<SandboxStack> {
   const stack = await launchSandbox(config);
-  process.stdout.write(`${welcomeText(welcomeOf(stack))}\n`);
+  process.stdout.write(`${welcomeText(await welcomeOf(stack))}\n`);
   const stop = () => {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
@@ -260,19 +260,23 @@ export async function startSandbox(config: AppConfig): Promise<SandboxStack> {
 }
 
 /** What the welcome block says, read from the running stack. */
-export function welcomeOf(stack: SandboxStack): Welcome {
+export async function welcomeOf(stack: SandboxStack): Promise<Welcome> {
   const { store } = stack.worklink;
   const { state } = stack.sandbox;
+  const links = await store.channelProjects.listForTeam(stack.teamId);
   return {
     url: stack.url,
     dataDir: stack.dataDir,
     teamName: state.team.name,
-    workspaceName: store.connections.info(stack.teamId)?.workspaceName,
+    workspaceName: (await store.connections.info(stack.teamId))?.workspaceName,
     firstRun: stack.firstRun,
     embeddedService: stack.embeddedService,
-    links: store.channelProjects.listForTeam(stack.teamId).map((l) => ({
-      channel: state.channels.get(l.channelId)?.name ?? l.channelId,
-      project: store.knownProjects.get(stack.teamId, l.projectId)?.projectName ?? l.projectId,
-    })),
+    links: await Promise.all(
+      links.map(async (l) => ({
+        channel: state.channels.get(l.channelId)?.name ?? l.channelId,
+        project:
+          (await store.knownProjects.get(stack.teamId, l.projectId))?.projectName ?? l.projectId,
+      })),
+    ),
   };
 }

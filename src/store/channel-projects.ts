@@ -1,5 +1,6 @@
 /** channel_projects: a Slack channel's default project (`/work project link`). */
 import type Database from 'better-sqlite3';
+import type { Sync } from './sync.js';
 
 export interface ChannelProject {
   teamId: string;
@@ -10,14 +11,19 @@ export interface ChannelProject {
 }
 
 export interface ChannelProjectsStore {
-  get(teamId: string, channelId: string): ChannelProject | undefined;
+  get(teamId: string, channelId: string): Promise<ChannelProject | undefined>;
   /** Links (or re-links) the channel; returns the link. */
-  link(teamId: string, channelId: string, projectId: string, linkedBy: string): ChannelProject;
+  link(
+    teamId: string,
+    channelId: string,
+    projectId: string,
+    linkedBy: string,
+  ): Promise<ChannelProject>;
   /** True when the channel had a link. */
-  unlink(teamId: string, channelId: string): boolean;
-  listForTeam(teamId: string): ChannelProject[];
+  unlink(teamId: string, channelId: string): Promise<boolean>;
+  listForTeam(teamId: string): Promise<ChannelProject[]>;
   /** Removes every link of the team; returns how many. */
-  deleteTeam(teamId: string): number;
+  deleteTeam(teamId: string): Promise<number>;
 }
 
 interface Row {
@@ -36,7 +42,7 @@ const fromRow = (r: Row): ChannelProject => ({
   linkedAt: r.linked_at,
 });
 
-export function channelProjectsStore(db: Database.Database): ChannelProjectsStore {
+export function channelProjectsStore(db: Database.Database): Sync<ChannelProjectsStore> {
   const select = db.prepare<[string, string], Row>(
     'SELECT * FROM channel_projects WHERE team_id = ? AND channel_id = ?',
   );

@@ -5,6 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { SecretBox } from './crypto.js';
+import type { Sync } from './sync.js';
 
 export interface Connection {
   teamId: string;
@@ -26,14 +27,14 @@ export type ConnectionInfo = Omit<Connection, 'apiKey'>;
 
 export interface ConnectionsStore {
   /** Throws DecryptError when the stored key cannot be opened with the current secrets key. */
-  get(teamId: string): Connection | undefined;
+  get(teamId: string): Promise<Connection | undefined>;
   /** Like get, without decrypting (cannot fail on a wrong secrets key). */
-  info(teamId: string): ConnectionInfo | undefined;
+  info(teamId: string): Promise<ConnectionInfo | undefined>;
   /** Creates or replaces the team's connection. */
-  save(connection: Connection): void;
+  save(connection: Connection): Promise<void>;
   /** True when there was one. */
-  delete(teamId: string): boolean;
-  list(): ConnectionInfo[];
+  delete(teamId: string): Promise<boolean>;
+  list(): Promise<ConnectionInfo[]>;
 }
 
 interface Row {
@@ -49,7 +50,7 @@ interface Row {
 
 const aad = (teamId: string) => `connection:${teamId}`;
 
-export function connectionsStore(db: Database.Database, box: SecretBox): ConnectionsStore {
+export function connectionsStore(db: Database.Database, box: SecretBox): Sync<ConnectionsStore> {
   const select = db.prepare<[string], Row>('SELECT * FROM connections WHERE team_id = ?');
   const upsert = db.prepare(
     `INSERT INTO connections (team_id, enterprise_id, workspace_id, workspace_name, api_key_enc,

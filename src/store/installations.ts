@@ -7,19 +7,20 @@
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
 import type Database from 'better-sqlite3';
 import type { SecretBox } from './crypto.js';
+import type { Sync } from './sync.js';
 
 type AnyInstallation = Installation<'v1' | 'v2', boolean>;
 
 export interface InstallationsStore extends InstallationStore {
   /** The installation that serves a team: its own, else its enterprise's org-wide install. */
-  find(teamId: string | undefined, enterpriseId?: string): AnyInstallation | undefined;
+  find(teamId: string | undefined, enterpriseId?: string): Promise<AnyInstallation | undefined>;
   /** Slack user id of who installed the app for this team (OAuth mode), if known. */
-  installerUserId(teamId: string | undefined, enterpriseId?: string): string | undefined;
+  installerUserId(teamId: string | undefined, enterpriseId?: string): Promise<string | undefined>;
   /** Deletes the team's own install and/or the enterprise's org-wide one; returns how many rows. */
-  deleteFor(teamId: string | undefined, enterpriseId?: string): number;
-  count(): number;
+  deleteFor(teamId: string | undefined, enterpriseId?: string): Promise<number>;
+  count(): Promise<number>;
   /** How many stored installations the current secrets key cannot open. */
-  unreadableCount(): number;
+  unreadableCount(): Promise<number>;
 }
 
 interface Row {
@@ -37,7 +38,10 @@ function keyOf(query: { isEnterpriseInstall?: boolean; enterpriseId?: string; te
   throw new Error('An installation query needs a team id or an enterprise id.');
 }
 
-export function installationsStore(db: Database.Database, box: SecretBox): InstallationsStore {
+export function installationsStore(
+  db: Database.Database,
+  box: SecretBox,
+): Sync<InstallationsStore> {
   const upsert = db.prepare(
     `INSERT INTO installations (install_key, enterprise_id, team_id, is_enterprise_install,
        installer_user_id, data_enc, installed_at)
@@ -62,7 +66,7 @@ export function installationsStore(db: Database.Database, box: SecretBox): Insta
     (enterpriseId ? select.get(orgKey(enterpriseId)) : undefined);
 
   return {
-    async storeInstallation(installation) {
+    storeInstallation(installation) {
       const key = keyOf({
         isEnterpriseInstall: installation.isEnterpriseInstall,
         enterpriseId: installation.enterprise?.id,
@@ -78,7 +82,7 @@ export function installationsStore(db: Database.Database, box: SecretBox): Insta
         new Date().toISOString(),
       );
     },
-    async fetchInstallation(query: InstallationQuery<boolean>) {
+    fetchInstallation(query: InstallationQuery<boolean>) {
       const found = read(keyOf(query));
       if (!found) {
         throw new Error(
@@ -87,7 +91,7 @@ export function installationsStore(db: Database.Database, box: SecretBox): Insta
       }
       return found;
     },
-    async deleteInstallation(query: InstallationQuery<boolean>) {
+    deleteInstallation(query: InstallationQuery<boolean>) {
       remove.run(keyOf(query));
     },
     find(teamId, enterpriseId) {

@@ -4,6 +4,7 @@
  * menu) offer projects. Each sighting refreshes the name and `last_seen_at`.
  */
 import type Database from 'better-sqlite3';
+import type { Sync } from './sync.js';
 
 export interface KnownProject {
   teamId: string;
@@ -14,13 +15,13 @@ export interface KnownProject {
 
 export interface KnownProjectsStore {
   /** Records a sighting (insert or refresh name + time). */
-  remember(teamId: string, projectId: string, projectName: string): void;
+  remember(teamId: string, projectId: string, projectName: string): Promise<void>;
   /** Most recently seen first. */
-  list(teamId: string, limit?: number): KnownProject[];
-  get(teamId: string, projectId: string): KnownProject | undefined;
+  list(teamId: string, limit?: number): Promise<KnownProject[]>;
+  get(teamId: string, projectId: string): Promise<KnownProject | undefined>;
   /** A project that turned out not to exist any more. */
-  forget(teamId: string, projectId: string): boolean;
-  deleteTeam(teamId: string): number;
+  forget(teamId: string, projectId: string): Promise<boolean>;
+  deleteTeam(teamId: string): Promise<number>;
 }
 
 interface Row {
@@ -37,7 +38,7 @@ const fromRow = (r: Row): KnownProject => ({
   lastSeenAt: r.last_seen_at,
 });
 
-export function knownProjectsStore(db: Database.Database): KnownProjectsStore {
+export function knownProjectsStore(db: Database.Database): Sync<KnownProjectsStore> {
   const upsert = db.prepare(
     `INSERT INTO known_projects (team_id, project_id, project_name, last_seen_at)
      VALUES (?, ?, ?, ?)

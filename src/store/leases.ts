@@ -8,6 +8,7 @@
  * takes it then. Outbox rows have their own lease columns (src/store/outbox.ts).
  */
 import type Database from 'better-sqlite3';
+import type { Sync } from './sync.js';
 
 export interface TakenLease {
   key: string;
@@ -40,7 +41,7 @@ interface LeaseRow {
   next_at: number;
 }
 
-export function leasesStore(db: Database.Database): LeasesStore {
+export function leasesStore(db: Database.Database): Sync<LeasesStore> {
   const get = db.prepare<[string], LeaseRow>(
     'SELECT claimed_by, lease_until, next_at FROM leases WHERE key = ?',
   );
@@ -72,10 +73,9 @@ export function leasesStore(db: Database.Database): LeasesStore {
     },
   );
   return {
-    claim: async (keys, holder, now, leaseMs) =>
+    claim: (keys, holder, now, leaseMs) =>
       keys.length ? claim(keys, holder, now, now + leaseMs) : { taken: [], busy: [] },
-    finish: async (key, holder, nextAt) =>
-      finish.run(Math.ceil(nextAt), key, holder).changes === 1,
+    finish: (key, holder, nextAt) => finish.run(Math.ceil(nextAt), key, holder).changes === 1,
   };
 }
 

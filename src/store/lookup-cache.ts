@@ -4,6 +4,7 @@
  * a busy outbox does not ask Slack the same question for every DM.
  */
 import type Database from 'better-sqlite3';
+import type { Sync } from './sync.js';
 
 /** `slackUserId` undefined = Slack said no user has this e-mail. */
 export interface LookupEntry {
@@ -13,19 +14,19 @@ export interface LookupEntry {
 
 export interface LookupCacheStore {
   /** The cached answer, or undefined when none or expired. */
-  get(teamId: string, email: string, now?: number): LookupEntry | undefined;
+  get(teamId: string, email: string, now?: number): Promise<LookupEntry | undefined>;
   put(
     teamId: string,
     email: string,
     slackUserId: string | undefined,
     ttlMs: number,
     now?: number,
-  ): void;
+  ): Promise<void>;
   /** Drops a team's entries (e.g. after links change); returns how many. */
-  clear(teamId: string): number;
+  clear(teamId: string): Promise<number>;
 }
 
-export function lookupCacheStore(db: Database.Database): LookupCacheStore {
+export function lookupCacheStore(db: Database.Database): Sync<LookupCacheStore> {
   const select = db.prepare<[string, string], { slack_user_id: string | null; expires_at: number }>(
     'SELECT slack_user_id, expires_at FROM notify_lookup_cache WHERE team_id = ? AND email = ?',
   );

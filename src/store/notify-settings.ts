@@ -3,6 +3,7 @@
  * its default (KINDS), so adding a kind later needs no migration.
  */
 import type Database from 'better-sqlite3';
+import type { Sync } from './sync.js';
 
 /** Every kind of notification a person can turn on or off, with its default and wording. */
 export const NOTIFY_KINDS = {
@@ -16,14 +17,14 @@ export function isNotifyKind(word: string): word is NotifyKind {
 }
 
 export interface NotifySettingsStore {
-  enabled(teamId: string, slackUserId: string, kind: NotifyKind): boolean;
-  set(teamId: string, slackUserId: string, kind: NotifyKind, enabled: boolean): void;
+  enabled(teamId: string, slackUserId: string, kind: NotifyKind): Promise<boolean>;
+  set(teamId: string, slackUserId: string, kind: NotifyKind, enabled: boolean): Promise<void>;
   /** Every kind with its value for this person (defaults filled in). */
-  all(teamId: string, slackUserId: string): Record<NotifyKind, boolean>;
-  deleteTeam(teamId: string): number;
+  all(teamId: string, slackUserId: string): Promise<Record<NotifyKind, boolean>>;
+  deleteTeam(teamId: string): Promise<number>;
 }
 
-export function notifySettingsStore(db: Database.Database): NotifySettingsStore {
+export function notifySettingsStore(db: Database.Database): Sync<NotifySettingsStore> {
   const select = db.prepare<[string, string, string], { enabled: number }>(
     'SELECT enabled FROM notify_settings WHERE team_id = ? AND slack_user_id = ? AND kind = ?',
   );

@@ -14,6 +14,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import type { Sync } from './sync.js';
 
 export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'skipped';
 
@@ -94,28 +95,28 @@ export interface OutboxStore {
    * that a service event queued and nobody has started sending: the Slack path knows who
    * really created the task (the event only knows the API key's owner).
    */
-  enqueue(rows: NewOutboxRow[], mode: 'ignore' | 'slack', now?: number): OutboxRow[];
-  get(id: number): OutboxRow | undefined;
-  forTask(teamId: string, taskId: string): OutboxRow[];
+  enqueue(rows: NewOutboxRow[], mode: 'ignore' | 'slack', now?: number): Promise<OutboxRow[]>;
+  get(id: number): Promise<OutboxRow | undefined>;
+  forTask(teamId: string, taskId: string): Promise<OutboxRow[]>;
   /**
    * Rows due at `now`, oldest first, leaving out `excludeTeams`, with their recipient when
    * known. Each team's rows are one index range (team, due time), so rows of paused or paced
    * teams are not walked, however many there are.
    */
-  due(now: number, limit: number, excludeTeams?: readonly string[]): DueRow[];
+  due(now: number, limit: number, excludeTeams?: readonly string[]): Promise<DueRow[]>;
   /**
    * Takes a due row for `leaseMs` (attempts + 1), as `holder` (the instance). A row found in
    * 'sending' (its worker died) comes back with `uncertain` set. Undefined when someone else
    * took it or it is not due.
    */
-  claim(id: number, now: number, leaseMs: number, holder?: string): OutboxRow | undefined;
+  claim(id: number, now: number, leaseMs: number, holder?: string): Promise<OutboxRow | undefined>;
   /**
    * Extends the leases `holder` still has on rows being sent to `until`; returns the ids it
    * still holds (a row missing was taken over after its lease ran out).
    */
   renew(ids: readonly number[], holder: string, until: number): Promise<number[]>;
   /** When the next row (not in `excludeTeams`) becomes due; undefined when none will. */
-  nextDueAt(excludeTeams?: readonly string[]): number | undefined;
+  nextDueAt(excludeTeams?: readonly string[]): Promise<number | undefined>;
   /** Fills in what matching found (recipient, DM details) on a row. */
   update(
     id: number,
@@ -130,24 +131,24 @@ export interface OutboxStore {
         | 'dmChannel'
       >
     >,
-  ): void;
+  ): Promise<void>;
   /** Makes a held pending row due now (after the announcer finished matching it). */
-  release(id: number, now?: number): void;
+  release(id: number, now?: number): Promise<void>;
   /**
    * Moves pending rows to later due times (rows whose DM channel is not ready), in one
    * transaction: they leave the front of the queue, so the rows behind them are found.
    */
-  defer(rows: readonly { id: number; at: number }[], now?: number): void;
+  defer(rows: readonly { id: number; at: number }[], now?: number): Promise<void>;
   /** A claimed row back to pending, due at `at`, its attempt refunded (nothing was sent). */
-  requeue(id: number, at: number, now?: number): void;
-  markSent(id: number, result: { ts?: string; channel?: string }, now?: number): void;
-  markFailed(id: number, reason: string, now?: number): void;
-  markSkipped(id: number, reason: string, now?: number): void;
+  requeue(id: number, at: number, now?: number): Promise<void>;
+  markSent(id: number, result: { ts?: string; channel?: string }, now?: number): Promise<void>;
+  markFailed(id: number, reason: string, now?: number): Promise<void>;
+  markSkipped(id: number, reason: string, now?: number): Promise<void>;
   /**
    * Fails every pending row of a team with `reason` (the team removed Worklink: no token can
    * send them). Rows being sent end on their own. Returns how many.
    */
-  failPending(teamId: string, reason: string, now?: number): number;
+  failPending(teamId: string, reason: string, now?: number): Promise<number>;
   /**
    * Back to pending, due at `at`; `uncertain` sticks once set until the row is sent.
    * `refund` takes back the attempt the claim counted (a 429: Slack did not take the call).
@@ -159,10 +160,10 @@ export interface OutboxStore {
     uncertain: boolean,
     now?: number,
     refund?: boolean,
-  ): void;
-  summary(teamId: string, recent?: number): OutboxSummary;
+  ): Promise<void>;
+  summary(teamId: string, recent?: number): Promise<OutboxSummary>;
   /** Counts by status over all teams (benchmarks, tests). */
-  counts(): Record<OutboxStatus, number>;
+  counts(): Promise<Record<OutboxStatus, number>>;
 }
 
 interface Row {
@@ -250,7 +251,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** Errors are stored for people to read; keep them short. */
 const clip = (s: string) => (s.length > 300 ? `${s.slice(0, 297)}...` : s);
 
-export function outboxStore(db: Database.Database): OutboxStore {
+export function outboxStore(db: Database.Database): Sync<OutboxStore> {
   const columns = `team_id, task_id, service_user_id, service_user_email, service_user_name,
     source, actor_slack_user_id, actor_service_user_id, creator_label, task_name, project_id,
     project_name, due_date, priority, slack_user_id, status, next_attempt_at, marker, last_error,
@@ -480,7 +481,7 @@ export function outboxStore(db: Database.Database): OutboxStore {
       });
       return r ? fromRow(r) : undefined;
     },
-    renew: async (ids, holder, until) =>
+    renew: (ids, holder, until) =>
       ids.length ? renew.all(until, holder, JSON.stringify(ids)).map((r) => r.id) : [],
     nextDueAt(excludeTeams = []) {
       const times = [
@@ -536,12 +537,12 @@ export function outboxStore(db: Database.Database): OutboxStore {
 
 export interface SeenEventsStore {
   /** True the first time an event id is offered; false for a replay. */
-  markSeen(eventId: string, now?: number): boolean;
+  markSeen(eventId: string, now?: number): Promise<boolean>;
   /** Forgets ids older than `olderThanMs`; returns how many. */
-  prune(olderThanMs: number, now?: number): number;
+  prune(olderThanMs: number, now?: number): Promise<number>;
 }
 
-export function seenEventsStore(db: Database.Database): SeenEventsStore {
+export function seenEventsStore(db: Database.Database): Sync<SeenEventsStore> {
   const insert = db.prepare(
     'INSERT INTO notify_seen_events (event_id, seen_at) VALUES (?, ?) ON CONFLICT DO NOTHING',
   );

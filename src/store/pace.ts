@@ -7,6 +7,7 @@
  * changes never interleave.
  */
 import type Database from 'better-sqlite3';
+import type { Sync } from './sync.js';
 
 /** A team's pace as the rules keep it; plain data (stored as JSON). */
 export interface TeamPaceState {
@@ -43,7 +44,7 @@ export interface PaceStore {
 const CHANNEL_KEEP_MS = 60_000;
 const TEAM_KEEP_MS = 3_600_000;
 
-export function paceStore(db: Database.Database): PaceStore {
+export function paceStore(db: Database.Database): Sync<PaceStore> {
   const team = db.prepare<[string], { state: string }>(
     'SELECT state FROM team_pace WHERE team_id = ?',
   );
@@ -85,10 +86,10 @@ export function paceStore(db: Database.Database): PaceStore {
   );
 
   return {
-    change: async <R>(teamId: string, channelId: string | undefined, fn: PaceChanger<R>) =>
+    change: <R>(teamId: string, channelId: string | undefined, fn: PaceChanger<R>) =>
       change(teamId, channelId, fn) as R,
-    blocked: async (now) => blocked.all(now),
-    sweep: async (now) =>
+    blocked: (now) => blocked.all(now),
+    sweep: (now) =>
       sweepChannels.run(now - CHANNEL_KEEP_MS).changes +
       sweepTeams.run(now - TEAM_KEEP_MS, now - TEAM_KEEP_MS).changes,
   };

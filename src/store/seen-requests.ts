@@ -5,15 +5,16 @@
  * see the answer). Behind this interface so a shared database can serve several instances.
  */
 import type Database from 'better-sqlite3';
+import type { Sync } from './sync.js';
 
 export interface SeenRequestsStore {
   /** Records `key` until `expiresAt` (epoch ms). False when it is already there and live. */
-  claim(key: string, expiresAt: number, now?: number): boolean;
+  claim(key: string, expiresAt: number, now?: number): Promise<boolean>;
   /** Forgets expired keys; returns how many. */
-  prune(now?: number): number;
+  prune(now?: number): Promise<number>;
 }
 
-export function seenRequestsStore(db: Database.Database): SeenRequestsStore {
+export function seenRequestsStore(db: Database.Database): Sync<SeenRequestsStore> {
   // An expired row is taken over; a live one makes the insert change nothing.
   const claim = db.prepare(
     `INSERT INTO seen_requests (key, expires_at) VALUES (?, ?)

@@ -7,6 +7,7 @@
  * is one indexed look-up.
  */
 import type Database from 'better-sqlite3';
+import type { Sync } from './sync.js';
 
 export interface IndexedTask {
   teamId: string;
@@ -56,9 +57,9 @@ export interface SearchOptions {
 
 export interface TaskIndexStore {
   /** Records what a sighting tells (insert or merge). Ignored without a known project. */
-  record(teamId: string, sighting: TaskSighting, now?: number): void;
+  record(teamId: string, sighting: TaskSighting, now?: number): Promise<void>;
   /** Several sightings in one transaction. */
-  recordMany(teamId: string, sightings: readonly TaskSighting[], now?: number): void;
+  recordMany(teamId: string, sightings: readonly TaskSighting[], now?: number): Promise<void>;
   /**
    * A project's whole open list, as the service answered it: each is open, and the project's
    * indexed open tasks missing from it are marked done (closed or deleted; a later read
@@ -69,23 +70,23 @@ export interface TaskIndexStore {
     projectId: string,
     items: readonly { taskId: string; taskName?: string; number?: number }[],
     now?: number,
-  ): number;
+  ): Promise<number>;
   /** The service said the task does not exist (any more). */
-  markGone(teamId: string, taskId: string, now?: number): void;
-  get(teamId: string, taskId: string): IndexedTask | undefined;
-  byNumber(teamId: string, projectId: string, number: number): IndexedTask | undefined;
+  markGone(teamId: string, taskId: string, now?: number): Promise<void>;
+  get(teamId: string, taskId: string): Promise<IndexedTask | undefined>;
+  byNumber(teamId: string, projectId: string, number: number): Promise<IndexedTask | undefined>;
   /** Tasks whose name has every word (prefixes, any order); open first, best match first. */
-  search(teamId: string, words: string, options?: SearchOptions): IndexedTask[];
+  search(teamId: string, words: string, options?: SearchOptions): Promise<IndexedTask[]>;
   /** Open tasks of a project whose names share words with `title` (any of them), best first. */
-  similar(teamId: string, projectId: string, title: string, limit?: number): IndexedTask[];
+  similar(teamId: string, projectId: string, title: string, limit?: number): Promise<IndexedTask[]>;
   /** Open tasks assigned to a service user, in any project. */
-  assignedTo(teamId: string, serviceUserId: string): IndexedTask[];
+  assignedTo(teamId: string, serviceUserId: string): Promise<IndexedTask[]>;
   /** Open tasks read longest ago (never read first): the refresh's next reads. */
-  stalest(teamId: string, limit: number): IndexedTask[];
+  stalest(teamId: string, limit: number): Promise<IndexedTask[]>;
   /** Service users with open tasks (the digest's candidates). */
-  assigneesWithOpenTasks(teamId: string): string[];
-  count(teamId: string): { open: number; done: number; gone: number };
-  deleteTeam(teamId: string): number;
+  assigneesWithOpenTasks(teamId: string): Promise<string[]>;
+  count(teamId: string): Promise<{ open: number; done: number; gone: number }>;
+  deleteTeam(teamId: string): Promise<number>;
 }
 
 interface Row {
@@ -151,7 +152,7 @@ export function indexDate(value: string | null | undefined): string | undefined 
   return m?.[1];
 }
 
-export function taskIndexStore(db: Database.Database): TaskIndexStore {
+export function taskIndexStore(db: Database.Database): Sync<TaskIndexStore> {
   const select = db.prepare<[string, string], Row>(
     'SELECT * FROM task_index WHERE team_id = ? AND task_id = ?',
   );

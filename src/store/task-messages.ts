@@ -6,6 +6,7 @@
  * A message that can no longer be updated is forgotten (deleted), never retried forever.
  */
 import type Database from 'better-sqlite3';
+import type { Sync } from './sync.js';
 
 /** 'card': a live card (a confirmation, in a channel or a DM); 'dm': an assignment DM. */
 export type TaskMessageKind = 'card' | 'dm';
@@ -24,13 +25,13 @@ export interface TaskMessage {
 }
 
 export interface TaskMessagesStore {
-  remember(m: Omit<TaskMessage, 'createdAt'>, now?: number): void;
-  forTask(teamId: string, taskId: string): TaskMessage[];
+  remember(m: Omit<TaskMessage, 'createdAt'>, now?: number): Promise<void>;
+  forTask(teamId: string, taskId: string): Promise<TaskMessage[]>;
   /** Records the task's number on its messages (kept across later reads without it). */
-  setNumber(teamId: string, taskId: string, number: number): void;
+  setNumber(teamId: string, taskId: string, number: number): Promise<void>;
   /** Forgets one message (deleted, its channel gone, no longer editable). */
-  forget(teamId: string, channelId: string, ts: string): boolean;
-  deleteTeam(teamId: string): number;
+  forget(teamId: string, channelId: string, ts: string): Promise<boolean>;
+  deleteTeam(teamId: string): Promise<number>;
 }
 
 interface Row {
@@ -55,7 +56,7 @@ const fromRow = (r: Row): TaskMessage => ({
   createdAt: r.created_at,
 });
 
-export function taskMessagesStore(db: Database.Database): TaskMessagesStore {
+export function taskMessagesStore(db: Database.Database): Sync<TaskMessagesStore> {
   const insert = db.prepare(
     `INSERT OR IGNORE INTO task_messages
        (team_id, task_id, channel_id, ts, kind, actor, task_number, created_at)

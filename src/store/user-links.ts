@@ -4,6 +4,7 @@
  * people whose Slack and service addresses differ. E-mails are kept lower-case.
  */
 import type Database from 'better-sqlite3';
+import type { Sync } from './sync.js';
 
 export interface UserLink {
   teamId: string;
@@ -15,13 +16,13 @@ export interface UserLink {
 
 export interface UserLinksStore {
   /** Links (or re-links) an e-mail to a Slack user; returns the previous Slack user, if any. */
-  link(link: Omit<UserLink, 'linkedAt'> & { linkedAt?: string }): string | undefined;
+  link(link: Omit<UserLink, 'linkedAt'> & { linkedAt?: string }): Promise<string | undefined>;
   /** Removes every link to this Slack user; returns the e-mails that were linked. */
-  unlinkSlackUser(teamId: string, slackUserId: string): string[];
-  byEmail(teamId: string, email: string): UserLink | undefined;
-  bySlackUser(teamId: string, slackUserId: string): UserLink[];
+  unlinkSlackUser(teamId: string, slackUserId: string): Promise<string[]>;
+  byEmail(teamId: string, email: string): Promise<UserLink | undefined>;
+  bySlackUser(teamId: string, slackUserId: string): Promise<UserLink[]>;
   /** Removes all of a team's links (it uninstalled Worklink); returns how many. */
-  deleteTeam(teamId: string): number;
+  deleteTeam(teamId: string): Promise<number>;
 }
 
 interface Row {
@@ -40,7 +41,7 @@ const fromRow = (r: Row): UserLink => ({
   linkedAt: r.linked_at,
 });
 
-export function userLinksStore(db: Database.Database): UserLinksStore {
+export function userLinksStore(db: Database.Database): Sync<UserLinksStore> {
   const upsert = db.prepare(
     `INSERT INTO notify_user_links (team_id, service_email, slack_user_id, linked_by, linked_at)
      VALUES (?, ?, ?, ?, ?)

@@ -6,6 +6,7 @@
  * (which the outbox's unique key makes harmless), never loses it.
  */
 import type Database from 'better-sqlite3';
+import type { Sync } from './sync.js';
 
 export interface WatchLook {
   teamId: string;
@@ -20,17 +21,27 @@ export interface WatchLook {
 
 export interface WatchStateStore {
   /** The ids seen in this project, or undefined before its first look. */
-  seenIds(teamId: string, projectId: string): Set<string> | undefined;
+  seenIds(teamId: string, projectId: string): Promise<Set<string> | undefined>;
   /** First look: every id is the baseline; none of them is new. */
-  recordBaseline(teamId: string, projectId: string, taskIds: readonly string[], now: number): void;
+  recordBaseline(
+    teamId: string,
+    projectId: string,
+    taskIds: readonly string[],
+    now: number,
+  ): Promise<void>;
   /** A later look: when it was, and the ids announced since (now seen). */
-  recordLook(teamId: string, projectId: string, now: number, newIds?: readonly string[]): void;
+  recordLook(
+    teamId: string,
+    projectId: string,
+    now: number,
+    newIds?: readonly string[],
+  ): Promise<void>;
   /** Every watched project of a team, most recently looked at first. */
-  looks(teamId: string): WatchLook[];
-  forgetTeam(teamId: string): void;
+  looks(teamId: string): Promise<WatchLook[]>;
+  forgetTeam(teamId: string): Promise<void>;
 }
 
-export function watchStateStore(db: Database.Database): WatchStateStore {
+export function watchStateStore(db: Database.Database): Sync<WatchStateStore> {
   const look = db.prepare(
     'SELECT baseline_at FROM watched_projects WHERE team_id = ? AND project_id = ?',
   );

@@ -11,18 +11,20 @@ import type { Task } from '../workapi/contract.js';
 import { readId } from '../workapi/fields.js';
 
 /** Queues the found task's DMs; returns how many rows were new. */
-export function queueFoundTask(
+export async function queueFoundTask(
   store: Store,
   teamId: string,
   task: Task,
   options: { now: number; graceMs: number },
-): number {
+): Promise<number> {
   const assignees = [...new Set((task.taskUsers ?? []).map((u) => u.taskUserId))];
   if (assignees.length === 0) return 0;
   // Not in the spec's Task, but the hosted service's documents say who made it.
   const raw = task as Record<string, unknown>;
   const creator = readId(raw.CreatedBy) ?? readId(raw.createdBy);
-  const project = task.projectId ? store.knownProjects.get(teamId, task.projectId) : undefined;
+  const project = task.projectId
+    ? await store.knownProjects.get(teamId, task.projectId)
+    : undefined;
   const rows: NewOutboxRow[] = assignees.map((serviceUserId) => {
     const isCreator = serviceUserId === creator;
     return {
@@ -41,7 +43,7 @@ export function queueFoundTask(
       notBefore: options.now + options.graceMs,
     };
   });
-  const queued = store.outbox.enqueue(rows, 'ignore', options.now).length;
+  const queued = (await store.outbox.enqueue(rows, 'ignore', options.now)).length;
   store.outbox.changed();
   return queued;
 }

@@ -39,7 +39,7 @@ export interface RefreshDeps {
   store: Store;
   logger: Pick<Logger, 'debug' | 'warn'>;
   /** The team's WorkClient (the wrapped, index-feeding one), or undefined when not connected. */
-  workFor(teamId: string): WorkClient | undefined;
+  workFor(teamId: string): Promise<WorkClient | undefined>;
   now?: () => number;
   /** How often a round runs (default a minute). */
   intervalMs?: number;
@@ -80,7 +80,7 @@ export class TaskIndexRefresh implements TasksListedObserver {
     if (this.timer) return;
     const intervalMs = this.deps.intervalMs ?? TICK_MS;
     this.timer = setInterval(() => {
-      if (this.running) return;
+      if (this.running !== undefined) return;
       this.running = this.runAll().finally(() => {
         this.running = undefined;
       });
@@ -117,16 +117,16 @@ export class TaskIndexRefresh implements TasksListedObserver {
 
   /** One budgeted round for a workspace. */
   async runTeam(teamId: string): Promise<RefreshReport> {
-    const work = this.deps.workFor(teamId);
+    const work = await this.deps.workFor(teamId);
     const report: RefreshReport = { listReads: 0, taskReads: 0, closed: 0 };
     if (!work) return report;
     const now = this.deps.now?.() ?? Date.now();
     const { store } = this.deps;
     let budget = this.budget;
     // What the open tasks looked like before this round's reads, to tell what changed.
-    const before = this.deps.onChanged ? store.taskIndex.stalest(teamId, 100_000) : [];
+    const before = this.deps.onChanged ? await store.taskIndex.stalest(teamId, 100_000) : [];
 
-    for (const projectId of watchedProjects(store, teamId)) {
+    for (const projectId of await watchedProjects(store, teamId)) {
       for (const kind of ['open', 'whole'] as const) {
         const every = kind === 'open' ? OPEN_LIST_EVERY_MS : WHOLE_LIST_EVERY_MS;
         if (budget <= 0 || !this.due(teamId, projectId, kind, every, now)) continue;
@@ -136,7 +136,7 @@ export class TaskIndexRefresh implements TasksListedObserver {
       }
     }
 
-    const stale = store.taskIndex.stalest(teamId, Math.max(0, budget));
+    const stale = await store.taskIndex.stalest(teamId, Math.max(0, budget));
     let next = 0;
     const worker = async () => {
       while (next < stale.length) {
@@ -152,7 +152,7 @@ export class TaskIndexRefresh implements TasksListedObserver {
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     for (const was of before) {
-      const now = store.taskIndex.get(teamId, was.taskId);
+      const now = await store.taskIndex.get(teamId, was.taskId);
       if (now && shownDiffers(was, now)) this.deps.onChanged?.(teamId, was.taskId);
     }
     this.totals.listReads += report.listReads;
@@ -198,12 +198,12 @@ export class TaskIndexRefresh implements TasksListedObserver {
     this.listedAt.set(`${teamId}:${projectId}:${kind}`, now);
     try {
       if (kind === 'whole') {
-        sawWholeList(store, teamId, projectId, await work.listTasks({ projectId }));
+        await sawWholeList(store, teamId, projectId, await work.listTasks({ projectId }));
         return 0;
       }
-      const before = store.taskIndex.count(teamId).open;
+      const before = (await store.taskIndex.count(teamId)).open;
       await work.listTasks({ projectId, complete: false });
-      return Math.max(0, before - store.taskIndex.count(teamId).open);
+      return Math.max(0, before - (await store.taskIndex.count(teamId)).open);
     } catch (e) {
       this.deps.logger.debug(`Task index: listing ${projectId} failed: ${(e as Error).message}`);
       return 0;
@@ -211,9 +211,9 @@ export class TaskIndexRefresh implements TasksListedObserver {
   }
 }
 
-export function watchedProjects(store: Store, teamId: string): string[] {
-  const ids = new Set(store.channelProjects.listForTeam(teamId).map((l) => l.projectId));
-  for (const p of store.knownProjects.list(teamId, 500)) ids.add(p.projectId);
+export async function watchedProjects(store: Store, teamId: string): Promise<string[]> {
+  const ids = new Set((await store.channelProjects.listForTeam(teamId)).map((l) => l.projectId));
+  for (const p of await store.knownProjects.list(teamId, 500)) ids.add(p.projectId);
   return [...ids];
 }
 
@@ -223,19 +223,21 @@ export function watchedProjects(store: Store, teamId: string): string[] {
  * the list has no gaps; numbers the index already knows check that, and one disagreement (a
  * deleted task) keeps the order from being used for this project.
  */
-export function sawWholeList(
+export async function sawWholeList(
   store: Store,
   teamId: string,
   projectId: string,
   items: readonly { taskId: string; taskName?: string }[],
-): void {
-  const rows = items.map((item, i) => ({
-    item,
-    place: i + 1,
-    row: store.taskIndex.get(teamId, item.taskId),
-  }));
+): Promise<void> {
+  const rows = await Promise.all(
+    items.map(async (item, i) => ({
+      item,
+      place: i + 1,
+      row: await store.taskIndex.get(teamId, item.taskId),
+    })),
+  );
   const ordered = !rows.some((r) => r.row?.number !== undefined && r.row.number !== r.place);
-  store.taskIndex.recordMany(
+  await store.taskIndex.recordMany(
     teamId,
     rows
       .filter((r) => !r.row || (ordered && r.row.number === undefined))

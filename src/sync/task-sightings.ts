@@ -80,33 +80,34 @@ export function indexWorkClient(
   warn: Warn = () => {},
 ): WorkClient {
   const statuses = new Map<string, StatusEntry[]>();
-  const safely = (what: string, fn: () => void) => {
+  // The answer goes on once the index has it, so whoever made the call reads it there next.
+  const safely = async (what: string, fn: () => Promise<unknown>) => {
     try {
-      fn();
+      await fn();
     } catch (e) {
       warn(`Task index: could not record ${what}: ${(e as Error).message}`);
     }
   };
-  const goneOn404 = (taskId: string) => (e: unknown) => {
+  const goneOn404 = (taskId: string) => async (e: unknown) => {
     if (isWorkApiError(e) && e.status === 404) {
-      safely(`task ${taskId} as gone`, () => index.markGone(teamId, taskId));
+      await safely(`task ${taskId} as gone`, () => index.markGone(teamId, taskId));
     }
     throw e;
   };
 
   const getTask = client.getTask.bind(client);
   client.getTask = (taskId) =>
-    getTask(taskId).then((t) => {
-      safely(`task ${taskId}`, () => index.record(teamId, sightingFromTask(t)));
+    getTask(taskId).then(async (t) => {
+      await safely(`task ${taskId}`, () => index.record(teamId, sightingFromTask(t)));
       return t;
     }, goneOn404(taskId));
 
   const createTask = client.createTask.bind(client);
   client.createTask = (body) =>
-    createTask(body).then((t) => {
+    createTask(body).then(async (t) => {
       // An answer without the task (any 2xx is success) has nothing to record.
       if (t) {
-        safely('a new task', () =>
+        await safely('a new task', () =>
           index.record(teamId, { projectId: body.projectId, ...sightingFromTask(t) }),
         );
       }
@@ -115,9 +116,9 @@ export function indexWorkClient(
 
   const updateTask = client.updateTask.bind(client);
   client.updateTask = (taskId, body) =>
-    updateTask(taskId, body).then((u) => {
+    updateTask(taskId, body).then(async (u) => {
       if (u) {
-        safely(`task ${taskId}`, () =>
+        await safely(`task ${taskId}`, () =>
           index.record(teamId, sightingFromUpdated(u, statuses.get(u.ProjectId ?? body.projectId))),
         );
       }
@@ -126,12 +127,12 @@ export function indexWorkClient(
 
   const listTasks = client.listTasks.bind(client);
   client.listTasks = (query) =>
-    listTasks(query).then((items) => {
+    listTasks(query).then(async (items) => {
       const complete = query.complete === true || query.complete === 'true';
       const open = query.complete === false || query.complete === 'false';
-      safely(`the tasks of ${query.projectId}`, () => {
+      await safely(`the tasks of ${query.projectId}`, async () => {
         if (open) {
-          index.sawOpenList(
+          await index.sawOpenList(
             teamId,
             query.projectId,
             items
@@ -146,11 +147,16 @@ export function indexWorkClient(
           // A whole list does not say which are open: it renames known tasks only (the
           // refresh, which reads open lists too, adds the rest).
           const seen = items.map((i) => sightingFromListItem(i, query.projectId));
-          index.recordMany(
+          const known = complete
+            ? seen
+            : (
+                await Promise.all(
+                  seen.map(async (s) => ((await index.get(teamId, s.taskId)) ? s : undefined)),
+                )
+              ).filter((s) => s !== undefined);
+          await index.recordMany(
             teamId,
-            complete
-              ? seen.map((s) => ({ ...s, done: true }))
-              : seen.filter((s) => index.get(teamId, s.taskId)),
+            complete ? known.map((s) => ({ ...s, done: true })) : known,
           );
         }
       });

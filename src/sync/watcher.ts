@@ -37,9 +37,9 @@ export interface WatcherOptions {
   /** WORK_POLL_SECONDS × 1000; 0 turns the watcher off. */
   intervalMs: number;
   /** The team's WorkClient, or undefined when it is not connected. */
-  workFor(teamId: string): WorkClient | undefined;
+  workFor(teamId: string): Promise<WorkClient | undefined>;
   /** Queues the new task's DMs (the outbox); called at most once per task id and project. */
-  announce(teamId: string, task: Task): void;
+  announce(teamId: string, task: Task): Promise<unknown>;
   now?: () => number;
   /** Who this process is in the looks' leases (default: made up). */
   instanceId?: string;
@@ -125,15 +125,16 @@ export class Watcher {
   /** Every look that is due now, for every connected workspace. */
   async runDue(): Promise<void> {
     await Promise.all(
-      this.options.store.connections.list().map(({ teamId }) => this.runTeam(teamId)),
+      (await this.options.store.connections.list()).map(({ teamId }) => this.runTeam(teamId)),
     );
   }
 
-  status(teamId: string): WatchStatus {
+  async status(teamId: string): Promise<WatchStatus> {
     const looks = new Map(
-      this.options.store.watchState
-        .looks(teamId)
-        .map((l) => [l.projectId, this.lookedAt.get(`${teamId}:${l.projectId}`) ?? l.lookedAt]),
+      (await this.options.store.watchState.looks(teamId)).map((l) => [
+        l.projectId,
+        this.lookedAt.get(`${teamId}:${l.projectId}`) ?? l.lookedAt,
+      ]),
     );
     const projects = [...this.dueAt.keys()]
       .filter((k) => k.startsWith(`${teamId}:`))
@@ -149,7 +150,7 @@ export class Watcher {
   private async runTeam(teamId: string): Promise<void> {
     const now = this.now();
     if ((this.pausedUntil.get(teamId) ?? 0) > now) return;
-    const work = this.options.workFor(teamId);
+    const work = await this.options.workFor(teamId);
     if (!work) return;
     try {
       const due = (await this.watched(teamId, work, now)).filter(
@@ -211,8 +212,8 @@ export class Watcher {
   private async gather(teamId: string, work: WorkClient, now: number): Promise<string[]> {
     const { store } = this.options;
     const ids = new Set<string>();
-    for (const link of store.channelProjects.listForTeam(teamId)) ids.add(link.projectId);
-    for (const known of store.knownProjects.list(teamId, 10_000)) ids.add(known.projectId);
+    for (const link of await store.channelProjects.listForTeam(teamId)) ids.add(link.projectId);
+    for (const known of await store.knownProjects.list(teamId, 10_000)) ids.add(known.projectId);
     for (const id of await this.listedByService(teamId, work, now)) ids.add(id);
     const interval = this.options.intervalMs;
     for (const id of ids) {
@@ -247,7 +248,7 @@ export class Watcher {
     this.serviceProjects.set(teamId, { at: now, ids });
     for (const p of projects ?? []) {
       if (p.projectName)
-        this.options.store.knownProjects.remember(teamId, p.projectId, p.projectName);
+        await this.options.store.knownProjects.remember(teamId, p.projectId, p.projectName);
     }
     return ids;
   }
@@ -276,10 +277,10 @@ export class Watcher {
     const now = this.now();
     this.tell(teamId, projectId, items);
 
-    const seen = this.seen.get(key) ?? store.watchState.seenIds(teamId, projectId);
+    const seen = this.seen.get(key) ?? (await store.watchState.seenIds(teamId, projectId));
     if (!seen) {
       const ids = items.map((t) => t.taskId);
-      store.watchState.recordBaseline(teamId, projectId, ids, now);
+      await store.watchState.recordBaseline(teamId, projectId, ids, now);
       this.seen.set(key, new Set(ids));
       return;
     }
@@ -294,14 +295,14 @@ export class Watcher {
       });
       // Queued before it is marked seen: a crash in between queues again (harmlessly).
       if (task) {
-        this.options.announce(teamId, { projectId, ...task });
+        await this.options.announce(teamId, { projectId, ...task });
         this.totals.announced++;
       }
       announced.push(item.taskId);
     }
     this.lookedAt.set(key, now);
     // An idle look changes nothing durable: only new ids are written.
-    if (announced.length > 0) store.watchState.recordLook(teamId, projectId, now, announced);
+    if (announced.length > 0) await store.watchState.recordLook(teamId, projectId, now, announced);
     for (const id of announced) seen.add(id);
   }
 

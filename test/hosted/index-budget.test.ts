@@ -73,14 +73,16 @@ describe('the task index refresh budget', () => {
     const clock = { now: Date.parse('2026-03-02T09:00:00Z') };
     const app = await start(clock, { WORK_INDEX_READS_PER_MINUTE: '3' }, 0);
     await rounds(app, clock, 1); // the two lists and one read
-    const next = app.worklink.store.taskIndex.stalest(app.teamId, 1)[0]!;
+    const next = (await app.worklink.store.taskIndex.stalest(app.teamId, 1))[0]!;
     // The client retries a 502 twice: every attempt of this round's three reads fails.
     app.hosted.proxyFailures(9);
     await rounds(app, clock, 1);
     const line = app.logs.find((l) => l.includes(`reading ${next.taskId} failed`));
     expect(line).toContain('read again later');
-    expect(app.worklink.store.taskIndex.get(app.teamId, next.taskId)?.readAt).toBeUndefined();
+    expect(
+      (await app.worklink.store.taskIndex.get(app.teamId, next.taskId))?.readAt,
+    ).toBeUndefined();
     await rounds(app, clock, 1);
-    expect(app.worklink.store.taskIndex.get(app.teamId, next.taskId)?.readAt).toBeDefined();
+    expect((await app.worklink.store.taskIndex.get(app.teamId, next.taskId))?.readAt).toBeDefined();
   });
 });

@@ -122,7 +122,9 @@ describe.each(backends)('against the $name', ({ name, start }) => {
     expect(shown(await reply('task #1'))).toMatch(/\* #1/);
     // Created from Slack: the index knows it once the create answered (the card confirms).
     expect((await h.slack.slashCommand('add Fix the login button')).status).toBe(200);
-    await h.waitFor(() => h.worklink.store.taskIndex.search(h.teamId, 'login button').length > 0);
+    await h.waitFor(
+      async () => (await h.worklink.store.taskIndex.search(h.teamId, 'login button')).length > 0,
+    );
     expect((await reply('task fix login')).text).toBe('2 tasks match. Which one?');
     expect((await reply('task zebra unicorn')).text).toBe(
       'No task matches “zebra unicorn”. Create it with `/work new zebra unicorn`.',
@@ -216,7 +218,7 @@ describe('when the hosted service answers badly', () => {
   let h: HostedHarness;
   beforeAll(async () => {
     h = await startHostedHarness({ connect: true, hosted: { bareWrites: true } });
-    h.worklink.store.channelProjects.link(
+    await h.worklink.store.channelProjects.link(
       h.teamId,
       'C_GENERAL',
       h.hosted.projects.website,
@@ -246,8 +248,8 @@ describe('when the hosted service answers badly', () => {
   });
 
   it('calls a refused key a refused key', async () => {
-    h.worklink.store.connections.save({
-      ...h.worklink.store.connections.get(h.teamId)!,
+    await h.worklink.store.connections.save({
+      ...(await h.worklink.store.connections.get(h.teamId))!,
       apiKey: 'revoked',
     });
     expect(await reply('list')).toContain('no longer accepts Worklink’s API key');

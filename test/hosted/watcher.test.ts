@@ -48,7 +48,7 @@ describe('a task made in the hosted service, with the app started from the envir
     dataDir = mkdtempSync(join(tmpdir(), 'worklink-watch-'));
     h = await startHostedHarness({ fake: hosted, dataDir, pollSeconds: 1, connect: true });
     shortGrace(h);
-    h.worklink.store.channelProjects.link(
+    await h.worklink.store.channelProjects.link(
       h.teamId,
       'C_GENERAL',
       hosted.projects.website,
@@ -61,14 +61,15 @@ describe('a task made in the hosted service, with the app started from the envir
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const looked = (projectId: string) =>
-    h.worklink.store.watchState.looks(h.teamId).find((l) => l.projectId === projectId);
+  const looked = async (projectId: string) =>
+    (await h.worklink.store.watchState.looks(h.teamId)).find((l) => l.projectId === projectId);
 
   it('first only records what is there, then DMs each assignee of a new task once', async () => {
     // GET /project lists both projects: both are watched, the first look is the baseline.
-    await waitFor(() => looked(hosted.projects.website) && looked(hosted.projects.onboarding), {
-      timeoutMs: 4_000,
-    });
+    await waitFor(
+      async () => (await looked(hosted.projects.website)) && looked(hosted.projects.onboarding),
+      { timeoutMs: 4_000 },
+    );
     const before = [...hosted.tasks.keys()];
     const taskId = hosted.addTask({
       projectId: hosted.projects.website,
@@ -141,7 +142,7 @@ describe('with events as well (the embedded service)', () => {
       configure: (config) => ({ ...config, workPollSeconds: 1 }),
     });
     shortGrace(h);
-    h.worklink.store.channelProjects.link(
+    await h.worklink.store.channelProjects.link(
       h.teamId,
       'C_GENERAL',
       h.seed.projects[0]!.projectId,
@@ -153,7 +154,8 @@ describe('with events as well (the embedded service)', () => {
   it('both paths run and each assignee still gets one DM', async () => {
     const projectId = h.seed.projects[0]!.projectId;
     await waitFor(
-      () => h.worklink.store.watchState.looks(h.teamId).some((l) => l.projectId === projectId),
+      async () =>
+        (await h.worklink.store.watchState.looks(h.teamId)).some((l) => l.projectId === projectId),
       { timeoutMs: 4_000 },
     );
     const bob = h.seed.users.find((u) => u.email === 'bob@example.com')!.id;
@@ -182,7 +184,7 @@ describe('the watcher on a controlled clock', () => {
     hosted.addProject('Third');
     dir = mkdtempSync(join(tmpdir(), 'worklink-watch-clock-'));
     store = openStore(dir);
-    store.connections.save({
+    await store.connections.save({
       teamId: TEAM,
       workspaceId: 'w',
       workspaceName: 'Hosted Co',
@@ -204,12 +206,12 @@ describe('the watcher on a controlled clock', () => {
       logger: createLogger('debug', (line) => logs.push(line)),
       intervalMs: INTERVAL,
       now: () => clock,
-      workFor: () => work,
-      announce: (_team, task) => void announced.push(task),
+      workFor: async () => work,
+      announce: async (_team, task) => void announced.push(task),
     });
   });
   afterAll(async () => {
-    store?.close();
+    await store?.close();
     await hosted?.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -297,7 +299,7 @@ describe('a create the service answers without the task', () => {
   beforeAll(async () => {
     h = await startHostedHarness({ connect: true, pollSeconds: 1, hosted: { bareWrites: true } });
     shortGrace(h);
-    h.worklink.store.channelProjects.link(
+    await h.worklink.store.channelProjects.link(
       h.teamId,
       'C_GENERAL',
       h.hosted.projects.website,
@@ -309,7 +311,8 @@ describe('a create the service answers without the task', () => {
   it('says so, and the watcher announces the task to its assignee once', async () => {
     const { website } = h.hosted.projects;
     await waitFor(
-      () => h.worklink.store.watchState.looks(h.teamId).some((l) => l.projectId === website),
+      async () =>
+        (await h.worklink.store.watchState.looks(h.teamId)).some((l) => l.projectId === website),
       { timeoutMs: 4_000 },
     );
     const reply = await h.replyTo(await h.slack.slashCommand('add Bare answer @bob'));

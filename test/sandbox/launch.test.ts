@@ -40,7 +40,7 @@ describe('launchSandbox', () => {
       expect(stack.firstRun).toBe(true);
       const seed = stack.setup.seed;
       const { store } = stack.worklink;
-      const connection = store.connections.get(stack.teamId);
+      const connection = await store.connections.get(stack.teamId);
       expect(connection).toMatchObject({
         workspaceId: seed?.workspaceId,
         apiKey: seed?.apiKey,
@@ -49,23 +49,20 @@ describe('launchSandbox', () => {
       });
       const projectOf = (name: string) =>
         seed?.projects.find((p) => p.projectName === name)?.projectId;
-      expect(store.channelProjects.get(stack.teamId, 'C0SBWEBSITE')?.projectId).toBe(
+      expect((await store.channelProjects.get(stack.teamId, 'C0SBWEBSITE'))?.projectId).toBe(
         projectOf('Website relaunch'),
       );
-      expect(store.channelProjects.get(stack.teamId, 'C0SBONBOARD')?.projectId).toBe(
+      expect((await store.channelProjects.get(stack.teamId, 'C0SBONBOARD'))?.projectId).toBe(
         projectOf('Customer onboarding'),
       );
       expect(
-        store.knownProjects
-          .list(stack.teamId)
-          .map((p) => p.projectName)
-          .sort(),
+        (await store.knownProjects.list(stack.teamId)).map((p) => p.projectName).sort(),
       ).toEqual(['Customer onboarding', 'Website relaunch']);
       // The sandbox's people are the seed's people: DMs find them by e-mail.
       for (const user of seed?.users ?? []) {
         expect(stack.sandbox.state.userByEmail(user.email)?.realName).toBe(user.name);
       }
-      const welcome = welcomeText(welcomeOf(stack));
+      const welcome = welcomeText(await welcomeOf(stack));
       expect(welcome).toContain(stack.url);
       expect(welcome).toContain('#website → Website relaunch');
       expect(welcome).not.toContain(seed?.apiKey ?? '-');
@@ -76,16 +73,16 @@ describe('launchSandbox', () => {
 
   it('reconnects a later run whose connection was removed, leaving links as they are', async () => {
     const store = openStore(dataDir);
-    store.forgetTeam('T0SANDBOX');
-    store.close();
+    await store.forgetTeam('T0SANDBOX');
+    await store.close();
     const stack = await launchSandbox(configFor(dataDir), { logger: quiet });
     try {
       expect(stack.firstRun).toBe(false);
-      expect(stack.worklink.store.connections.info(stack.teamId)?.workspaceId).toBe(
+      expect((await stack.worklink.store.connections.info(stack.teamId))?.workspaceId).toBe(
         stack.setup.seed?.workspaceId,
       );
       // The person unlinked them; a restart does not undo that.
-      expect(stack.worklink.store.channelProjects.listForTeam(stack.teamId)).toEqual([]);
+      expect(await stack.worklink.store.channelProjects.listForTeam(stack.teamId)).toEqual([]);
     } finally {
       await stack.stop();
     }

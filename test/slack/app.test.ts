@@ -95,13 +95,13 @@ describe('buildApp', () => {
       directory,
       matcher,
       activity: createActivityHub(logger),
-      indexRefresh: new TaskIndexRefresh({ store, logger, workFor: () => undefined }),
+      indexRefresh: new TaskIndexRefresh({ store, logger, workFor: async () => undefined }),
       watcher: new Watcher({
         store,
         logger,
         intervalMs: 0,
-        workFor: () => undefined,
-        announce: () => {},
+        workFor: async () => undefined,
+        announce: async () => {},
       }),
       notifications: createNotifications({
         config: base,
@@ -111,11 +111,16 @@ describe('buildApp', () => {
         directory,
         matcher,
       }),
-      live: createLiveMessages({ store, logger, slackFor: () => undefined, deps: () => deps }),
+      live: createLiveMessages({
+        store,
+        logger,
+        slackFor: async () => undefined,
+        deps: () => deps,
+      }),
     };
   });
-  afterAll(() => {
-    deps.store.close();
+  afterAll(async () => {
+    await deps.store.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

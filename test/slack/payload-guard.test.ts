@@ -26,9 +26,9 @@ beforeAll(async () => {
   h = await startHarness({ connect: true });
 });
 afterAll(() => h?.stop());
-beforeEach(() => {
+beforeEach(async () => {
   h.fake.reset();
-  linkChannel(h, 0);
+  await linkChannel(h, 0);
 });
 
 it('creates a task from a form whose name is a number and whose files hold a null', async () => {

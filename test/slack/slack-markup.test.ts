@@ -59,7 +59,7 @@ function liveMarkup(calls: (RecordedCall | RecordedResponse)[]): string[] {
 }
 
 it('sends no live markup from hostile names anywhere', async () => {
-  const projectId = linkChannel(h, 0);
+  const projectId = await linkChannel(h, 0);
   await h.work.updateProject(projectId, { projectName: `Website ${HOSTILE}` });
   const replies: Promise<unknown>[] = [];
   const command = async (text: string) => {

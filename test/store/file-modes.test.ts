@@ -26,7 +26,7 @@ const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
 it('creates DATA_DIR 0700 and worklink.db, service.db and their -wal/-shm files 0600', async () => {
   const dataDir = join(root, 'data');
   const store = openStore(dataDir);
-  store.knownProjects.remember('T1', 'p'.repeat(24), 'Launch');
+  await store.knownProjects.remember('T1', 'p'.repeat(24), 'Launch');
   const service = await startService({ dbPath: join(dataDir, 'service.db'), port: 0 });
   seedDemoWorkspace(service.db);
   try {
@@ -38,19 +38,19 @@ it('creates DATA_DIR 0700 and worklink.db, service.db and their -wal/-shm files 
     }
     expect(mode(join(dataDir, 'secret.key'))).toBe('600');
   } finally {
-    store.close();
+    await store.close();
     await service.close();
   }
 });
 
-it('tightens database files an older version left readable', () => {
+it('tightens database files an older version left readable', async () => {
   const dataDir = join(root, 'data');
-  openStore(dataDir).close();
+  await openStore(dataDir).close();
   chmodSync(join(dataDir, 'worklink.db'), 0o644);
   const store = openStore(dataDir);
   try {
     expect(mode(join(dataDir, 'worklink.db'))).toBe('600');
   } finally {
-    store.close();
+    await store.close();
   }
 });

@@ -21,15 +21,15 @@ beforeEach(() => {
   a = openStore(dir);
   b = openStore(dir);
 });
-afterEach(() => {
-  a.close();
-  b.close();
+afterEach(async () => {
+  await a.close();
+  await b.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
 describe('outbox leases', () => {
   it('stamps the holder; renews only its own rows; another instance takes a row once its lease ran out', async () => {
-    const [row, other] = a.outbox.enqueue(
+    const [row, other] = await a.outbox.enqueue(
       [matchedRow('T1', 'U_BOB'), matchedRow('T1', 'U_CAROL')],
       'slack',
       0,

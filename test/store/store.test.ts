@@ -8,19 +8,17 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DecryptError } from '../../src/store/crypto.js';
 import { openStore, type Store } from '../../src/store/index.js';
-import { lookupCacheStore } from '../../src/store/lookup-cache.js';
 import { migrate, migrations } from '../../src/store/migrations.js';
-import { outboxStore } from '../../src/store/outbox.js';
-import { userLinksStore } from '../../src/store/user-links.js';
 import { matchedRow } from '../support/notify-rows.js';
+import { sqliteHandle } from '../support/sqlite-handle.js';
 
 let dir: string;
 let store: Store | undefined;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'worklink-store-'));
 });
-afterEach(() => {
-  store?.close();
+afterEach(async () => {
+  await store?.close();
   store = undefined;
   rmSync(dir, { recursive: true, force: true });
 });
@@ -38,21 +36,21 @@ const connection = (teamId = 'T1', apiKey = 'wk_live_0123456789abcdef') => ({
 describe('opening', () => {
   it('creates the database in WAL mode at the latest schema version', () => {
     store = openStore(dir);
-    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(store.db.pragma('foreign_keys', { simple: true })).toBe(1);
-    expect(store.db.pragma('user_version', { simple: true })).toBe(migrations.length);
+    expect(sqliteHandle(store).pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(sqliteHandle(store).pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(sqliteHandle(store).pragma('user_version', { simple: true })).toBe(migrations.length);
   });
 
-  it('generates secret.key once, mode 0600, and reuses it', () => {
+  it('generates secret.key once, mode 0600, and reuses it', async () => {
     store = openStore(dir);
-    store.connections.save(connection());
-    store.close();
+    await store.connections.save(connection());
+    await store.close();
     const file = join(dir, 'secret.key');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const key = readFileSync(file, 'utf8');
     store = openStore(dir);
     expect(readFileSync(file, 'utf8')).toBe(key);
-    expect(store.connections.get('T1')?.apiKey).toBe('wk_live_0123456789abcdef');
+    expect((await store.connections.get('T1'))?.apiKey).toBe('wk_live_0123456789abcdef');
   });
 
   it('uses SECRETS_KEY instead of a key file when given', () => {
@@ -77,19 +75,19 @@ describe('opening', () => {
 });
 
 describe('connections', () => {
-  it('round-trips, replaces, lists without keys and deletes', () => {
+  it('round-trips, replaces, lists without keys and deletes', async () => {
     store = openStore(dir);
-    store.connections.save(connection());
-    store.connections.save({
+    await store.connections.save(connection());
+    await store.connections.save({
       ...connection(),
       apiKey: 'wk_second_key_000',
       workspaceName: 'Acme 2',
     });
-    expect(store.connections.get('T1')).toMatchObject({
+    expect(await store.connections.get('T1')).toMatchObject({
       apiKey: 'wk_second_key_000',
       workspaceName: 'Acme 2',
     });
-    expect(store.connections.list()).toEqual([
+    expect(await store.connections.list()).toEqual([
       {
         teamId: 'T1',
         workspaceId: 'ws1',
@@ -99,37 +97,37 @@ describe('connections', () => {
         connectedAt: '2026-01-02T03:04:05.000Z',
       },
     ]);
-    expect(store.connections.delete('T1')).toBe(true);
-    expect(store.connections.delete('T1')).toBe(false);
-    expect(store.connections.get('T1')).toBeUndefined();
+    expect(await store.connections.delete('T1')).toBe(true);
+    expect(await store.connections.delete('T1')).toBe(false);
+    expect(await store.connections.get('T1')).toBeUndefined();
   });
 
-  it('does not store the key in the clear', () => {
+  it('does not store the key in the clear', async () => {
     store = openStore(dir);
     const key = 'wk_plaintext_must_not_appear_42';
-    store.connections.save(connection('T1', key));
-    store.db.pragma('wal_checkpoint(TRUNCATE)');
+    await store.connections.save(connection('T1', key));
+    sqliteHandle(store).pragma('wal_checkpoint(TRUNCATE)');
     expect(readFileSync(join(dir, 'worklink.db')).includes(Buffer.from(key))).toBe(false);
   });
 
-  it('cannot be opened with another key', () => {
+  it('cannot be opened with another key', async () => {
     store = openStore(dir, { secretsKey: randomBytes(32) });
-    store.connections.save(connection());
-    store.close();
+    await store.connections.save(connection());
+    await store.close();
     store = openStore(dir, { secretsKey: randomBytes(32) });
-    expect(() => store!.connections.get('T1')).toThrow(DecryptError);
+    await expect(store!.connections.get('T1')).rejects.toThrow(DecryptError);
     // The metadata stays readable, so status can still say what is connected.
-    expect(store.connections.info('T1')?.workspaceName).toBe('Acme');
+    expect((await store.connections.info('T1'))?.workspaceName).toBe('Acme');
   });
 
-  it('detects a sealed key moved to another team’s row', () => {
+  it('detects a sealed key moved to another team’s row', async () => {
     store = openStore(dir);
-    store.connections.save(connection('T1', 'key-of-team-one'));
-    store.connections.save(connection('T2', 'key-of-team-two'));
-    store.db.exec(
+    await store.connections.save(connection('T1', 'key-of-team-one'));
+    await store.connections.save(connection('T2', 'key-of-team-two'));
+    sqliteHandle(store).exec(
       `UPDATE connections SET api_key_enc = (SELECT api_key_enc FROM connections WHERE team_id = 'T1') WHERE team_id = 'T2'`,
     );
-    expect(() => store!.connections.get('T2')).toThrow(DecryptError);
+    await expect(store!.connections.get('T2')).rejects.toThrow(DecryptError);
   });
 });
 
@@ -156,7 +154,7 @@ describe('installations', () => {
     const s = store.installations;
     await s.storeInstallation(teamInstall);
     await s.storeInstallation(orgInstall);
-    expect(s.count()).toBe(2);
+    expect(await s.count()).toBe(2);
     expect(
       (
         await s.fetchInstallation({
@@ -176,8 +174,8 @@ describe('installations', () => {
       ).bot?.token,
     ).toBe('xoxb-org');
     // A team of the org without its own install is served by the org's.
-    expect(s.find('T_IN_ORG', 'E1')?.bot?.token).toBe('xoxb-org');
-    expect(s.installerUserId('T1')).toBe('U_INSTALLER');
+    expect((await s.find('T_IN_ORG', 'E1'))?.bot?.token).toBe('xoxb-org');
+    expect(await s.installerUserId('T1')).toBe('U_INSTALLER');
     await expect(
       s.fetchInstallation({
         teamId: 'T_NONE',
@@ -190,15 +188,15 @@ describe('installations', () => {
       enterpriseId: undefined,
       isEnterpriseInstall: false,
     });
-    expect(s.find('T1')).toBeUndefined();
-    expect(s.deleteFor(undefined, 'E1')).toBe(1);
-    expect(s.count()).toBe(0);
+    expect(await s.find('T1')).toBeUndefined();
+    expect(await s.deleteFor(undefined, 'E1')).toBe(1);
+    expect(await s.count()).toBe(0);
   });
 
   it('seals the bot token', async () => {
     store = openStore(dir);
     await store.installations.storeInstallation(teamInstall);
-    store.db.pragma('wal_checkpoint(TRUNCATE)');
+    sqliteHandle(store).pragma('wal_checkpoint(TRUNCATE)');
     expect(readFileSync(join(dir, 'worklink.db')).includes(Buffer.from('xoxb-team-one'))).toBe(
       false,
     );
@@ -206,90 +204,90 @@ describe('installations', () => {
 });
 
 describe('channel links and known projects', () => {
-  it('links, relinks, unlinks and lists', () => {
+  it('links, relinks, unlinks and lists', async () => {
     store = openStore(dir);
     const links = store.channelProjects;
-    links.link('T1', 'C1', 'p1', 'U1');
-    links.link('T1', 'C1', 'p2', 'U2');
-    links.link('T1', 'C2', 'p1', 'U1');
-    links.link('T2', 'C1', 'p9', 'U9');
-    expect(links.get('T1', 'C1')).toMatchObject({ projectId: 'p2', linkedBy: 'U2' });
-    expect(
-      links
-        .listForTeam('T1')
-        .map((l) => l.channelId)
-        .sort(),
-    ).toEqual(['C1', 'C2']);
-    expect(links.unlink('T1', 'C2')).toBe(true);
-    expect(links.unlink('T1', 'C2')).toBe(false);
-    expect(links.get('T2', 'C1')?.projectId).toBe('p9');
+    await links.link('T1', 'C1', 'p1', 'U1');
+    await links.link('T1', 'C1', 'p2', 'U2');
+    await links.link('T1', 'C2', 'p1', 'U1');
+    await links.link('T2', 'C1', 'p9', 'U9');
+    expect(await links.get('T1', 'C1')).toMatchObject({ projectId: 'p2', linkedBy: 'U2' });
+    expect((await links.listForTeam('T1')).map((l) => l.channelId).sort()).toEqual(['C1', 'C2']);
+    expect(await links.unlink('T1', 'C2')).toBe(true);
+    expect(await links.unlink('T1', 'C2')).toBe(false);
+    expect((await links.get('T2', 'C1'))?.projectId).toBe('p9');
   });
 
   it('remembers projects, most recent first, refreshing names', async () => {
     store = openStore(dir);
     const known = store.knownProjects;
-    known.remember('T1', 'p1', 'Website');
+    await known.remember('T1', 'p1', 'Website');
     await new Promise((r) => setTimeout(r, 5));
-    known.remember('T1', 'p2', 'Onboarding');
+    await known.remember('T1', 'p2', 'Onboarding');
     await new Promise((r) => setTimeout(r, 5));
-    known.remember('T1', 'p1', 'Website relaunch');
-    expect(known.list('T1').map((p) => [p.projectId, p.projectName])).toEqual([
+    await known.remember('T1', 'p1', 'Website relaunch');
+    expect((await known.list('T1')).map((p) => [p.projectId, p.projectName])).toEqual([
       ['p1', 'Website relaunch'],
       ['p2', 'Onboarding'],
     ]);
-    expect(known.forget('T1', 'p2')).toBe(true);
-    expect(known.list('T1')).toHaveLength(1);
+    expect(await known.forget('T1', 'p2')).toBe(true);
+    expect(await known.list('T1')).toHaveLength(1);
   });
 
-  it('forgetTeam removes the connection, links and projects of that team only', () => {
+  it('forgetTeam removes the connection, links and projects of that team only', async () => {
     store = openStore(dir);
-    store.connections.save(connection('T1'));
-    store.connections.save(connection('T2'));
-    store.channelProjects.link('T1', 'C1', 'p1', 'U1');
-    store.channelProjects.link('T2', 'C1', 'p1', 'U1');
-    store.knownProjects.remember('T1', 'p1', 'P');
-    expect(store.forgetTeam('T1')).toEqual({ connection: true, links: 1, projects: 1 });
-    expect(store.connections.info('T1')).toBeUndefined();
-    expect(store.connections.info('T2')).toBeDefined();
-    expect(store.channelProjects.get('T2', 'C1')).toBeDefined();
+    await store.connections.save(connection('T1'));
+    await store.connections.save(connection('T2'));
+    await store.channelProjects.link('T1', 'C1', 'p1', 'U1');
+    await store.channelProjects.link('T2', 'C1', 'p1', 'U1');
+    await store.knownProjects.remember('T1', 'p1', 'P');
+    expect(await store.forgetTeam('T1')).toEqual({ connection: true, links: 1, projects: 1 });
+    expect(await store.connections.info('T1')).toBeUndefined();
+    expect(await store.connections.info('T2')).toBeDefined();
+    expect(await store.channelProjects.get('T2', 'C1')).toBeDefined();
   });
 
-  it('forgetUninstalledTeam also drops user links, lookups and pending DMs of that team only', () => {
+  it('forgetUninstalledTeam also drops user links, lookups and pending DMs of that team only', async () => {
     store = openStore(dir);
-    store.connections.save(connection('T1'));
-    store.channelProjects.link('T1', 'C1', 'p1', 'U1');
-    const links = userLinksStore(store.db);
-    const lookups = lookupCacheStore(store.db);
-    const outbox = outboxStore(store.db);
+    await store.connections.save(connection('T1'));
+    await store.channelProjects.link('T1', 'C1', 'p1', 'U1');
+    const links = store.userLinks;
+    const lookups = store.lookups;
+    const outbox = store.outbox;
     for (const team of ['T1', 'T2']) {
-      links.link({ teamId: team, serviceEmail: 'bob@x.com', slackUserId: 'U2', linkedBy: 'U1' });
-      lookups.put(team, 'carol@x.com', 'U3', 60_000);
+      await links.link({
+        teamId: team,
+        serviceEmail: 'bob@x.com',
+        slackUserId: 'U2',
+        linkedBy: 'U1',
+      });
+      await lookups.put(team, 'carol@x.com', 'U3', 60_000);
     }
-    const [pending, sent] = outbox.enqueue(
+    const [pending, sent] = await outbox.enqueue(
       [matchedRow('T1', 'U_BOB'), matchedRow('T1', 'U_CAROL')],
       'slack',
     );
-    outbox.markSent(sent.id, { ts: '1.1', channel: 'D1' });
-    const [other] = outbox.enqueue([matchedRow('T2', 'U_BOB')], 'slack');
+    await outbox.markSent(sent.id, { ts: '1.1', channel: 'D1' });
+    const [other] = await outbox.enqueue([matchedRow('T2', 'U_BOB')], 'slack');
 
-    expect(store.forgetUninstalledTeam('T1', 'Worklink was removed')).toEqual({
+    expect(await store.forgetUninstalledTeam('T1', 'Worklink was removed')).toEqual({
       connection: true,
       links: 1,
       projects: 0,
       userLinks: 1,
       droppedDms: 1,
     });
-    expect(outbox.get(pending.id)).toMatchObject({
+    expect(await outbox.get(pending.id)).toMatchObject({
       status: 'failed',
       lastError: 'Worklink was removed',
     });
     // A sent row stays as it was: the DM was delivered, and the key keeps it to one.
-    expect(outbox.get(sent.id)).toMatchObject({ status: 'sent', messageTs: '1.1' });
-    expect(links.byEmail('T1', 'bob@x.com')).toBeUndefined();
-    expect(lookups.get('T1', 'carol@x.com')).toBeUndefined();
+    expect(await outbox.get(sent.id)).toMatchObject({ status: 'sent', messageTs: '1.1' });
+    expect(await links.byEmail('T1', 'bob@x.com')).toBeUndefined();
+    expect(await lookups.get('T1', 'carol@x.com')).toBeUndefined();
     // Another team keeps everything.
-    expect(outbox.get(other.id)?.status).toBe('pending');
-    expect(links.byEmail('T2', 'bob@x.com')?.slackUserId).toBe('U2');
-    expect(lookups.get('T2', 'carol@x.com')?.slackUserId).toBe('U3');
+    expect((await outbox.get(other.id))?.status).toBe('pending');
+    expect((await links.byEmail('T2', 'bob@x.com'))?.slackUserId).toBe('U2');
+    expect((await lookups.get('T2', 'carol@x.com'))?.slackUserId).toBe('U3');
   });
 });

@@ -256,7 +256,7 @@ export async function saveVerifiedConnection(
   teamId = TEAM_ID,
 ): Promise<void> {
   const v = await work.verify();
-  store.connections.save({
+  await store.connections.save({
     teamId,
     workspaceId: v.workspaceId,
     workspaceName: v.workspaceName ?? seed.workspaceName,
@@ -269,7 +269,7 @@ export async function saveVerifiedConnection(
 
 /**
  * Polls `fn` until it returns something other than undefined/false (or stops throwing),
- * then returns that. For async effects: `await waitFor(() => store.outbox.count() === 2)`.
+ * then returns that. For async effects: `await waitFor(async () => (await store.outbox.counts()).sent === 2)`.
  */
 export async function waitFor<T>(
   fn: () => T | Promise<T>,

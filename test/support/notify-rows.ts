@@ -14,7 +14,7 @@ import type { NewOutboxRow } from '../../src/store/outbox.js';
 export interface TempStore {
   dir: string;
   store: Store;
-  remove(): void;
+  remove(): Promise<void>;
 }
 
 export function tempStore(prefix = 'worklink-notify-'): TempStore {
@@ -23,8 +23,8 @@ export function tempStore(prefix = 'worklink-notify-'): TempStore {
   return {
     dir,
     store,
-    remove() {
-      store.close();
+    async remove() {
+      await store.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -58,7 +58,7 @@ export function matchedRow(
 /** Web API client per team token `xoxb-<team>`, as the app builds it (fast timeout). */
 export function slackClients(apiUrl: string, timeoutMs = 1_000) {
   const clients = new Map<string, WebClient>();
-  return (teamId: string) => {
+  return async (teamId: string) => {
     let c = clients.get(teamId);
     if (!c) {
       c = new WebClient(`xoxb-${teamId}`, {

@@ -27,8 +27,8 @@ worker.start();
 setInterval(() => {}, 60_000);
 process.stdout.write('ready\n');
 process.on('SIGTERM', () => {
-  void worker.stop().then(() => {
-    store.close();
+  void worker.stop().then(async () => {
+    await store.close();
     process.exit(0);
   });
 });

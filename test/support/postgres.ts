@@ -168,7 +168,7 @@ export function usePostgres(): SharedPostgres {
     return started;
   };
   afterAll(async () => {
-    if (started) await (await started).stop();
+    if (started !== undefined) await (await started).stop();
   });
   return { server, freshDatabase: async () => (await server()).createDatabase() };
 }

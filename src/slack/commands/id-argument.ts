@@ -14,7 +14,7 @@ export interface IdArgument {
   /** Nothing may follow the id. */
   only?: boolean;
   /** The id to use when none is typed (the channel's project), if any. */
-  otherwise?: () => string | undefined;
+  otherwise?: () => Promise<string | undefined>;
   /** Said when no id is typed and `otherwise` has none; default: how to name one. */
   missing?: string;
 }
@@ -30,7 +30,7 @@ export async function idArgument(
   }
   const typed = args.words[0];
   if (!typed) {
-    const fallback = spec.otherwise?.();
+    const fallback = await spec.otherwise?.();
     if (fallback) return fallback;
     if (spec.missing) {
       await ctx.reply(spec.missing);

@@ -161,7 +161,7 @@ export class WorkRouter {
       // Let pending I/O (other requests waiting for their ack) run before this one's work.
       await new Promise((resolve) => setImmediate(resolve));
       try {
-        const ctx = workContext(deps, args);
+        const ctx = await workContext(deps, args);
         await this.dispatch(ctx, args.command.text ?? '');
       } catch (err) {
         deps.logger.error('The /work command failed before it could reply:', err);

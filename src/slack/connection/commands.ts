@@ -71,9 +71,12 @@ export function keyProblem(apiKey: string): string | undefined {
  * Stores the verified connection and returns the sentence to show. Connecting a different
  * service workspace drops the old one's channel links and remembered projects.
  */
-export function saveConnection(ctx: WorkContext, apiKey: string, v: Verification): string {
+export async function saveConnection(
+  ctx: WorkContext,
+  apiKey: string,
+  v: Verification,
+): Promise<string> {
   const { store } = ctx.deps;
-  const previous = store.connections.info(ctx.teamId);
   const name = v.workspaceName || v.workspaceId;
   const connection: Connection = {
     teamId: ctx.teamId,
@@ -85,11 +88,7 @@ export function saveConnection(ctx: WorkContext, apiKey: string, v: Verification
     connectedBy: ctx.userId,
     connectedAt: new Date().toISOString(),
   };
-  const switched = previous !== undefined && previous.workspaceId !== v.workspaceId;
-  store.db.transaction(() => {
-    if (switched) store.forgetTeam(ctx.teamId);
-    store.connections.save(connection);
-  })();
+  const { previous, switched } = await store.connect(connection);
   ctx.connection = connection;
   ctx.logger.info(`Team ${ctx.teamId} connected to service workspace ${v.workspaceId}.`);
   const replaced = previous
@@ -136,7 +135,7 @@ async function connectWithKey(ctx: WorkContext, apiKey: string): Promise<void> {
     await ctx.reply(`${check.message} Nothing was saved.`);
     return;
   }
-  await ctx.reply(saveConnection(ctx, apiKey, check.verification));
+  await ctx.reply(await saveConnection(ctx, apiKey, check.verification));
 }
 
 async function openConnectModal(ctx: WorkContext): Promise<void> {
@@ -179,7 +178,7 @@ function statusCommand(statusSections: readonly StatusSection[]): Subcommand {
     needsConnection: false,
     async run(ctx) {
       // The context read the connection already; a key it could not decrypt still has a row.
-      const info = ctx.connection ?? ctx.store.connections.info(ctx.teamId);
+      const info = ctx.connection ?? (await ctx.store.connections.info(ctx.teamId));
       if (!info) {
         await ctx.reply(NOT_CONNECTED);
         return;
@@ -189,7 +188,7 @@ function statusCommand(statusSections: readonly StatusSection[]): Subcommand {
         `*Connected to ${esc(info.workspaceName)}* (workspace \`${info.workspaceId}\`)`,
         `Connected by <@${info.connectedBy}> on ${formatMoment(info.connectedAt, tz)}.`,
         await keyStatus(ctx),
-        channelStatus(ctx),
+        await channelStatus(ctx),
       ];
       for (const section of statusSections) {
         try {
@@ -219,13 +218,13 @@ async function keyStatus(ctx: WorkContext): Promise<string> {
   }
 }
 
-function channelStatus(ctx: WorkContext): string {
+async function channelStatus(ctx: WorkContext): Promise<string> {
   if (!ctx.channelId) return '';
-  const link = ctx.store.channelProjects.get(ctx.teamId, ctx.channelId);
+  const link = await ctx.store.channelProjects.get(ctx.teamId, ctx.channelId);
   if (!link) {
     return 'This channel has no default project (`/work project link <projectId>` sets one).';
   }
-  const name = ctx.store.knownProjects.get(ctx.teamId, link.projectId)?.projectName;
+  const name = (await ctx.store.knownProjects.get(ctx.teamId, link.projectId))?.projectName;
   return `This channel’s default project: *${esc(name ?? link.projectId)}* (\`${esc(link.projectId)}\`).`;
 }
 
@@ -239,7 +238,7 @@ const disconnectCommand: Subcommand = {
   needsConnection: false,
   async run(ctx) {
     // The context read the connection already; a key it could not decrypt still has a row.
-    const info = ctx.connection ?? ctx.store.connections.info(ctx.teamId);
+    const info = ctx.connection ?? (await ctx.store.connections.info(ctx.teamId));
     if (!info) {
       await ctx.reply('Worklink is not connected, so there is nothing to disconnect.');
       return;
@@ -249,7 +248,7 @@ const disconnectCommand: Subcommand = {
       await ctx.reply(permission.message);
       return;
     }
-    const removed = ctx.deps.store.forgetTeam(ctx.teamId);
+    const removed = await ctx.deps.store.forgetTeam(ctx.teamId);
     ctx.connection = undefined;
     ctx.logger.info(`Team ${ctx.teamId} disconnected from ${info.workspaceId} by ${ctx.userId}.`);
     const links = plural(removed.links, 'channel link');

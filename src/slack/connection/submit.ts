@@ -30,7 +30,7 @@ export function register(app: App, deps: WorklinkDeps): void {
       return;
     }
     const meta = readConnectMeta(view.private_metadata);
-    const ctx = workContext(deps, args, meta);
+    const ctx = await workContext(deps, args, meta);
     const permission = canManageConnection(ctx);
     const check = checkKey(deps, apiKey);
     const both = Promise.all([permission, check]);
@@ -48,7 +48,7 @@ export function register(app: App, deps: WorklinkDeps): void {
           );
           return;
         }
-        await ctx.reply(saveConnection(ctx, apiKey, result.verification));
+        await ctx.reply(await saveConnection(ctx, apiKey, result.verification));
       } catch (e) {
         deps.logger.error(`Finishing a slow connect failed: ${errMessage(e)}`);
         await ctx
@@ -71,7 +71,7 @@ export function register(app: App, deps: WorklinkDeps): void {
       });
       return;
     }
-    const text = saveConnection(ctx, apiKey, result.verification);
+    const text = await saveConnection(ctx, apiKey, result.verification);
     await ack({ response_action: 'update', view: noticeModal('Worklink connected', text) });
     // Also leave a trace in the channel, so the admin sees it after closing the modal.
     await ctx.reply(text).catch((e) => deps.logger.warn(`Connect reply failed: ${errMessage(e)}`));

@@ -28,11 +28,11 @@ export function uninstallScope(
 }
 
 export function register(app: App, deps: WorklinkDeps): void {
-  const forget = (scope: { teamId?: string; orgId?: string }, why: string) => {
+  const forget = async (scope: { teamId?: string; orgId?: string }, why: string) => {
     const { teamId, orgId } = scope;
-    const installs = deps.store.installations.deleteFor(teamId, orgId);
+    const installs = await deps.store.installations.deleteFor(teamId, orgId);
     const removed = teamId
-      ? deps.store.forgetUninstalledTeam(teamId, `${UNINSTALLED} (${why})`)
+      ? await deps.store.forgetUninstalledTeam(teamId, `${UNINSTALLED} (${why})`)
       : undefined;
     deps.logger.info(
       `${why}: ${orgId ? `org-wide install of ${orgId}` : `team ${teamId ?? '-'}`} forgotten (installations ${installs}, connection ${removed?.connection ? 'removed' : 'none'}, links ${removed?.links ?? 0}, user links ${removed?.userLinks ?? 0}, pending DMs dropped ${removed?.droppedDms ?? 0}).`,
@@ -40,12 +40,12 @@ export function register(app: App, deps: WorklinkDeps): void {
   };
 
   app.event('app_uninstalled', async ({ body, context }) => {
-    forget(uninstallScope(context, body.team_id), 'app_uninstalled');
+    await forget(uninstallScope(context, body.team_id), 'app_uninstalled');
   });
 
   app.event('tokens_revoked', async ({ event, body, context }) => {
     // Only the bot token matters: user tokens are not used by Worklink.
     if (!event.tokens.bot?.length) return;
-    forget(uninstallScope(context, body.team_id), 'tokens_revoked');
+    await forget(uninstallScope(context, body.team_id), 'tokens_revoked');
   });
 }

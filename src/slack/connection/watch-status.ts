@@ -15,17 +15,20 @@ export const watchStatusSection: StatusSection = async (ctx) => {
   if (!watcher.enabled) {
     return 'Tasks made outside Slack: not looked for (WORK_POLL_SECONDS is 0); only service events announce them.';
   }
-  const status = watcher.status(ctx.teamId);
+  const status = await watcher.status(ctx.teamId);
   const every = `every ${status.intervalMs / 1000} s`;
   if (status.projects.length === 0) {
     return `Tasks made outside Slack: looked for ${every} in watched projects; none yet (link a channel with \`/work project link\`).`;
   }
   const tz = await ctx.userTimeZone();
-  const name = (id: string) => ctx.store.knownProjects.get(ctx.teamId, id)?.projectName ?? id;
-  const lines = status.projects.slice(0, NAMED).map((p) => {
-    const when = p.lookedAt ? `last looked ${formatMoment(p.lookedAt, tz)}` : 'not looked at yet';
-    return `• *${esc(name(p.projectId))}*: ${when}`;
-  });
+  const name = async (id: string) =>
+    (await ctx.store.knownProjects.get(ctx.teamId, id))?.projectName ?? id;
+  const lines = await Promise.all(
+    status.projects.slice(0, NAMED).map(async (p) => {
+      const when = p.lookedAt ? `last looked ${formatMoment(p.lookedAt, tz)}` : 'not looked at yet';
+      return `• *${esc(await name(p.projectId))}*: ${when}`;
+    }),
+  );
   const more = status.projects.length - NAMED;
   if (more > 0) lines.push(`• and ${more} more`);
   const problem = status.problem

@@ -22,7 +22,7 @@ export function afterAck<A extends BoltArgsLike & { ack(): Promise<void> }>(
     await args.ack();
     let ctx: WorkContext | undefined;
     try {
-      ctx = workContext(deps, args);
+      ctx = await workContext(deps, args);
       if (!(await requireConnection(ctx))) return;
       await fn(ctx, args);
     } catch (e) {

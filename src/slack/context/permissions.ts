@@ -30,7 +30,7 @@ export async function canManageConnection(ctx: WorkContext, verb = 'connect'): P
   const { deps } = ctx;
   const installer =
     deps.config.slack.mode === 'oauth'
-      ? deps.store.installations.installerUserId(ctx.teamId, ctx.enterpriseId)
+      ? await deps.store.installations.installerUserId(ctx.teamId, ctx.enterpriseId)
       : undefined;
   if (installer && installer === ctx.userId) return { allowed: true };
   const who = installer ? `, or <@${installer}> who installed Worklink,` : '';

@@ -1,7 +1,7 @@
 /**
  * What every feature handler gets, built AFTER `ack()`:
  *
- *   const ctx = workContext(deps, args);         // args = the Bolt listener's arguments
+ *   const ctx = await workContext(deps, args);   // args = the Bolt listener's arguments
  *   if (!(await requireConnection(ctx))) return; // answers "not connected" itself
  *   const task = await ctx.work.getTask(id);     // WorkClient for the team's connection
  *   await ctx.reply({ text: 'Done.' });          // ephemeral via response_url, else DM
@@ -86,12 +86,12 @@ interface PayloadIds {
   response_urls?: { response_url?: string; channel_id?: string }[];
 }
 
-/** Builds the context from Bolt's arguments. Synchronous SQLite only; call it after ack. */
-export function workContext(
+/** Builds the context from Bolt's arguments (reads the connection); call it after ack. */
+export async function workContext(
   deps: WorklinkDeps,
   args: BoltArgsLike,
   overrides: { channelId?: string; responseUrl?: string } = {},
-): WorkContext {
+): Promise<WorkContext> {
   const body = (args.body ?? {}) as PayloadIds;
   const userField = body.user;
   const eventUser = body.event?.user;
@@ -130,11 +130,14 @@ export function workContext(
 }
 
 /** The context from plain ids (see ContextInput). */
-export function buildWorkContext(deps: WorklinkDeps, input: ContextInput): WorkContext {
+export async function buildWorkContext(
+  deps: WorklinkDeps,
+  input: ContextInput,
+): Promise<WorkContext> {
   let connection: Connection | undefined;
   let connectionUnreadable = false;
   try {
-    connection = input.teamId ? deps.store.connections.get(input.teamId) : undefined;
+    connection = input.teamId ? await deps.store.connections.get(input.teamId) : undefined;
   } catch (e) {
     if (!(e instanceof DecryptError)) throw e;
     connectionUnreadable = true;

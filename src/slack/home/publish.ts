@@ -22,7 +22,7 @@ export async function publishHome(
   commands: readonly Subcommand[],
 ): Promise<void> {
   const { store, teamId } = ctx;
-  const info = store.connections.info(teamId);
+  const info = await store.connections.info(teamId);
   const [admin, mine] = await Promise.all([
     ctx.deps.users
       .get(ctx.slack, teamId, ctx.userId)
@@ -39,16 +39,18 @@ export async function publishHome(
       : undefined,
   ]);
   const connectedAt = info ? formatMoment(info.connectedAt, await ctx.userTimeZone()) : '';
-  const known = store.knownProjects.list(teamId);
+  const known = await store.knownProjects.list(teamId);
   const names = new Map(known.map((p) => [p.projectId, p.projectName]));
-  const links = store.channelProjects.listForTeam(teamId).map((l) => ({
-    channelId: l.channelId,
-    projectId: l.projectId,
-    projectName:
-      names.get(l.projectId) ??
-      store.knownProjects.get(teamId, l.projectId)?.projectName ??
-      l.projectId,
-  }));
+  const links = await Promise.all(
+    (await store.channelProjects.listForTeam(teamId)).map(async (l) => ({
+      channelId: l.channelId,
+      projectId: l.projectId,
+      projectName:
+        names.get(l.projectId) ??
+        (await store.knownProjects.get(teamId, l.projectId))?.projectName ??
+        l.projectId,
+    })),
+  );
   const view = homeView({
     connection: info
       ? { workspaceName: info.workspaceName, connectedBy: info.connectedBy, connectedAt }
@@ -80,7 +82,7 @@ export function registerHome(app: App, deps: WorklinkDeps, commands: readonly Su
     // Events are acknowledged by Bolt; the Messages tab has no view to publish.
     if (args.event.tab && args.event.tab !== 'home') return;
     try {
-      await publishHome(workContext(deps, args), commands);
+      await publishHome(await workContext(deps, args), commands);
     } catch (e) {
       deps.logger.warn(`Could not publish App Home for ${args.event.user}: ${errMessage(e)}`);
     }

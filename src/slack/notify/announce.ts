@@ -74,7 +74,7 @@ export async function announceNewTask(
   // 1. Queue first (one transaction), matching afterwards.
   const now = Date.now();
   const holdUntil = now + ANNOUNCE_HOLD_MS;
-  const known = task.projectId ? store.knownProjects.get(teamId, task.projectId) : undefined;
+  const known = task.projectId ? await store.knownProjects.get(teamId, task.projectId) : undefined;
   const rows: NewOutboxRow[] = ids.map((serviceUserId) => {
     const isActor = serviceUserId === actor.serviceUserId;
     return {
@@ -95,7 +95,7 @@ export async function announceNewTask(
       notBefore: holdUntil,
     };
   });
-  const queued = outbox.enqueue(rows, 'slack', now);
+  const queued = await outbox.enqueue(rows, 'slack', now);
   // Rows this call owns: just queued (or taken over from an event), not yet matched.
   const mine = queued.filter(
     (r) => r.status === 'pending' && !r.slackUserId && r.nextAttemptAt === holdUntil,
@@ -106,12 +106,14 @@ export async function announceNewTask(
     await matchRows(deps, input, mine);
   } finally {
     // Whatever is still held goes to the worker now.
-    for (const r of mine) outbox.release(r.id);
+    for (const r of mine) await outbox.release(r.id);
     store.outbox.changed();
   }
 
   // 3. Report from the rows as they now stand.
-  const final = outbox.forTask(teamId, task.taskId).filter((r) => ids.includes(r.serviceUserId));
+  const final = (await outbox.forTask(teamId, task.taskId)).filter((r) =>
+    ids.includes(r.serviceUserId),
+  );
   return {
     assignees: ids.length,
     notified: final.filter((r) => ['pending', 'sending', 'sent'].includes(r.status)).length,
@@ -145,7 +147,7 @@ async function matchRows(deps: AnnounceDeps, input: AnnounceInput, rows: OutboxR
   await Promise.all(
     rows.map(async (row) => {
       const user: ServiceUser | undefined = users?.get(row.serviceUserId);
-      outbox.update(row.id, {
+      await outbox.update(row.id, {
         serviceUserEmail: user?.email,
         serviceUserName: user?.name,
         projectName,
@@ -162,12 +164,12 @@ async function matchRows(deps: AnnounceDeps, input: AnnounceInput, rows: OutboxR
         return;
       }
       if (match.kind === 'unmatched') {
-        outbox.markFailed(row.id, NO_SLACK_ACCOUNT);
+        await outbox.markFailed(row.id, NO_SLACK_ACCOUNT);
       } else if (match.slackUserId === actor.slackUserId) {
-        outbox.update(row.id, { slackUserId: match.slackUserId });
-        outbox.markSkipped(row.id, CREATOR_SKIPPED);
+        await outbox.update(row.id, { slackUserId: match.slackUserId });
+        await outbox.markSkipped(row.id, CREATOR_SKIPPED);
       } else {
-        outbox.update(row.id, { slackUserId: match.slackUserId });
+        await outbox.update(row.id, { slackUserId: match.slackUserId });
       }
     }),
   );

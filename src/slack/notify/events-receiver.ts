@@ -14,7 +14,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@slack/bolt';
 import { z } from 'zod';
-import type { Store } from '../../store/index.js';
+import type { ConnectionInfo, Store } from '../../store/index.js';
 import { CREATOR_SKIPPED, type NewOutboxRow } from '../../store/outbox.js';
 import { describeIssue, responses } from '../../workapi/contract.js';
 import { verifyEventSignature } from '../../workapi/event-signature.js';
@@ -114,10 +114,10 @@ export function eventsHandler(options: EventsReceiverOptions) {
     if (!parsed.success) return answer(400, { error: describeIssue(parsed.error) });
 
     const now = Date.now();
-    const result = takeIn(options, parsed.data, now);
+    const result = await takeIn(options, parsed.data, now);
     if (now - lastPrune > 3_600_000) {
       lastPrune = now;
-      options.store.seenEvents.prune(SEEN_EVENTS_KEEP_MS, now);
+      await options.store.seenEvents.prune(SEEN_EVENTS_KEEP_MS, now);
     }
     if (result.duplicate) {
       options.logger?.debug(`Event ${parsed.data.id} was already taken in; ignored.`);
@@ -128,52 +128,47 @@ export function eventsHandler(options: EventsReceiverOptions) {
   };
 }
 
-/** The dedupe mark and the outbox rows, in one transaction. */
+/** The dedupe mark and the outbox rows, in one transaction (Store.takeInEvent). */
 function takeIn(
   options: EventsReceiverOptions,
   event: TaskCreatedEvent,
   now: number,
-): { duplicate: boolean; teams: number; queued: number } {
-  const { store } = options;
-  const { outbox, seenEvents } = store;
-  return store.db.transaction(() => {
-    if (!seenEvents.markSeen(event.id, now)) return { duplicate: true, teams: 0, queued: 0 };
-    const teams = store.connections.list().filter((c) => c.workspaceId === event.workspaceId);
-    const assignees = event.taskUsers?.length
-      ? event.taskUsers
-      : (event.task.taskUsers ?? []).map((u) => ({ id: u.taskUserId }) as { id: string });
-    const unique = [...new Map(assignees.map((u) => [u.id, u])).values()];
-    const creator = unique.find((u) => u.id === event.actorId) as { name?: string } | undefined;
-    let queued = 0;
-    for (const team of teams) {
-      const mayBeFromSlack = Boolean(event.actorId && event.actorId === team.keyOwnerId);
-      const rows: NewOutboxRow[] = unique.map((u) => {
-        const isActor = u.id === event.actorId;
-        const user = u as { id: string; name?: string; email?: string };
-        return {
-          teamId: team.teamId,
-          taskId: event.task.taskId,
-          serviceUserId: u.id,
-          serviceUserEmail: user.email,
-          serviceUserName: user.name,
-          source: 'event',
-          actorServiceUserId: event.actorId,
-          creatorLabel: creator?.name,
-          taskName: event.task.taskName ?? '',
-          projectId: event.task.projectId,
-          projectName: store.knownProjects.get(team.teamId, event.task.projectId ?? '')
-            ?.projectName,
-          dueDate: event.task.dueDate ?? undefined,
-          priority: event.task.priority,
-          status: isActor ? 'skipped' : 'pending',
-          lastError: isActor ? CREATOR_SKIPPED : undefined,
-          notBefore: mayBeFromSlack ? now + options.graceMs() : now,
-        };
-      });
-      queued += outbox.enqueue(rows, 'ignore', now).length;
-    }
-    return { duplicate: false, teams: teams.length, queued };
-  })();
+): Promise<{ duplicate: boolean; teams: number; queued: number }> {
+  const assignees = event.taskUsers?.length
+    ? event.taskUsers
+    : (event.task.taskUsers ?? []).map((u) => ({ id: u.taskUserId }) as { id: string });
+  const unique = [...new Map(assignees.map((u) => [u.id, u])).values()];
+  const creator = unique.find((u) => u.id === event.actorId) as { name?: string } | undefined;
+  const rowsFor = (team: ConnectionInfo, projectName: string | undefined): NewOutboxRow[] => {
+    const mayBeFromSlack = Boolean(event.actorId && event.actorId === team.keyOwnerId);
+    return unique.map((u) => {
+      const isActor = u.id === event.actorId;
+      const user = u as { id: string; name?: string; email?: string };
+      return {
+        teamId: team.teamId,
+        taskId: event.task.taskId,
+        serviceUserId: u.id,
+        serviceUserEmail: user.email,
+        serviceUserName: user.name,
+        source: 'event',
+        actorServiceUserId: event.actorId,
+        creatorLabel: creator?.name,
+        taskName: event.task.taskName ?? '',
+        projectId: event.task.projectId,
+        projectName,
+        dueDate: event.task.dueDate ?? undefined,
+        priority: event.task.priority,
+        status: isActor ? 'skipped' : 'pending',
+        lastError: isActor ? CREATOR_SKIPPED : undefined,
+        notBefore: mayBeFromSlack ? now + options.graceMs() : now,
+      };
+    });
+  };
+  return options.store.takeInEvent(
+    { id: event.id, workspaceId: event.workspaceId, projectId: event.task.projectId },
+    rowsFor,
+    now,
+  );
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

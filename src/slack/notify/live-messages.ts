@@ -25,7 +25,7 @@ export interface LiveMessagesDeps {
   store: Store;
   logger: Logger;
   /** The team's bot client for background calls (Notifications.slackFor). */
-  slackFor(teamId: string): WebClient | undefined;
+  slackFor(teamId: string): Promise<WebClient | undefined>;
   /** The app's deps, once built (rendering reads tasks with the team's connection). */
   deps(): WorklinkDeps;
 }
@@ -41,9 +41,9 @@ export function createLiveMessages({
     logger,
     slackFor,
     async render(teamId, taskId, messages, hint: ChangeHint) {
-      const slack = slackFor(teamId);
+      const slack = await slackFor(teamId);
       if (!slack) return 'gone';
-      const ctx = buildWorkContext(deps(), { teamId, userId: '', slack });
+      const ctx = await buildWorkContext(deps(), { teamId, userId: '', slack });
       if (!ctx.connection) return 'gone';
       let task: Awaited<ReturnType<typeof ctx.work.getTask>>;
       try {
@@ -55,7 +55,7 @@ export function createLiveMessages({
       const number =
         hint.number ??
         messages.find((m) => m.number !== undefined)?.number ??
-        store.taskIndex.get(teamId, taskId)?.number ??
+        (await store.taskIndex.get(teamId, taskId))?.number ??
         undefined;
       const data = await taskCardData(ctx, {
         ...factsFromTask(task),

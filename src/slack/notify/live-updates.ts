@@ -41,7 +41,7 @@ export interface LiveUpdatesOptions {
   messages: TaskMessagesStore;
   logger: Logger;
   /** The team's bot client, or undefined when the team has none any more. */
-  slackFor(teamId: string): WebClient | undefined;
+  slackFor(teamId: string): Promise<WebClient | undefined>;
   /**
    * The rendering of each message of the task as it is now; 'gone' when the service no
    * longer has the task (its messages are then left as they are).
@@ -70,6 +70,8 @@ export class LiveUpdates implements TaskChanges {
   /** Per team: no update before this time (a 429's Retry-After). */
   private readonly pausedUntil = new Map<string, number>();
   private running: Promise<void> | undefined;
+  /** taskChanged calls still reading the store. */
+  private readonly checking = new Set<Promise<void>>();
   private stopped = false;
   private readonly burst: number;
   private readonly intervalMs: number;
@@ -79,12 +81,20 @@ export class LiveUpdates implements TaskChanges {
     this.intervalMs = o.intervalMs ?? 1_200;
   }
 
+  /** Looks for the task's messages in the background (idle() waits for that too). */
   taskChanged(teamId: string, taskId: string, hint: ChangeHint = {}): void {
     if (this.stopped || !teamId || !taskId) return;
+    const checking: Promise<void> = this.check(teamId, taskId, hint).finally(() =>
+      this.checking.delete(checking),
+    );
+    this.checking.add(checking);
+  }
+
+  private async check(teamId: string, taskId: string, hint: ChangeHint): Promise<void> {
     try {
-      if (hint.number !== undefined) this.o.messages.setNumber(teamId, taskId, hint.number);
+      if (hint.number !== undefined) await this.o.messages.setNumber(teamId, taskId, hint.number);
       // Nothing posted about it: nothing to do (the common case for tasks made elsewhere).
-      if (this.o.messages.forTask(teamId, taskId).length === 0) return;
+      if ((await this.o.messages.forTask(teamId, taskId)).length === 0) return;
     } catch (e) {
       this.o.logger.warn(`Live messages: could not read task ${taskId}: ${(e as Error).message}`);
       return;
@@ -104,7 +114,10 @@ export class LiveUpdates implements TaskChanges {
 
   /** Resolves when nothing is queued or running (tests, shutdown). */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.running || this.checking.size) {
+      await Promise.all([...this.checking]);
+      await this.running;
+    }
   }
 
   async stop(): Promise<void> {
@@ -129,8 +142,8 @@ export class LiveUpdates implements TaskChanges {
   }
 
   private async refresh({ teamId, taskId, hint }: Job): Promise<void> {
-    const slack = this.o.slackFor(teamId);
-    const messages = this.o.messages.forTask(teamId, taskId);
+    const slack = await this.o.slackFor(teamId);
+    const messages = await this.o.messages.forTask(teamId, taskId);
     if (!slack || messages.length === 0) return;
     const rendered = await this.o.render(teamId, taskId, messages, hint);
     if (rendered === 'gone') return;
@@ -156,7 +169,7 @@ export class LiveUpdates implements TaskChanges {
         }
         const code = err.data?.error ?? (e as Error).message;
         if (GONE.has(code)) {
-          this.o.messages.forget(m.teamId, m.channelId, m.ts);
+          await this.o.messages.forget(m.teamId, m.channelId, m.ts);
           this.o.logger.info(
             `Live messages: forgot ${m.kind} ${m.channelId}/${m.ts} of task ${m.taskId} (${code}).`,
           );

@@ -35,9 +35,9 @@ export class SlackMatcher {
   async match(slack: WebClient, teamId: string, email: string | undefined): Promise<Match> {
     const address = email?.trim().toLowerCase();
     if (!address) return { kind: 'unmatched' };
-    const link = this.stores.userLinks.byEmail(teamId, address);
+    const link = await this.stores.userLinks.byEmail(teamId, address);
     if (link) return { kind: 'matched', slackUserId: link.slackUserId, via: 'link' };
-    const cached = this.stores.lookups.get(teamId, address);
+    const cached = await this.stores.lookups.get(teamId, address);
     if (cached) {
       return cached.slackUserId
         ? { kind: 'matched', slackUserId: cached.slackUserId, via: 'email' }
@@ -71,7 +71,7 @@ async function lookUp(
     const code = slackCode(e);
     if (code !== 'users_not_found' && code !== 'user_not_found') throw e;
   }
-  deps.lookups.put(
+  await deps.lookups.put(
     teamId,
     email,
     found,

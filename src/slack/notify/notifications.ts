@@ -30,7 +30,7 @@ export interface Notifications extends LongLivedPart {
   /** The secret events must be signed with (WORK_EVENTS_SECRET or generated), if any. */
   readonly eventsSecret: string | undefined;
   /** The Web API client with a team's bot token (undefined when not installed). */
-  slackFor(teamId: string): WebClient | undefined;
+  slackFor(teamId: string): Promise<WebClient | undefined>;
   /** POST /work/events: the service's signed `task.created` deliveries. */
   readonly eventsRoute: { method: 'POST'; path: string; handler: RouteHandler };
 }
@@ -62,11 +62,11 @@ export function createNotifications(
     config.workEventsSecret ?? (deps.service ? randomBytes(32).toString('hex') : undefined);
 
   const clients = new Map<string, WebClient>();
-  const slackFor = (teamId: string): WebClient | undefined => {
+  const slackFor = async (teamId: string): Promise<WebClient | undefined> => {
     let token: string | undefined;
     if (config.slack.mode === 'oauth') {
-      const enterpriseId = store.connections.info(teamId)?.enterpriseId;
-      token = store.installations.find(teamId, enterpriseId)?.bot?.token;
+      const enterpriseId = (await store.connections.info(teamId))?.enterpriseId;
+      token = (await store.installations.find(teamId, enterpriseId))?.bot?.token;
     } else if (config.slack.mode === 'http' || config.slack.mode === 'socket') {
       token = config.slack.botToken;
     }

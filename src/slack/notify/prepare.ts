@@ -32,9 +32,9 @@ export function appPreparer(deps: PrepareDeps): PrepareRow {
   const { store } = deps;
   const { directory, matcher } = deps;
 
-  const workFor = (teamId: string): WorkClient | undefined => {
+  const workFor = async (teamId: string): Promise<WorkClient | undefined> => {
     try {
-      const connection = store.connections.get(teamId);
+      const connection = await store.connections.get(teamId);
       return connection ? deps.workClients.for(connection) : undefined;
     } catch (e) {
       if (e instanceof DecryptError) return undefined;
@@ -47,7 +47,7 @@ export function appPreparer(deps: PrepareDeps): PrepareRow {
       return { kind: 'skipped', reason: CREATOR_SKIPPED };
     }
     const fields: Extract<Preparation, { kind: 'ready' }>['fields'] = {};
-    const work = workFor(row.teamId);
+    const work = await workFor(row.teamId);
     let email = row.serviceUserEmail;
     const needUsers = !email || (!row.creatorLabel && row.actorServiceUserId);
     if (needUsers && work) {

@@ -67,7 +67,7 @@ export interface NotifyWorkerOptions {
   /** Who this worker is in the rows' leases (default: host, pid and a random part). */
   instanceId?: string;
   /** The Web API client for a team (its bot token), or undefined when not installed. */
-  slackFor(teamId: string): WebClient | undefined;
+  slackFor(teamId: string): Promise<WebClient | undefined>;
   /** Default: rows without a recipient fail ("no Slack account linked"). */
   prepare?: PrepareRow;
   logger?: Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
@@ -291,7 +291,7 @@ export class NotifyWorker {
       if (row.slackUserId) this.channels.starting(teamId, row.slackUserId, id, at);
       this.startJob(row, at);
     }
-    await this.outbox.defer(deferred, now);
+    if (deferred.length) await this.outbox.defer(deferred, now);
     return { moved: moved + deferred.length, sawDue: candidates.length > 0 };
   }
 
@@ -351,7 +351,7 @@ export class NotifyWorker {
     const { outbox } = this;
     let row = claimed;
     let startedAt: number | undefined;
-    const slack = this.options.slackFor(row.teamId);
+    const slack = await this.options.slackFor(row.teamId);
     if (!slack) {
       await this.fail(row, 'Worklink is not installed in this Slack workspace');
       return;

@@ -70,7 +70,7 @@ const linkCommand: Subcommand = {
       );
       return;
     }
-    const previous = ctx.store.userLinks.link({
+    const previous = await ctx.store.userLinks.link({
       teamId: ctx.teamId,
       serviceEmail: email,
       slackUserId,
@@ -104,7 +104,7 @@ const unlinkCommand: Subcommand = {
       await ctx.reply(refused);
       return;
     }
-    const emails = ctx.store.userLinks.unlinkSlackUser(ctx.teamId, slackUserId);
+    const emails = await ctx.store.userLinks.unlinkSlackUser(ctx.teamId, slackUserId);
     await ctx.reply(
       emails.length
         ? `Removed the link of <@${slackUserId}> to ${emails.join(', ')}. Their task DMs now follow their Slack e-mail again.`
@@ -128,7 +128,7 @@ const meCommand: Subcommand = {
       const u = byEmail(email);
       return u?.name ? `*${esc(u.name)}* (${email})` : email;
     };
-    const links = ctx.store.userLinks.bySlackUser(ctx.teamId, ctx.userId);
+    const links = await ctx.store.userLinks.bySlackUser(ctx.teamId, ctx.userId);
     const tail =
       'You get a DM when a task there is assigned to you (not for tasks you create yourself).';
     if (links.length > 0) {
@@ -147,7 +147,9 @@ const meCommand: Subcommand = {
       );
       return;
     }
-    const linkedElsewhere = email ? ctx.store.userLinks.byEmail(ctx.teamId, email) : undefined;
+    const linkedElsewhere = email
+      ? await ctx.store.userLinks.byEmail(ctx.teamId, email)
+      : undefined;
     if (email && byEmail(email) && !linkedElsewhere) {
       await ctx.reply(
         `You are ${describe(email)} in *${workspace}*, matched by your Slack e-mail. ${tail}`,
@@ -167,7 +169,7 @@ const meCommand: Subcommand = {
 
 /** The notifications lines of `/work status`: the outbox's figures. */
 export const outboxStatusSection: StatusSection = async (ctx) => {
-  const summary = ctx.store.outbox.summary(ctx.teamId, 5);
+  const summary = await ctx.store.outbox.summary(ctx.teamId, 5);
   return outboxStatusText(summary, await ctx.userTimeZone());
 };
 

@@ -14,9 +14,9 @@ export async function serviceUserOf(
   ctx: WorkContext,
   slackUserId: string,
 ): Promise<ServiceIdentity> {
-  const linked = ctx.store.userLinks
-    .bySlackUser(ctx.teamId, slackUserId)
-    .map((l) => l.serviceEmail);
+  const linked = (await ctx.store.userLinks.bySlackUser(ctx.teamId, slackUserId)).map(
+    (l) => l.serviceEmail,
+  );
   let emails = linked;
   let name: string | undefined;
   if (emails.length === 0) {

@@ -100,13 +100,15 @@ const projectUnlinkCommand: Subcommand = {
   takesNothing: true,
   async run(ctx) {
     const channelId = ctx.channelId;
-    const linked = channelId ? ctx.store.channelProjects.get(ctx.teamId, channelId) : undefined;
+    const linked = channelId
+      ? await ctx.store.channelProjects.get(ctx.teamId, channelId)
+      : undefined;
     if (!channelId || !linked) {
       await ctx.reply('This channel has no default project, so there is nothing to unlink.');
       return;
     }
-    ctx.store.channelProjects.unlink(ctx.teamId, channelId);
-    const name = esc(knownName(ctx, linked.projectId));
+    await ctx.store.channelProjects.unlink(ctx.teamId, channelId);
+    const name = esc(await knownName(ctx, linked.projectId));
     await announceInChannel(
       ctx,
       `<@${ctx.userId}> removed this channel’s default project (it was *${name}*); \`/work add\` here now needs a project named with \`in:\`.`,

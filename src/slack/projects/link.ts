@@ -15,7 +15,7 @@ export async function linkProject(ctx: WorkContext, projectId: string): Promise<
   await runSafely(ctx, { action: 'link the project', id: projectId }, async () => {
     // The project must exist before a channel points at it.
     const project = await forgetIfGone(ctx, projectId, ctx.work.getProject(projectId));
-    const result = linkChannel(ctx, channelId, project.projectId, project.projectName);
+    const result = await linkChannel(ctx, channelId, project.projectId, project.projectName);
     const name = esc(project.projectName || project.projectId);
     if (result.already) {
       await ctx.reply(`*${name}* is already the default project of <#${channelId}>.`);

@@ -7,19 +7,23 @@ import { isWorkApiError } from '../../workapi/client.js';
 import type { WorkContext } from '../context/work-context.js';
 
 /** Records a sighting of a project (linked, created or looked up). */
-export function rememberProject(ctx: WorkContext, projectId: string, name: string | undefined) {
-  ctx.store.knownProjects.remember(ctx.teamId, projectId, name?.trim() || projectId);
+export async function rememberProject(
+  ctx: WorkContext,
+  projectId: string,
+  name: string | undefined,
+): Promise<void> {
+  await ctx.store.knownProjects.remember(ctx.teamId, projectId, name?.trim() || projectId);
 }
 
 /** The default project of the context's channel, if it has one. */
-export function channelProjectId(ctx: WorkContext): string | undefined {
+export async function channelProjectId(ctx: WorkContext): Promise<string | undefined> {
   if (!ctx.channelId) return undefined;
-  return ctx.store.channelProjects.get(ctx.teamId, ctx.channelId)?.projectId;
+  return (await ctx.store.channelProjects.get(ctx.teamId, ctx.channelId))?.projectId;
 }
 
 /** A project's name as remembered, else its id. */
-export function knownName(ctx: WorkContext, projectId: string): string {
-  return ctx.store.knownProjects.get(ctx.teamId, projectId)?.projectName ?? projectId;
+export async function knownName(ctx: WorkContext, projectId: string): Promise<string> {
+  return (await ctx.store.knownProjects.get(ctx.teamId, projectId))?.projectName ?? projectId;
 }
 
 export interface LinkResult {
@@ -29,23 +33,24 @@ export interface LinkResult {
   already: boolean;
 }
 
-/** Makes `projectId` the channel's default project and remembers it. */
-export function linkChannel(
+/** Makes `projectId` the channel's default project and remembers it (one unit of work). */
+export async function linkChannel(
   ctx: WorkContext,
   channelId: string,
   projectId: string,
   name: string | undefined,
-): LinkResult {
-  const before = ctx.store.channelProjects.get(ctx.teamId, channelId);
-  ctx.store.db.transaction(() => {
-    rememberProject(ctx, projectId, name);
-    ctx.store.channelProjects.link(ctx.teamId, channelId, projectId, ctx.userId);
-  })();
+): Promise<LinkResult> {
+  const { before } = await ctx.store.linkChannel(
+    ctx.teamId,
+    channelId,
+    { projectId, projectName: name?.trim() || projectId },
+    ctx.userId,
+  );
   if (!before) return { already: false };
   if (before.projectId === projectId) return { already: true };
   return {
     already: false,
-    replaced: { projectId: before.projectId, name: knownName(ctx, before.projectId) },
+    replaced: { projectId: before.projectId, name: await knownName(ctx, before.projectId) },
   };
 }
 
@@ -62,7 +67,7 @@ export async function forgetIfGone<T>(
     return await loading;
   } catch (err) {
     if (isWorkApiError(err) && err.kind === 'not_found') {
-      ctx.store.knownProjects.forget(ctx.teamId, projectId);
+      await ctx.store.knownProjects.forget(ctx.teamId, projectId);
     }
     throw err;
   }

@@ -39,9 +39,9 @@ export type ProjectPick = { ok: true; projectId: string } | { ok: false; error: 
  * The project an `in:` names: a project this workspace has used (by name, exactly, else the
  * one whose name starts with or contains it), else the text as an id for the service to check.
  */
-export function pickProject(ctx: WorkContext, typed: string): ProjectPick {
+export async function pickProject(ctx: WorkContext, typed: string): Promise<ProjectPick> {
   const wanted = typed.trim().toLowerCase();
-  const known = ctx.store.knownProjects.list(ctx.teamId, 500);
+  const known = await ctx.store.knownProjects.list(ctx.teamId, 500);
   const byName = (test: (name: string) => boolean) =>
     known.filter((p) => test(p.projectName.trim().toLowerCase()));
   for (const found of [

@@ -22,6 +22,7 @@ import type {
   ServerResponse,
 } from 'node:http';
 import type { Logger } from '@slack/bolt';
+import { errMessage } from '../../error-message.js';
 import type { SeenRequestsStore } from '../../store/seen-requests.js';
 
 export interface HttpLimits {
@@ -106,36 +107,47 @@ export function guardSlackRequests(
       );
     }
 
-    readLimited(req, limits.slackBodyBytes).then((body) => {
-      if (body === 'too_large') {
-        return refuse(res, 413, `Request bodies over ${limits.slackBodyBytes} bytes are refused.`);
-      }
-      if (body === undefined) return; // the client went away (or the request timed out)
-      if (!validSignature(options.signingSecret, timestamp!, body, signature)) {
-        return refuse(res, 401, 'The Slack signature does not match.');
-      }
-      if (now() - lastPrune > PRUNE_EVERY_MS) {
-        lastPrune = now();
-        seen.prune(lastPrune);
-      }
-      const expires = (Number(timestamp) + SIGNATURE_TOLERANCE_S) * 1000 + 1000;
-      const digest = createHash('sha256').update(signature).digest('hex');
-      if (!seen.claim(`sig:${digest}`, expires, now())) {
-        logger.info('Ignored a replayed Slack request (same signature within 5 minutes).');
-        return answerEmpty(res);
-      }
-      const eventId = eventIdOf(req, body);
-      if (eventId && !seen.claim(`event:${eventId}`, now() + EVENT_ID_KEEP_MS, now())) {
-        const retry = one(req.headers['x-slack-retry-num']);
-        logger.info(
-          `Ignored Slack's repeat of event ${eventId}${retry ? ` (retry ${retry})` : ''}.`,
-        );
-        return answerEmpty(res);
-      }
-      // Bolt reads `rawBody` when it is there instead of the (consumed) stream.
-      (req as IncomingMessage & { rawBody?: Buffer }).rawBody = body;
-      next(req, res);
-    });
+    // The replay claims are awaited before Bolt sees the request: a replay never reaches it.
+    readLimited(req, limits.slackBodyBytes)
+      .then(async (body) => {
+        if (body === 'too_large') {
+          return refuse(
+            res,
+            413,
+            `Request bodies over ${limits.slackBodyBytes} bytes are refused.`,
+          );
+        }
+        if (body === undefined) return; // the client went away (or the request timed out)
+        if (!validSignature(options.signingSecret, timestamp!, body, signature)) {
+          return refuse(res, 401, 'The Slack signature does not match.');
+        }
+        if (now() - lastPrune > PRUNE_EVERY_MS) {
+          lastPrune = now();
+          await seen.prune(lastPrune);
+        }
+        const expires = (Number(timestamp) + SIGNATURE_TOLERANCE_S) * 1000 + 1000;
+        const digest = createHash('sha256').update(signature).digest('hex');
+        if (!(await seen.claim(`sig:${digest}`, expires, now()))) {
+          logger.info('Ignored a replayed Slack request (same signature within 5 minutes).');
+          return answerEmpty(res);
+        }
+        const eventId = eventIdOf(req, body);
+        if (eventId && !(await seen.claim(`event:${eventId}`, now() + EVENT_ID_KEEP_MS, now()))) {
+          const retry = one(req.headers['x-slack-retry-num']);
+          logger.info(
+            `Ignored Slack's repeat of event ${eventId}${retry ? ` (retry ${retry})` : ''}.`,
+          );
+          return answerEmpty(res);
+        }
+        // Bolt reads `rawBody` when it is there instead of the (consumed) stream.
+        (req as IncomingMessage & { rawBody?: Buffer }).rawBody = body;
+        next(req, res);
+      })
+      .catch((e: unknown) => {
+        // The store could not be asked (its database is down): Slack retries a 500.
+        logger.info(`A Slack request could not be checked for replays: ${errMessage(e)}`);
+        refuse(res, 500, 'Try again later.');
+      });
   };
 }
 

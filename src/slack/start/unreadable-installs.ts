@@ -19,14 +19,14 @@ function keySetting(config: AppConfig): string {
 }
 
 /** One sentence for the log when some installations cannot be opened; undefined when all can. */
-export function unreadableInstallsSentence(
+export async function unreadableInstallsSentence(
   store: Store,
   config: AppConfig,
   installPath: string,
-): string | undefined {
-  const unreadable = store.installations.unreadableCount();
+): Promise<string | undefined> {
+  const unreadable = await store.installations.unreadableCount();
   if (unreadable === 0) return undefined;
-  const total = store.installations.count();
+  const total = await store.installations.count();
   return `${unreadable} of ${total} Slack installations cannot be decrypted because ${keySetting(config)} is not the key they were stored with: restore that key, or have each workspace install Worklink again at ${installPath}.`;
 }
 
@@ -36,13 +36,13 @@ export function installUnreadableText(config: AppConfig, installPath: string): s
 }
 
 /** Whether the installation serving this team exists but cannot be opened. */
-export function installUnreadable(
+export async function installUnreadable(
   store: Store,
   teamId: string | undefined,
   enterpriseId: string | undefined,
-): boolean {
+): Promise<boolean> {
   try {
-    store.installations.find(teamId, enterpriseId);
+    await store.installations.find(teamId, enterpriseId);
     return false;
   } catch (e) {
     return e instanceof DecryptError;
@@ -70,7 +70,7 @@ export async function answerUnreadableInstall(
   const teamId = args.context?.teamId ?? body.team_id ?? body.team?.id ?? undefined;
   const enterpriseId =
     args.context?.enterpriseId ?? body.enterprise_id ?? body.enterprise?.id ?? undefined;
-  if (!installUnreadable(store, teamId, enterpriseId)) return false;
+  if (!(await installUnreadable(store, teamId, enterpriseId))) return false;
   logger.warn(
     `A request from team ${teamId ?? '-'} could not be authorized: its installation cannot be decrypted.`,
   );

@@ -96,7 +96,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
   try {
     const store = openStore(config.dataDir, { secretsKey: config.secretsKey });
     if (config.slack.mode === 'oauth') {
-      const unreadable = unreadableInstallsSentence(store, config, INSTALL_PATH);
+      const unreadable = await unreadableInstallsSentence(store, config, INSTALL_PATH);
       if (unreadable) logger.error(unreadable);
     }
     cleanup.push(() => store.close());
@@ -137,8 +137,8 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
         instanceId,
         // A change the re-reads find is shown in the messages about the task.
         onChanged: (teamId, taskId) => deps?.live.taskChanged(teamId, taskId),
-        workFor: (teamId) => {
-          const connection = store.connections.get(teamId);
+        workFor: async (teamId) => {
+          const connection = await store.connections.get(teamId);
           return connection ? workClients.for(connection) : undefined;
         },
       },
@@ -163,13 +163,16 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       intervalMs: (config.workPollSeconds ?? 0) * 1000,
       now: options.clock,
       instanceId,
-      workFor: (teamId) => {
-        const connection = store.connections.get(teamId);
+      workFor: async (teamId) => {
+        const connection = await store.connections.get(teamId);
         return connection ? workClients.for(connection) : undefined;
       },
       announce: (teamId, task) => {
         const now = options.clock?.() ?? Date.now();
-        queueFoundTask(store, teamId, task, { now, graceMs: notifications.tuning.eventGraceMs });
+        return queueFoundTask(store, teamId, task, {
+          now,
+          graceMs: notifications.tuning.eventGraceMs,
+        });
       },
     });
     // The watcher's open lists already feed the index; the refresh need not read them too.

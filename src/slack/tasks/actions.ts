@@ -54,7 +54,7 @@ export function register(app: App, deps: WorklinkDeps): void {
       try {
         const result = await change(ctx, taskId);
         if (!result.already) taskChanged(ctx, result.facts);
-        if (isLiveMessage(ctx, taskId, args)) return;
+        if (await isLiveMessage(ctx, taskId, args)) return;
         const data = await taskCardData(ctx, result.facts, result.project);
         const blocks: KnownBlock[] = [...taskCard(data), context(note(ctx, result))];
         if (args.respond) {
@@ -119,7 +119,7 @@ export function register(app: App, deps: WorklinkDeps): void {
 }
 
 /** Whether the pressed button sits on a message Worklink keeps current for this task. */
-function isLiveMessage(ctx: WorkContext, taskId: string, args: ActionArgs): boolean {
+async function isLiveMessage(ctx: WorkContext, taskId: string, args: ActionArgs): Promise<boolean> {
   const body = args.body as {
     container?: { channel_id?: string; message_ts?: string };
     message?: { ts?: string };
@@ -128,7 +128,7 @@ function isLiveMessage(ctx: WorkContext, taskId: string, args: ActionArgs): bool
   const channel = body.container?.channel_id ?? body.channel?.id;
   const ts = body.message?.ts ?? body.container?.message_ts;
   if (!channel || !ts) return false;
-  return ctx.store.taskMessages
-    .forTask(ctx.teamId, taskId)
-    .some((m) => m.channelId === channel && m.ts === ts);
+  return (await ctx.store.taskMessages.forTask(ctx.teamId, taskId)).some(
+    (m) => m.channelId === channel && m.ts === ts,
+  );
 }

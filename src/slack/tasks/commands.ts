@@ -56,12 +56,12 @@ async function quickAdd(ctx: WorkContext, args: { text: string }): Promise<void>
     return;
   }
   const { title, assignees, due, priority } = parsed.value;
-  const picked = parsed.value.project ? pickProject(ctx, parsed.value.project) : undefined;
+  const picked = parsed.value.project ? await pickProject(ctx, parsed.value.project) : undefined;
   if (picked && !picked.ok) {
     await ctx.reply(picked.error);
     return;
   }
-  const projectId = picked?.projectId ?? channelProjectId(ctx);
+  const projectId = picked?.projectId ?? (await channelProjectId(ctx));
   if (!projectId) {
     await ctx.reply(noProjectHere(ctx, { name: '/work add', creates: true }));
     return;
@@ -150,7 +150,7 @@ const listCommand: Subcommand = {
       await ctx.reply(parsed.error);
       return;
     }
-    const projectId = parsed.projectId ?? channelProjectId(ctx);
+    const projectId = parsed.projectId ?? (await channelProjectId(ctx));
     if (!projectId) {
       await ctx.reply(noProjectHere(ctx, { name: '/work list open <projectId>' }));
       return;

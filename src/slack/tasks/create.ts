@@ -24,7 +24,7 @@ export async function createTaskFromSlack(
 ): Promise<Created> {
   const task = await ctx.work.createTask(body);
   if (!task) {
-    const where = projectPhrase(ctx, body.projectId, projectName);
+    const where = await projectPhrase(ctx, body.projectId, projectName);
     // Any 2xx created it; without an id there is no card to show and no task to announce
     // now. The watcher finds it in the project's list (a new id) and announces it then.
     const later =
@@ -37,8 +37,13 @@ export async function createTaskFromSlack(
 }
 
 /** " in *Project*", or '' when the project's name is not known. */
-function projectPhrase(ctx: WorkContext, projectId: string, projectName?: string): string {
-  const project = projectName ?? ctx.store.knownProjects.get(ctx.teamId, projectId)?.projectName;
+async function projectPhrase(
+  ctx: WorkContext,
+  projectId: string,
+  projectName?: string,
+): Promise<string> {
+  const project =
+    projectName ?? (await ctx.store.knownProjects.get(ctx.teamId, projectId))?.projectName;
   return project ? ` in *${esc(project)}*` : '';
 }
 
@@ -49,7 +54,7 @@ export async function announceAndDescribe(
   projectId: string,
   projectName?: string,
 ): Promise<Required<Created>> {
-  const where = projectPhrase(ctx, task.projectId || projectId, projectName);
+  const where = await projectPhrase(ctx, task.projectId || projectId, projectName);
   const { report, problem } = await announceCreated(ctx, task);
   // Only a name the service sent back is shown as the task's name.
   const name = task.taskName ? `*${esc(task.taskName)}*` : `\`${task.taskId}\``;

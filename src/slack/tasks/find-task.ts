@@ -48,12 +48,12 @@ export async function findTask(
 ): Promise<FoundTask> {
   const index = ctx.store.taskIndex;
   if (ref.kind === 'id')
-    return { kind: 'one', taskId: ref.id, task: index.get(ctx.teamId, ref.id) };
+    return { kind: 'one', taskId: ref.id, task: await index.get(ctx.teamId, ref.id) };
 
   if (ref.kind === 'number') {
     const project = ref.projectWords
-      ? projectByWords(ctx, ref.projectWords)
-      : channelProjectId(ctx);
+      ? await projectByWords(ctx, ref.projectWords)
+      : await channelProjectId(ctx);
     if (!project) {
       return {
         kind: 'none',
@@ -62,27 +62,29 @@ export async function findTask(
           : `This channel has no project, so \`#${ref.number}\` is ambiguous. Say which project: \`/work task #${ref.number} in <project name>\`.`,
       };
     }
-    let task = index.byNumber(ctx.teamId, project, ref.number);
+    let task = await index.byNumber(ctx.teamId, project, ref.number);
     if (!task && (await warm(ctx, [project])))
-      task = index.byNumber(ctx.teamId, project, ref.number);
+      task = await index.byNumber(ctx.teamId, project, ref.number);
     if (task) return { kind: 'one', taskId: task.taskId, task };
     return {
       kind: 'none',
-      message: `There is no task #${ref.number} in *${esc(projectName(ctx, project))}*.`,
+      message: `There is no task #${ref.number} in *${esc(await projectName(ctx, project))}*.`,
     };
   }
 
   const search = () => index.search(ctx.teamId, ref.words, { openOnly, limit: PICK_LIMIT + 1 });
-  let tasks = search();
+  let tasks = await search();
   if (tasks.length === 0) {
-    const here = channelProjectId(ctx);
+    const here = await channelProjectId(ctx);
     if (
       await warm(
         ctx,
-        here ? [here] : ctx.store.knownProjects.list(ctx.teamId, 20).map((p) => p.projectId),
+        here
+          ? [here]
+          : (await ctx.store.knownProjects.list(ctx.teamId, 20)).map((p) => p.projectId),
       )
     ) {
-      tasks = search();
+      tasks = await search();
     }
   }
   if (tasks.length === 0) {
@@ -96,7 +98,7 @@ export async function findTask(
   const exact = tasks.filter((t) => sameWords(t.name, ref.words));
   if (exact.length === 1) return { kind: 'one', taskId: exact[0]!.taskId, task: exact[0] };
   // Open tasks in the channel's project first.
-  const here = channelProjectId(ctx);
+  const here = await channelProjectId(ctx);
   const ranked = here
     ? [...tasks].sort((a, b) => Number(a.projectId !== here) - Number(b.projectId !== here))
     : tasks;
@@ -113,16 +115,16 @@ function sameWords(a: string, b: string): boolean {
 }
 
 /** A known project whose name has all these words (the most recently used one). */
-export function projectByWords(ctx: WorkContext, words: string): string | undefined {
+export async function projectByWords(ctx: WorkContext, words: string): Promise<string | undefined> {
   const wanted = words.toLowerCase().split(/\s+/).filter(Boolean);
-  const known = ctx.store.knownProjects.list(ctx.teamId, 500);
+  const known = await ctx.store.knownProjects.list(ctx.teamId, 500);
   const exact = known.find((p) => p.projectName.toLowerCase() === words.toLowerCase().trim());
   if (exact) return exact.projectId;
   return known.find((p) => wanted.every((w) => p.projectName.toLowerCase().includes(w)))?.projectId;
 }
 
-export function projectName(ctx: WorkContext, projectId: string): string {
-  return ctx.store.knownProjects.get(ctx.teamId, projectId)?.projectName ?? projectId;
+export async function projectName(ctx: WorkContext, projectId: string): Promise<string> {
+  return (await ctx.store.knownProjects.get(ctx.teamId, projectId))?.projectName ?? projectId;
 }
 
 /** Lists projects the index has not read lately; true when anything was read. */

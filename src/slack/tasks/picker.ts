@@ -38,28 +38,31 @@ export function pickerOption(task: IndexedTask, projectName: string): Option {
 }
 
 /** The picker's options for what was typed; `projectId`: the channel's project (for #12). */
-export function pickerOptions(
+export async function pickerOptions(
   deps: Pick<WorklinkDeps, 'store'>,
   teamId: string,
   typed: string,
   projectId?: string,
-): Option[] {
+): Promise<Option[]> {
   const index = deps.store.taskIndex;
   const found: IndexedTask[] = [];
   const number = /^#?(\d{1,9})$/.exec(typed.trim());
   if (number && projectId) {
-    const task = index.byNumber(teamId, projectId, Number(number[1]));
+    const task = await index.byNumber(teamId, projectId, Number(number[1]));
     if (task) found.push(task);
   }
-  for (const t of index.search(teamId, typed, { limit: MAX_OPTIONS })) {
+  for (const t of await index.search(teamId, typed, { limit: MAX_OPTIONS })) {
     if (!found.some((f) => f.taskId === t.taskId)) found.push(t);
   }
   const names = new Map<string, string>();
-  const projectName = (id: string) => {
-    if (!names.has(id)) names.set(id, deps.store.knownProjects.get(teamId, id)?.projectName ?? id);
-    return names.get(id)!;
-  };
-  return found.slice(0, MAX_OPTIONS).map((t) => pickerOption(t, projectName(t.projectId)));
+  const shown = found.slice(0, MAX_OPTIONS);
+  for (const t of shown) {
+    if (!names.has(t.projectId)) {
+      const known = await deps.store.knownProjects.get(teamId, t.projectId);
+      names.set(t.projectId, known?.projectName ?? t.projectId);
+    }
+  }
+  return shown.map((t) => pickerOption(t, names.get(t.projectId) ?? t.projectId));
 }
 
 export function register(app: App, deps: WorklinkDeps): void {
@@ -70,10 +73,10 @@ export function register(app: App, deps: WorklinkDeps): void {
       const teamId = body.team?.id ?? body.user.team_id ?? '';
       const channel = str(parseObject(body.view?.private_metadata).messageChannel);
       const projectId = channel
-        ? deps.store.channelProjects.get(teamId, channel)?.projectId
+        ? (await deps.store.channelProjects.get(teamId, channel))?.projectId
         : undefined;
       try {
-        await ack({ options: pickerOptions(deps, teamId, body.value ?? '', projectId) });
+        await ack({ options: await pickerOptions(deps, teamId, body.value ?? '', projectId) });
       } catch (e) {
         deps.logger.warn(`Task picker options failed: ${(e as Error).message}`);
         await ack({ options: [] });

@@ -40,7 +40,7 @@ export async function loadProjectInfo(
     : Promise.resolve<Group[]>([]);
   const details = await ctx.work.getProjectDetails(projectId);
   const info = projectInfo(details, await groups);
-  rememberProject(ctx, info.id, info.name);
+  await rememberProject(ctx, info.id, info.name);
   return info;
 }
 

@@ -68,15 +68,18 @@ export async function runTaskVerb(ctx: WorkContext, verb: TaskVerb, text: string
     pickListMessage({
       verb,
       rest: split.rest,
-      tasks: found.tasks.map((t) => ({
-        taskId: t.taskId,
-        number: t.number,
-        name: t.name,
-        projectName:
-          ctx.store.knownProjects.get(ctx.teamId, t.projectId)?.projectName ?? t.projectId,
-        done: t.done,
-        assignees: names(t.assigneeIds),
-      })),
+      tasks: await Promise.all(
+        found.tasks.map(async (t) => ({
+          taskId: t.taskId,
+          number: t.number,
+          name: t.name,
+          projectName:
+            (await ctx.store.knownProjects.get(ctx.teamId, t.projectId))?.projectName ??
+            t.projectId,
+          done: t.done,
+          assignees: names(t.assigneeIds),
+        })),
+      ),
     }),
   );
 }

@@ -19,8 +19,8 @@ beforeAll(async () => {
   h = await startHarness();
 });
 afterAll(() => h?.stop());
-beforeEach(() => {
-  h.worklink.store.forgetTeam(h.teamId);
+beforeEach(async () => {
+  await h.worklink.store.forgetTeam(h.teamId);
   h.fake.reset();
 });
 afterEach(() => {
@@ -59,7 +59,7 @@ describe('modal path', () => {
       response_action: 'errors',
       errors: { [API_KEY_BLOCK]: 'Paste an API key to connect.' },
     });
-    expect(h.worklink.store.connections.info(h.teamId)).toBeUndefined();
+    expect(await h.worklink.store.connections.info(h.teamId)).toBeUndefined();
   });
 
   it('answers a key the service refuses with the service’s reason, never the key', async () => {
@@ -72,7 +72,7 @@ describe('modal path', () => {
     const error = (res.json?.errors as Record<string, string> | undefined)?.[API_KEY_BLOCK];
     expect(error).toMatch(/^The service did not accept this key: .+/);
     expect(error).not.toContain(badKey);
-    expect(h.worklink.store.connections.info(h.teamId)).toBeUndefined();
+    expect(await h.worklink.store.connections.info(h.teamId)).toBeUndefined();
   });
 
   it('connects with a good key, names the workspace and reports in the channel', async () => {
@@ -86,7 +86,7 @@ describe('modal path', () => {
     const shown = JSON.stringify(res.json?.view);
     expect(shown).toContain(`Connected Worklink to *${h.seed.workspaceName}*`);
     expect(shown).not.toContain(h.seed.apiKey);
-    const saved = h.worklink.store.connections.get(h.teamId);
+    const saved = await h.worklink.store.connections.get(h.teamId);
     expect(saved).toMatchObject({
       workspaceId: h.seed.workspaceId,
       workspaceName: h.seed.workspaceName,
@@ -111,7 +111,7 @@ describe('modal path', () => {
     expect((res.json?.errors as Record<string, string> | undefined)?.[API_KEY_BLOCK]).toContain(
       'only Slack workspace admins and owners',
     );
-    expect(h.worklink.store.connections.info(h.teamId)).toBeUndefined();
+    expect(await h.worklink.store.connections.info(h.teamId)).toBeUndefined();
   });
 
   it('closes the modal when checking is slow and reports the result afterwards', async () => {
@@ -133,7 +133,9 @@ describe('modal path', () => {
       timeline.lastIndexOf('done users.info'),
     );
     expect(reply.text).toContain(`Connected Worklink to *${h.seed.workspaceName}*`);
-    expect(h.worklink.store.connections.info(h.teamId)?.workspaceId).toBe(h.seed.workspaceId);
+    expect((await h.worklink.store.connections.info(h.teamId))?.workspaceId).toBe(
+      h.seed.workspaceId,
+    );
   });
 
   it('says so when the trigger has expired', async () => {
@@ -153,7 +155,7 @@ describe('one-step path', () => {
     expect(reply.text).toBe(
       `Connected Worklink to *${h.seed.workspaceName}*. Everyone here can now use \`/work\` — try \`/work help\`.`,
     );
-    expect(h.worklink.store.connections.get(h.teamId)?.apiKey).toBe(h.seed.apiKey);
+    expect((await h.worklink.store.connections.get(h.teamId))?.apiKey).toBe(h.seed.apiKey);
   });
 
   it('refuses a wrong key, saving nothing and not echoing it', async () => {
@@ -161,7 +163,7 @@ describe('one-step path', () => {
     const reply = await h.replyTo(res);
     expect(reply.text).toMatch(/^The service did not accept this key: .+ Nothing was saved\.$/);
     expect(reply.text).not.toContain('wk_wrong_key_abcdef');
-    expect(h.worklink.store.connections.info(h.teamId)).toBeUndefined();
+    expect(await h.worklink.store.connections.info(h.teamId)).toBeUndefined();
   });
 
   it('refuses input with spaces before sending it anywhere', async () => {
@@ -176,7 +178,7 @@ describe('one-step path', () => {
     expect((await h.replyTo(res)).text).toBe(
       'Sorry, only Slack workspace admins and owners can connect Worklink. Please ask one of them to run `/work connect`.',
     );
-    expect(h.worklink.store.connections.info(h.teamId)).toBeUndefined();
+    expect(await h.worklink.store.connections.info(h.teamId)).toBeUndefined();
   });
 
   it('says nothing changed when Slack cannot tell the user’s role', async () => {
@@ -200,8 +202,13 @@ describe('status and disconnect', () => {
   it('status names the workspace, who connected and when, in the reader’s time zone', async () => {
     await h.connect();
     const link = h.seed.projects[0];
-    h.worklink.store.channelProjects.link(h.teamId, 'C_GENERAL', link.projectId, h.users.alice.id);
-    h.worklink.store.knownProjects.remember(h.teamId, link.projectId, link.projectName);
+    await h.worklink.store.channelProjects.link(
+      h.teamId,
+      'C_GENERAL',
+      link.projectId,
+      h.users.alice.id,
+    );
+    await h.worklink.store.knownProjects.remember(h.teamId, link.projectId, link.projectName);
     const res = await h.slack.slashCommand('status', { userId: h.users.carol.id });
     const text = (await h.replyTo(res)).text ?? '';
     expect(text).toContain(`*Connected to ${h.seed.workspaceName}*`);
@@ -213,8 +220,8 @@ describe('status and disconnect', () => {
 
   it('status and disconnect show a workspace name with & and < as text, not markup', async () => {
     await h.connect();
-    const info = h.worklink.store.connections.info(h.teamId)!;
-    h.worklink.store.connections.save({
+    const info = (await h.worklink.store.connections.info(h.teamId))!;
+    await h.worklink.store.connections.save({
       ...info,
       apiKey: h.seed.apiKey,
       workspaceName: 'R&D <core>',
@@ -229,18 +236,23 @@ describe('status and disconnect', () => {
     await h.connect();
     const res = await h.slack.slashCommand('disconnect', { userId: h.users.dan.id });
     expect((await h.replyTo(res)).text).toContain('only Slack workspace admins and owners');
-    expect(h.worklink.store.connections.info(h.teamId)).toBeDefined();
+    expect(await h.worklink.store.connections.info(h.teamId)).toBeDefined();
   });
 
   it('disconnect removes the key and the channel links', async () => {
     await h.connect();
-    h.worklink.store.channelProjects.link(h.teamId, 'C1', h.seed.projects[0].projectId, 'U_ALICE');
+    await h.worklink.store.channelProjects.link(
+      h.teamId,
+      'C1',
+      h.seed.projects[0].projectId,
+      'U_ALICE',
+    );
     const res = await h.slack.slashCommand('disconnect');
     expect((await h.replyTo(res)).text).toBe(
       `Disconnected Worklink from *${h.seed.workspaceName}*: removed the API key and 1 channel link. Nothing was changed in the work-management service.`,
     );
-    expect(h.worklink.store.connections.info(h.teamId)).toBeUndefined();
-    expect(h.worklink.store.channelProjects.listForTeam(h.teamId)).toEqual([]);
+    expect(await h.worklink.store.connections.info(h.teamId)).toBeUndefined();
+    expect(await h.worklink.store.channelProjects.listForTeam(h.teamId)).toEqual([]);
     const again = await h.slack.slashCommand('disconnect');
     expect((await h.replyTo(again)).text).toBe(
       'Worklink is not connected, so there is nothing to disconnect.',
@@ -251,20 +263,20 @@ describe('status and disconnect', () => {
     await h.connect();
     const { outbox, userLinks: links } = h.worklink.store;
     // Held back an hour, so the running worker leaves it pending.
-    const [row] = outbox.enqueue(
+    const [row] = await outbox.enqueue(
       [matchedRow(h.teamId, 'U_BOB', { notBefore: Date.now() + 3_600_000 })],
       'slack',
     );
-    links.link({
+    await links.link({
       teamId: h.teamId,
       serviceEmail: 'bob@x.com',
       slackUserId: 'U_BOB',
       linkedBy: 'U1',
     });
     await h.replyTo(await h.slack.slashCommand('disconnect'));
-    expect(h.worklink.store.connections.info(h.teamId)).toBeUndefined();
-    expect(outbox.get(row.id)?.status).toBe('pending');
-    expect(links.byEmail(h.teamId, 'bob@x.com')?.slackUserId).toBe('U_BOB');
-    links.unlinkSlackUser(h.teamId, 'U_BOB');
+    expect(await h.worklink.store.connections.info(h.teamId)).toBeUndefined();
+    expect((await outbox.get(row.id))?.status).toBe('pending');
+    expect((await links.byEmail(h.teamId, 'bob@x.com'))?.slackUserId).toBe('U_BOB');
+    await links.unlinkSlackUser(h.teamId, 'U_BOB');
   });
 });

@@ -72,13 +72,13 @@ for (const [name, event] of [
   it(`${name} from one workspace of the org forgets that workspace and keeps the org-wide install`, async () => {
     const res = await orgEvent(event, WORKSPACE);
     expect(res.status).toBe(200);
-    await h.waitFor(() => h.worklink.store.connections.info(WORKSPACE) === undefined);
-    expect(orgInstall()?.bot?.token).toBe('xoxb-org-wide');
+    await h.waitFor(async () => (await h.worklink.store.connections.info(WORKSPACE)) === undefined);
+    expect((await orgInstall())?.bot?.token).toBe('xoxb-org-wide');
   });
 }
 
 it('app_uninstalled for the whole org deletes the org-wide install', async () => {
   const res = await orgEvent({ type: 'app_uninstalled' }, null);
   expect(res.status).toBe(200);
-  await h.waitFor(() => orgInstall() === undefined);
+  await h.waitFor(async () => (await orgInstall()) === undefined);
 });

@@ -118,7 +118,7 @@ describe('connected', () => {
   });
 
   it('Mark complete on My tasks completes the task and publishes Home again without it', async () => {
-    const task = stack.worklink.store.taskIndex.search(stack.teamId, 'design home page')[0];
+    const task = (await stack.worklink.store.taskIndex.search(stack.teamId, 'design home page'))[0];
     expect(task).toBeDefined();
     const home = await openHome(CAROL);
     const hash = home.hash;
@@ -128,7 +128,7 @@ describe('connected', () => {
       return view && view.hash !== hash ? view : undefined;
     }, 'Carol’s Home published again');
     expect(JSON.stringify(again.blocks)).not.toContain('Design the home page');
-    const connection = stack.worklink.store.connections.get(stack.teamId);
+    const connection = await stack.worklink.store.connections.get(stack.teamId);
     const work = connection ? stack.worklink.deps.workClients.for(connection) : undefined;
     expect((await work?.getTask(task?.taskId ?? ''))?.status).toBe(true);
   });
@@ -159,7 +159,7 @@ describe('connected', () => {
 
 describe('before connecting', () => {
   it('says how to connect and offers no buttons', async () => {
-    stack.worklink.store.forgetTeam(stack.teamId);
+    await stack.worklink.store.forgetTeam(stack.teamId);
     const shown = JSON.stringify((await openHome(BOB)).blocks);
     expect(shown).toContain('Worklink is *not connected*');
     expect(shown).toContain('`/work connect`');

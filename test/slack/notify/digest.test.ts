@@ -11,26 +11,28 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION } from '../../../src/slack/ui/block-ids.js';
 import { type Harness, startHarness } from '../../support/harness.js';
+import { sqliteHandle } from '../../support/sqlite-handle.js';
 
 const at = (iso: string) => Date.parse(iso);
 let now = at('2026-11-23T00:00:00Z'); // Monday
 const dataDir = mkdtempSync(join(tmpdir(), 'worklink-digest-'));
 let h: Harness;
 const seedUser = (name: string) => h.seed.users.find((u) => u.name.startsWith(name))!;
-const appWork = () => h.worklink.deps.workClients.for(h.worklink.store.connections.get(h.teamId)!);
+const appWork = async () =>
+  h.worklink.deps.workClients.for((await h.worklink.store.connections.get(h.teamId))!);
 const dmsTo = (user: string) =>
   h.fake.callsOf('chat.postMessage').filter((c) => c.body.channel === user);
 const digestRowsOf = (user: string) =>
-  h.worklink.store.db
+  sqliteHandle(h.worklink.store)
     .prepare("SELECT * FROM notify_outbox WHERE service_user_id = ? AND task_id LIKE 'digest:%'")
     .all(`slack:${user}`) as { task_id: string; status: string }[];
 
 beforeAll(async () => {
   h = await startHarness({ connect: true, dataDir, clock: () => now });
   const website = h.seed.projects[0]!.projectId;
-  h.worklink.store.knownProjects.remember(h.teamId, website, 'Website relaunch');
-  const task = (name: string, who: string, dueDate?: string) =>
-    appWork().createTask({
+  await h.worklink.store.knownProjects.remember(h.teamId, website, 'Website relaunch');
+  const task = async (name: string, who: string, dueDate?: string) =>
+    (await appWork()).createTask({
       projectId: website,
       name,
       taskUsers: [seedUser(who).id],
@@ -135,6 +137,6 @@ describe('/work digest and /work notify', () => {
     expect(bad.text).toBe(
       '`digest maybe` is not a setting. Use `/work notify digest on` or `/work notify digest off`; nothing was changed.',
     );
-    expect(h.worklink.store.notifySettings.enabled(h.teamId, 'U_ERIN', 'digest')).toBe(true);
+    expect(await h.worklink.store.notifySettings.enabled(h.teamId, 'U_ERIN', 'digest')).toBe(true);
   });
 });

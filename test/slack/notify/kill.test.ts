@@ -30,7 +30,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   await fake?.close();
-  tmp?.remove();
+  await tmp?.remove();
 });
 
 async function startChild(): Promise<ChildProcess> {
@@ -55,7 +55,7 @@ async function startChild(): Promise<ChildProcess> {
 it('loses nothing and sends nothing twice when the worker is killed mid-delivery', async () => {
   const { outbox } = tmp.store;
   const users = ['U_A1', 'U_A2', 'U_A3', 'U_A4', 'U_A5', 'U_A6'];
-  const rows = outbox.enqueue(
+  const rows = await outbox.enqueue(
     Array.from({ length: ROWS }, (_, i) => matchedRow('T_KILL', users[i % users.length])),
     'slack',
   );
@@ -70,18 +70,19 @@ it('loses nothing and sends nothing twice when the worker is killed mid-delivery
   );
   first.kill('SIGKILL');
   await once(first, 'exit');
-  const atKill = outbox.counts();
+  const atKill = await outbox.counts();
   expect(atKill.sending).toBeGreaterThan(0);
   expect(atKill.sent).toBeLessThan(ROWS);
   // The dangerous rows: Slack has their DM, the dead worker never marked them sent.
   const posted = new Set(dmCountsByOutboxId(fake).keys());
-  const postedNotMarked = rows.filter(
-    (r) => outbox.get(r.id)?.status === 'sending' && posted.has(r.id),
-  );
+  const postedNotMarked: typeof rows = [];
+  for (const r of rows) {
+    if ((await outbox.get(r.id))?.status === 'sending' && posted.has(r.id)) postedNotMarked.push(r);
+  }
   expect(postedNotMarked.length).toBeGreaterThan(0);
 
   const second = await startChild();
-  await waitFor(() => outbox.counts().sent === ROWS, { timeoutMs: 30_000 });
+  await waitFor(async () => (await outbox.counts()).sent === ROWS, { timeoutMs: 30_000 });
   second.kill('SIGTERM');
   await once(second, 'exit');
 
@@ -92,5 +93,5 @@ it('loses nothing and sends nothing twice when the worker is killed mid-delivery
   expect(dmCalls(fake)).toHaveLength(ROWS);
   // The interrupted rows were reconciled against the DM history, not resent blindly.
   expect(fake.callsOf('conversations.history').length).toBeGreaterThanOrEqual(atKill.sending);
-  for (const r of postedNotMarked) expect(outbox.get(r.id)?.attempts).toBe(2);
+  for (const r of postedNotMarked) expect((await outbox.get(r.id))?.attempts).toBe(2);
 });

@@ -25,12 +25,12 @@ let website: string;
 
 beforeAll(async () => {
   h = await startHarness({ connect: true });
-  website = linkChannel(h, 0);
+  website = await linkChannel(h, 0);
 });
 afterAll(() => h?.stop());
-beforeEach(() => h.fake.reset());
+beforeEach(async () => h.fake.reset());
 
-const messagesOf = (taskId: string): TaskMessage[] =>
+const messagesOf = (taskId: string): Promise<TaskMessage[]> =>
   h.worklink.store.taskMessages.forTask(h.teamId, taskId);
 
 /** `/work add` in #general for Bob and Carol; resolves once the card and both DMs are known. */
@@ -41,8 +41,8 @@ async function taskWithMessages(name: string) {
     (c) => c.body.channel === 'C_GENERAL' && shown(c.body).includes(name),
   );
   const task = (await findTask(h, website, name))!;
-  const messages = await h.waitFor(() => {
-    const m = messagesOf(task.taskId);
+  const messages = await h.waitFor(async () => {
+    const m = await messagesOf(task.taskId);
     return m.length === 3 ? m : undefined;
   });
   return { taskId: task.taskId, messages };
@@ -182,16 +182,15 @@ describe('the messages about a task', () => {
     try {
       await h.slack.slashCommand(`comment ${taskId} First`);
       await updatesOf(messages);
-      await h.waitFor(() => messagesOf(taskId).length === 2 || undefined);
-      expect(
-        messagesOf(taskId)
-          .map((m) => m.channelId)
-          .sort(),
-      ).toEqual(['D_BOB', 'D_CAROL']);
+      await h.waitFor(async () => (await messagesOf(taskId)).length === 2 || undefined);
+      expect((await messagesOf(taskId)).map((m) => m.channelId).sort()).toEqual([
+        'D_BOB',
+        'D_CAROL',
+      ]);
 
       const before = h.fake.callsOf('chat.update').length;
       await h.slack.slashCommand(`done ${taskId}`);
-      await updatesOf(messagesOf(taskId), before);
+      await updatesOf(await messagesOf(taskId), before);
       await h.worklink.deps.live.idle();
       const tried = h.fake.callsOf('chat.update').slice(before);
       expect(tried.some((c) => c.body.ts === card.ts)).toBe(false);

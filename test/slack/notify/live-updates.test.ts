@@ -33,7 +33,7 @@ function queue(burst: number, intervalMs: number) {
   return new LiveUpdates({
     messages: store.taskMessages,
     logger: createLogger('error', () => {}),
-    slackFor: () => slack,
+    slackFor: async () => slack,
     burst,
     intervalMs,
     render: async (_team, _task, messages) =>
@@ -41,9 +41,9 @@ function queue(burst: number, intervalMs: number) {
   });
 }
 
-function remember(taskId: string, count: number) {
+async function remember(taskId: string, count: number) {
   for (let i = 0; i < count; i++) {
-    store.taskMessages.remember({
+    await store.taskMessages.remember({
       teamId: 'T1',
       taskId,
       channelId: `C${i}`,
@@ -60,15 +60,15 @@ beforeEach(() => {
   answer = () => undefined;
   vi.useFakeTimers();
 });
-afterEach(() => {
+afterEach(async () => {
   vi.useRealTimers();
-  store.close();
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
 describe('LiveUpdates', () => {
   it('returns at once and paces a burst: `burst` updates, then one per interval', async () => {
-    remember('task1', 5);
+    await remember('task1', 5);
     const live = queue(2, 1_000);
     live.taskChanged('T1', 'task1');
     expect(updated).toEqual([]); // nothing happened inside the call
@@ -82,8 +82,8 @@ describe('LiveUpdates', () => {
   });
 
   it('does a task changed again while it waits only once', async () => {
-    remember('task1', 1);
-    remember('task2', 1);
+    await remember('task1', 1);
+    await remember('task2', 1);
     const live = queue(1, 1_000);
     live.taskChanged('T1', 'task1');
     live.taskChanged('T1', 'task2');
@@ -95,7 +95,7 @@ describe('LiveUpdates', () => {
   });
 
   it('waits out a 429’s Retry-After, then updates that message', async () => {
-    remember('task1', 1);
+    await remember('task1', 1);
     let calls = 0;
     answer = () =>
       ++calls === 1
@@ -114,7 +114,7 @@ describe('LiveUpdates', () => {
   });
 
   it('stops at once, even while waiting out a long Retry-After', async () => {
-    remember('task1', 1);
+    await remember('task1', 1);
     answer = () =>
       Object.assign(new Error('rate limited'), {
         code: 'slack_webapi_rate_limited_error',

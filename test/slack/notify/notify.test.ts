@@ -21,6 +21,7 @@ import { signEvent } from '../../../src/workapi/event-signature.js';
 import type { RecordedCall } from '../../support/fake-slack.js';
 import { BOT_TOKEN, type Harness, startHarness } from '../../support/harness.js';
 import { dmAttempts, dmCalls, scriptDmHistory } from '../../support/notify-slack.js';
+import { sqliteHandle } from '../../support/sqlite-handle.js';
 
 const EVENTS_SECRET = 'events-secret-for-tests-0123456789abcdef';
 
@@ -64,8 +65,8 @@ afterEach(() => {
 /** All of a task's rows have reached an end state. */
 async function settled(taskId: string, count: number) {
   return h.waitFor(
-    () => {
-      const rows = outbox.forTask(h.teamId, taskId);
+    async () => {
+      const rows = await outbox.forTask(h.teamId, taskId);
       return rows.length === count && rows.every((r) => !['pending', 'sending'].includes(r.status))
         ? rows
         : undefined;
@@ -77,8 +78,8 @@ async function settled(taskId: string, count: number) {
 const forTask = (taskId: string) => (c: RecordedCall) =>
   (c.body.metadata as { event_payload?: { task_id?: string } }).event_payload?.task_id === taskId;
 const dmsForTask = (taskId: string) => dmCalls(h.fake).filter(forTask(taskId));
-const statusOf = (taskId: string, serviceUserId: string) =>
-  outbox.forTask(h.teamId, taskId).find((r) => r.serviceUserId === serviceUserId);
+const statusOf = async (taskId: string, serviceUserId: string) =>
+  (await outbox.forTask(h.teamId, taskId)).find((r) => r.serviceUserId === serviceUserId);
 
 function announce(task: Task, actor: AnnounceInput['actor']) {
   return announceNewTask(
@@ -146,7 +147,7 @@ describe('tasks created outside Slack (service events)', () => {
         body: b,
       });
     };
-    const before = outbox.counts();
+    const before = await outbox.counts();
     expect((await post(body, { secret: 'not-the-secret' })).status).toBe(401);
     expect((await post(body, { headers: false })).status).toBe(401);
     expect((await post(body, { ts: Math.floor(Date.now() / 1000) - 600 })).status).toBe(401);
@@ -155,7 +156,7 @@ describe('tasks created outside Slack (service events)', () => {
     expect((await post('{"id":"1"}')).status).toBe(400);
     const big = await post(JSON.stringify({ ...event, pad: 'x'.repeat(1_100_000) }));
     expect(big.status).toBe(413);
-    expect(outbox.counts()).toEqual(before);
+    expect(await outbox.counts()).toEqual(before);
 
     const other = await post(
       JSON.stringify({ ...event, id: `${event.id}-o`, type: 'task.deleted' }),
@@ -171,7 +172,7 @@ describe('tasks created outside Slack (service events)', () => {
     const replay = await post(body);
     expect(replay.status).toBe(200);
     expect(await replay.json()).toEqual({ ok: true, duplicate: true });
-    expect(outbox.forTask(h.teamId, event.task.taskId)).toHaveLength(1);
+    expect(await outbox.forTask(h.teamId, event.task.taskId)).toHaveLength(1);
     expect(dmsForTask(event.task.taskId)).toHaveLength(1);
     expect(dmsForTask(event.task.taskId)[0].body.text).toMatch(
       /^Carol Chen assigned you \*Synthetic\*/,
@@ -188,12 +189,12 @@ describe('tasks created in Slack', () => {
       name: 'Made in Slack',
       taskUsers: [ids.alice, ids.bob, ids.carol],
     });
-    await h.waitFor(() => outbox.forTask(h.teamId, task.taskId).length === 3);
+    await h.waitFor(async () => (await outbox.forTask(h.teamId, task.taskId)).length === 3);
     const report = await announce(task, { slackUserId: 'U_BOB' });
     expect(report).toEqual({ assignees: 3, notified: 2, skippedActor: true, unmatched: [] });
     expect(describeAssignmentReport(report)).toBe('2 of 2 assignees notified.');
     await settled(task.taskId, 3);
-    expect(statusOf(task.taskId, ids.bob)?.status).toBe('skipped');
+    expect((await statusOf(task.taskId, ids.bob))?.status).toBe('skipped');
     const dms = dmsForTask(task.taskId);
     expect(dms.map((c) => c.body.channel).sort()).toEqual(['U_ALICE', 'U_CAROL']);
     expect(dms[0].body.text).toMatch(/^<@U_BOB> assigned you \*Made in Slack\*/);
@@ -201,7 +202,7 @@ describe('tasks created in Slack', () => {
 
   it('/work add: the channel gets the card; each other assignee gets one DM', async () => {
     notifications.tuning.eventGraceMs = 10_000;
-    h.worklink.store.channelProjects.link(h.teamId, 'C_GENERAL', projectId, 'U_ALICE');
+    await h.worklink.store.channelProjects.link(h.teamId, 'C_GENERAL', projectId, 'U_ALICE');
     const res = await h.slack.slashCommand('add Typed in Slack <@U_ALICE> <@U_BOB> <@U_CAROL>', {
       userId: 'U_BOB',
     });
@@ -209,7 +210,7 @@ describe('tasks created in Slack', () => {
       'chat.postMessage',
       (c) => c.body.channel === 'C_GENERAL' && JSON.stringify(c.body).includes('Typed in Slack'),
     );
-    const { task_id: taskId } = h.worklink.store.db
+    const { task_id: taskId } = sqliteHandle(h.worklink.store)
       .prepare<[string], { task_id: string }>(
         'SELECT DISTINCT task_id FROM notify_outbox WHERE task_name = ?',
       )
@@ -255,7 +256,7 @@ describe('tasks created in Slack', () => {
     const erin = h.fake.users.get('U_ERIN')!;
     h.fake.users.delete('U_ERIN');
     // Earlier tests found Erin by e-mail; that answer is cached for an hour.
-    h.worklink.store.lookups.clear(h.teamId);
+    await h.worklink.store.lookups.clear(h.teamId);
     try {
       const task = await h.work.createTask({
         projectId,
@@ -273,7 +274,7 @@ describe('tasks created in Slack', () => {
         '1 of 2 assignees notified — erin@example.com has no Slack account linked.',
       );
       await settled(task.taskId, 2);
-      expect(statusOf(task.taskId, ids.erin)).toMatchObject({
+      expect(await statusOf(task.taskId, ids.erin)).toMatchObject({
         status: 'failed',
         lastError: 'no Slack account linked',
       });
@@ -287,7 +288,7 @@ describe('tasks created in Slack', () => {
       );
     } finally {
       h.fake.users.set('U_ERIN', erin);
-      h.worklink.store.lookups.clear(h.teamId);
+      await h.worklink.store.lookups.clear(h.teamId);
     }
   });
 });
@@ -361,7 +362,7 @@ describe('/work link, /work unlink and /work me', () => {
       userId: 'U_BOB',
     });
     expect((await h.replyTo(refused)).text).toMatch(/only Slack workspace admins and owners/);
-    expect(h.worklink.store.userLinks.byEmail(h.teamId, 'erin@example.com')).toBeUndefined();
+    expect(await h.worklink.store.userLinks.byEmail(h.teamId, 'erin@example.com')).toBeUndefined();
 
     const unknown = await h.slack.slashCommand('link <@U_DAN> nobody@example.com');
     expect((await h.replyTo(unknown)).text).toMatch(/No user .* has the e-mail nobody@example.com/);

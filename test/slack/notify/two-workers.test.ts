@@ -31,7 +31,7 @@ beforeAll(async () => {
   stores.push(openStore(dir), openStore(dir));
 });
 afterAll(async () => {
-  for (const s of stores) s.close();
+  for (const s of stores) await s.close();
   await fake?.close();
   rmSync(dir, { recursive: true, force: true });
 });

@@ -73,7 +73,7 @@ describe('/work project <id>', () => {
       expect.objectContaining({ action_id: ACTION.projectLink, value: website }),
     ]);
     // Looked up → known to this team (offered as template and in the task form).
-    expect(h.worklink.store.knownProjects.get(h.teamId, website)?.projectName).toBe(
+    expect((await h.worklink.store.knownProjects.get(h.teamId, website))?.projectName).toBe(
       'Website relaunch',
     );
   });
@@ -120,7 +120,12 @@ describe('/work project <id>', () => {
     expect((await run('project', 'C_NOLINK')).text).toMatch(
       /^This channel has no default project, so name one: `\/work project <projectId>`/,
     );
-    h.worklink.store.channelProjects.link(h.teamId, 'C_HASLINK', onboarding, h.users.alice.id);
+    await h.worklink.store.channelProjects.link(
+      h.teamId,
+      'C_HASLINK',
+      onboarding,
+      h.users.alice.id,
+    );
     const reply = await run('project', 'C_HASLINK');
     expect(reply.text).toContain('Customer onboarding');
     // Already this channel's project: no "Link" button, a note instead.
@@ -140,17 +145,17 @@ describe('link and unlink', () => {
 
     const unknown = await run(`project link ${UNKNOWN}`, channel);
     expect(unknown.text).toMatch(/^Could not link the project: there is no project `0123/);
-    expect(store.get(h.teamId, channel)).toBeUndefined();
+    expect(await store.get(h.teamId, channel)).toBeUndefined();
 
     // Announced in the channel, for everyone whose `/work add` it changes.
     expect(await announced(`project link ${onboarding}`, channel)).toBe(
       `<@${h.users.alice.id}> made *Customer onboarding* the default project of this channel: tasks created here go to it, and \`/work groups\` shows its groups.`,
     );
-    expect(store.get(h.teamId, channel)).toMatchObject({
+    expect(await store.get(h.teamId, channel)).toMatchObject({
       projectId: onboarding,
       linkedBy: h.users.alice.id,
     });
-    expect(h.worklink.store.knownProjects.get(h.teamId, onboarding)).toBeDefined();
+    expect(await h.worklink.store.knownProjects.get(h.teamId, onboarding)).toBeDefined();
 
     const groups = await run('groups', channel);
     expect(groups.text).toBe('Groups of Customer onboarding: Backlog, This week');
@@ -163,7 +168,10 @@ describe('link and unlink', () => {
 
     const relinked = await announced(`project link ${website}`, channel, h.users.bob.id);
     expect(relinked).toContain('(instead of *Customer onboarding*)');
-    expect(store.get(h.teamId, channel)).toMatchObject({ projectId: website, linkedBy: 'U_BOB' });
+    expect(await store.get(h.teamId, channel)).toMatchObject({
+      projectId: website,
+      linkedBy: 'U_BOB',
+    });
     expect((await run('groups', channel)).text).toBe(
       'Groups of Website relaunch: Design, Build, Launch',
     );
@@ -175,7 +183,7 @@ describe('link and unlink', () => {
     expect(await announced('project unlink', channel)).toBe(
       `<@${h.users.alice.id}> removed this channel’s default project (it was *Website relaunch*); \`/work add\` here now needs a project named with \`in:\`.`,
     );
-    expect(store.get(h.teamId, channel)).toBeUndefined();
+    expect(await store.get(h.teamId, channel)).toBeUndefined();
     expect((await run('groups', channel)).text).toMatch(/^This channel has no default project/);
     expect((await run('project unlink', channel)).text).toBe(
       'This channel has no default project, so there is nothing to unlink.',
@@ -211,7 +219,7 @@ describe('link and unlink', () => {
     expect((await run(`groups ${UNKNOWN}`, 'C_BAD')).text).toMatch(
       /^Could not list the groups: there is no project `0123456789abcdef01234567`/,
     );
-    expect(store.get(h.teamId, 'C_BAD')).toBeUndefined();
+    expect(await store.get(h.teamId, 'C_BAD')).toBeUndefined();
   });
 
   it('links from the card’s button in the channel the card is in', async () => {
@@ -227,7 +235,9 @@ describe('link and unlink', () => {
     expect(announcement.body.text).toContain(
       'made *Website relaunch* the default project of this channel',
     );
-    expect(h.worklink.store.channelProjects.get(h.teamId, 'C_BUTTON')?.projectId).toBe(website);
+    expect((await h.worklink.store.channelProjects.get(h.teamId, 'C_BUTTON'))?.projectId).toBe(
+      website,
+    );
   });
 
   it('answers a button with a junk value in one sentence', async () => {
@@ -296,8 +306,8 @@ describe('directory lists', () => {
 });
 
 describe('before connecting', () => {
-  beforeAll(() => {
-    h.worklink.store.forgetTeam(h.teamId);
+  beforeAll(async () => {
+    await h.worklink.store.forgetTeam(h.teamId);
   });
   afterAll(() => h.connect());
 
@@ -314,7 +324,7 @@ describe('before connecting', () => {
     ]) {
       expect((await run(text, 'C_NOCONN')).text).toBe(NOT_CONNECTED);
     }
-    expect(h.worklink.store.channelProjects.get(h.teamId, 'C_NOCONN')).toBeUndefined();
+    expect(await h.worklink.store.channelProjects.get(h.teamId, 'C_NOCONN')).toBeUndefined();
     expect(h.fake.callsOf('views.open').filter((c) => c.body.trigger_id)).toHaveLength(0);
   });
 

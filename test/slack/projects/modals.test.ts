@@ -142,7 +142,7 @@ describe('create', () => {
       response_action: 'errors',
       errors: { [PROJECT_BLOCK.due]: 'dueDate: is not a date on the calendar' },
     });
-    const names = h.worklink.store.knownProjects.list(h.teamId).map((p) => p.projectName);
+    const names = (await h.worklink.store.knownProjects.list(h.teamId)).map((p) => p.projectName);
     expect(names).not.toContain('Backwards');
     expect(names).not.toContain('Leap');
   });
@@ -189,8 +189,10 @@ describe('create', () => {
       startDate: '2026-04-01T00:00:00.000Z',
       dueDate: '2026-04-30T00:00:00.000Z',
     });
-    expect(h.worklink.store.channelProjects.get(h.teamId, channel)?.projectId).toBe(id);
-    expect(h.worklink.store.knownProjects.get(h.teamId, id!)?.projectName).toBe('Launch plan');
+    expect((await h.worklink.store.channelProjects.get(h.teamId, channel))?.projectId).toBe(id);
+    expect((await h.worklink.store.knownProjects.get(h.teamId, id!))?.projectName).toBe(
+      'Launch plan',
+    );
 
     // The card arrives where the command was typed.
     const card = await h.replyTo(opened.res);
@@ -202,7 +204,7 @@ describe('create', () => {
     const opened = await openCommand('project new', 'C_NOBOX');
     const res = await submit(VIEW.projectCreate, opened, text('name', 'Unlinked'));
     expect(res.json?.response_action).toBe('update');
-    expect(h.worklink.store.channelProjects.get(h.teamId, 'C_NOBOX')).toBeUndefined();
+    expect(await h.worklink.store.channelProjects.get(h.teamId, 'C_NOBOX')).toBeUndefined();
   });
 
   it('copies statuses, groups, labels and features from a template', async () => {
@@ -272,7 +274,7 @@ describe('create', () => {
       const card = await h.replyTo(opened.res);
       expect(card.text).toMatch(/^Created \*Slow one\*/);
       expect(proxy.finished).toBe(1);
-      expect(h.worklink.store.channelProjects.get(h.teamId, 'C_SLOW')).toBeDefined();
+      expect(await h.worklink.store.channelProjects.get(h.teamId, 'C_SLOW')).toBeDefined();
     } finally {
       h.worklink.deps.workClients = original;
       await proxy.close();
@@ -324,7 +326,7 @@ describe('edit', () => {
       'Low',
     ]);
     expect(priority.initial_option.value).toBe('Medium');
-    expect(h.worklink.store.knownProjects.get(h.teamId, projectId)).toBeDefined();
+    expect(await h.worklink.store.knownProjects.get(h.teamId, projectId)).toBeDefined();
   });
 
   it('sends only the changed fields: toggles, default priority and description', async () => {

@@ -54,16 +54,16 @@ async function install(code: string) {
 it('refuses a callback whose state is not from this browser', async () => {
   const res = await fetch(`${h.worklink.url}/slack/oauth_redirect?code=good-code&state=forged`);
   expect(res.status).toBeGreaterThanOrEqual(400);
-  expect(h.worklink.store.installations.count()).toBe(0);
+  expect(await h.worklink.store.installations.count()).toBe(0);
 });
 
 it('installs, keeping the installer and sealing the bot token', async () => {
   const res = await install('good-code');
   expect(res.status).toBe(200);
-  const installation = h.worklink.store.installations.find(TEAM);
+  const installation = await h.worklink.store.installations.find(TEAM);
   expect(installation?.bot?.token).toBe(BOT_TOKEN);
   expect(installation?.user.id).toBe(h.users.bob.id);
-  expect(h.worklink.store.installations.installerUserId(TEAM)).toBe(h.users.bob.id);
+  expect(await h.worklink.store.installations.installerUserId(TEAM)).toBe(h.users.bob.id);
   for (const f of ['worklink.db', 'worklink.db-wal'].map((n) => join(h.dataDir, n))) {
     if (existsSync(f)) expect(readFileSync(f).includes(Buffer.from(BOT_TOKEN))).toBe(false);
   }
@@ -78,7 +78,7 @@ it('serves the installed team with its own bot token; the installer may connect'
   expect(res.status).toBe(200);
   expect((await h.replyTo(res)).text).toContain(`Connected Worklink to *${h.seed.workspaceName}*`);
   expect(h.fake.callsOf('users.info').every((c) => c.token === BOT_TOKEN)).toBe(true);
-  expect(h.worklink.store.connections.info(TEAM)?.connectedBy).toBe(h.users.bob.id);
+  expect((await h.worklink.store.connections.info(TEAM))?.connectedBy).toBe(h.users.bob.id);
 });
 
 it('refuses another non-admin of that team', async () => {
@@ -91,6 +91,6 @@ it('refuses another non-admin of that team', async () => {
 it('app_uninstalled deletes the installation and the connection', async () => {
   const res = await h.slack.event({ type: 'app_uninstalled' }, { teamId: TEAM });
   expect(res.status).toBe(200);
-  await h.waitFor(() => h.worklink.store.installations.find(TEAM) === undefined);
-  expect(h.worklink.store.connections.info(TEAM)).toBeUndefined();
+  await h.waitFor(async () => (await h.worklink.store.installations.find(TEAM)) === undefined);
+  expect(await h.worklink.store.connections.info(TEAM)).toBeUndefined();
 });

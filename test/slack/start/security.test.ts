@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY_UNREADABLE } from '../../../src/slack/ui/error-text.js';
 import { type Harness, startHarness } from '../../support/harness.js';
+import { sqliteHandle } from '../../support/sqlite-handle.js';
 
 describe('request signatures', () => {
   let h: Harness;
@@ -27,7 +28,7 @@ describe('request signatures', () => {
     await h.replyTo(control);
     expect(h.repliesTo(res)).toEqual([]);
     expect(h.fake.calls.map((c) => c.method)).toEqual([]);
-    expect(h.worklink.store.connections.info(h.teamId)).toBeUndefined();
+    expect(await h.worklink.store.connections.info(h.teamId)).toBeUndefined();
   });
 
   it('rejects a stale timestamp (10 minutes old) with 401 and does nothing', async () => {
@@ -38,7 +39,7 @@ describe('request signatures', () => {
     const control = await h.slack.slashCommand('help');
     await h.replyTo(control);
     expect(h.repliesTo(res)).toEqual([]);
-    expect(h.worklink.store.connections.info(h.teamId)).toBeUndefined();
+    expect(await h.worklink.store.connections.info(h.teamId)).toBeUndefined();
   });
 
   it('rejects forged interactivity payloads and events too', async () => {
@@ -50,7 +51,7 @@ describe('request signatures', () => {
     await h.connect();
     const event = await h.slack.event({ type: 'app_uninstalled' }, { forgeSignature: true });
     expect(event.status).toBe(401);
-    expect(h.worklink.store.connections.info(h.teamId)).toBeDefined();
+    expect(await h.worklink.store.connections.info(h.teamId)).toBeDefined();
   });
 });
 
@@ -71,7 +72,7 @@ describe('secrets at rest', () => {
         expect(readFileSync(file).includes(needle), file).toBe(false);
       }
       // The row exists and holds a sealed value of the right size (1 + 12 + 16 + key).
-      const row = h.worklink.store.db
+      const row = sqliteHandle(h.worklink.store)
         .prepare('SELECT api_key_enc FROM connections WHERE team_id = ?')
         .get(h.teamId) as { api_key_enc: Buffer };
       expect(row.api_key_enc.length).toBe(29 + needle.length);
@@ -91,7 +92,7 @@ describe('secrets at rest', () => {
 
       const second = await startHarness({ dataDir, secretsKey: randomBytes(32) });
       try {
-        expect(() => second.worklink.store.connections.get(second.teamId)).toThrow(
+        await expect(second.worklink.store.connections.get(second.teamId)).rejects.toThrow(
           /cannot be decrypted: SECRETS_KEY/,
         );
         const status = await second.slack.slashCommand('status');

@@ -130,7 +130,9 @@ describe('list paging', () => {
     for (let i = 1; i <= 25; i++) {
       await h.work.createTask({ projectId, name: `Paged task ${String(i).padStart(2, '0')}` });
     }
-    const client = h.worklink.deps.workClients.for(h.worklink.store.connections.get(h.teamId)!);
+    const client = h.worklink.deps.workClients.for(
+      (await h.worklink.store.connections.get(h.teamId))!,
+    );
     const original = client.getTask.bind(client);
     let inFlight = 0;
     let most = 0;

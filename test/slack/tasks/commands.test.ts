@@ -29,8 +29,8 @@ beforeAll(async () => {
   onboarding = h.seed.projects[1]!.projectId;
 });
 afterAll(() => h?.stop());
-beforeEach(() => {
-  h.worklink.store.channelProjects.unlink(h.teamId, 'C_GENERAL');
+beforeEach(async () => {
+  await h.worklink.store.channelProjects.unlink(h.teamId, 'C_GENERAL');
   h.fake.reset();
 });
 
@@ -46,7 +46,7 @@ async function taskCount(projectId: string) {
 
 describe('/work add', () => {
   it('creates the task in the channel’s project and posts one compact card there for everyone', async () => {
-    linkChannel(h, 0);
+    await linkChannel(h, 0);
     const res = await h.slack.slashCommand('add Fix the login page @bob due:2026-12-01 p:high');
     const post = await h.fake.waitForCall(
       'chat.postMessage',
@@ -74,7 +74,7 @@ describe('/work add', () => {
   });
 
   it('matches a Slack mention by e-mail and an @e-mail handle; due dates in the user’s zone', async () => {
-    linkChannel(h, 0);
+    await linkChannel(h, 0);
     // Real Slack ids have no underscore (the quick-add parser expects [A-Z0-9]).
     h.fake.users.set('U0CAROL', { ...h.users.carol, id: 'U0CAROL' });
     await h.slack.slashCommand(
@@ -95,7 +95,7 @@ describe('/work add', () => {
   });
 
   it('gives the card in the reply when it cannot be posted in the channel', async () => {
-    linkChannel(h, 0);
+    await linkChannel(h, 0);
     h.fake.script('chat.postMessage', () => ({ ok: false, error: 'not_in_channel' }));
     try {
       const res = await h.slack.slashCommand('add Card fallback');
@@ -116,7 +116,7 @@ describe('/work add', () => {
     ['add Something @zed', 'No user of'],
     ['add Something <@U0NOBODY>', 'Could not look up <@U0NOBODY> in Slack'],
   ])('refuses `/work %s` in one sentence and creates nothing', async (command, expected) => {
-    linkChannel(h, 0);
+    await linkChannel(h, 0);
     const before = await taskCount(website);
     const text = await replyText(command);
     expect(text).toContain(expected);
@@ -125,7 +125,7 @@ describe('/work add', () => {
   });
 
   it('names a Slack user who has no account in the service', async () => {
-    linkChannel(h, 0);
+    await linkChannel(h, 0);
     h.fake.users.set('U0FRANK', { id: 'U0FRANK', name: 'frank', email: 'frank@example.com' });
     const before = await taskCount(website);
     const text = await replyText('add Something <@U0FRANK>');
@@ -145,7 +145,7 @@ describe('/work add', () => {
   it('shows the service’s own refusal verbatim', async () => {
     const { projectId } = await h.work.createProject({ projectName: 'No priorities' });
     await h.work.updateProject(projectId, { priority: false });
-    h.worklink.store.channelProjects.link(h.teamId, 'C_PLAIN', projectId, 'U_ALICE');
+    await h.worklink.store.channelProjects.link(h.teamId, 'C_PLAIN', projectId, 'U_ALICE');
     const text = await replyText('add Urgent thing p:urgent', h.users.alice.id, 'C_PLAIN');
     expect(text).toBe(
       'Could not create the task: priority: the priority feature is off for this project. Nothing was changed.',
@@ -154,7 +154,7 @@ describe('/work add', () => {
   });
 
   it('says so when the channel’s project no longer exists', async () => {
-    h.worklink.store.channelProjects.link(
+    await h.worklink.store.channelProjects.link(
       h.teamId,
       'C_STALE',
       'ffffffffffffffffffffffff',
@@ -169,7 +169,7 @@ describe('/work add', () => {
 
 describe('/work list', () => {
   it('lists the open tasks of the channel’s project with status, due date and assignees', async () => {
-    linkChannel(h, 1);
+    await linkChannel(h, 1);
     const res = await h.slack.slashCommand('list');
     const reply = await h.replyTo(res);
     const text = shown(reply.blocks);
@@ -256,7 +256,9 @@ describe('/work done', () => {
     expect(updated.StatusId).toBe(done._id);
     expect(updated.Status).toBe(true);
 
-    const client = h.worklink.deps.workClients.for(h.worklink.store.connections.get(h.teamId)!);
+    const client = h.worklink.deps.workClients.for(
+      (await h.worklink.store.connections.get(h.teamId))!,
+    );
     const spy = vi.spyOn(client, 'updateTask');
     try {
       expect(await replyText(`done ${created.taskId}`)).toBe(
@@ -323,7 +325,7 @@ describe('/work comment', () => {
 
 describe('/work new', () => {
   it('opens a loading view with the trigger at once, then the form with the title', async () => {
-    linkChannel(h, 0);
+    await linkChannel(h, 0);
     const res = await h.slack.slashCommand('new Plan the offsite');
     const open = await h.fake.waitForCall('views.open', (c) => c.body.trigger_id === res.triggerId);
     expect(viewOf(open).callback_id).toBe(VIEW.loading);

@@ -15,21 +15,22 @@ const seedUser = (name: string) => h.seed.users.find((u) => u.name.startsWith(na
 beforeAll(async () => {
   h = await startHarness({ connect: true });
   website = h.seed.projects[0]!.projectId;
-  h.worklink.store.knownProjects.remember(h.teamId, website, 'Website relaunch');
-  h.worklink.store.knownProjects.remember(
+  await h.worklink.store.knownProjects.remember(h.teamId, website, 'Website relaunch');
+  await h.worklink.store.knownProjects.remember(
     h.teamId,
     h.seed.projects[1]!.projectId,
     'Customer onboarding',
   );
 });
 afterAll(() => h?.stop());
-beforeEach(() => {
-  h.worklink.store.channelProjects.unlink(h.teamId, 'C_GENERAL');
+beforeEach(async () => {
+  await h.worklink.store.channelProjects.unlink(h.teamId, 'C_GENERAL');
   h.fake.reset();
 });
 
 /** The app's own client for the team: what it creates, the index sees (as from Slack). */
-const appWork = () => h.worklink.deps.workClients.for(h.worklink.store.connections.get(h.teamId)!);
+const appWork = async () =>
+  h.worklink.deps.workClients.for((await h.worklink.store.connections.get(h.teamId))!);
 
 async function reply(command: string, userId = h.users.alice.id) {
   const res = await h.slack.slashCommand(command, { userId });
@@ -45,13 +46,15 @@ describe('by words', () => {
   });
 
   it('answers a pick list when several match, and its button finishes the command', async () => {
-    const a = (await appWork().createTask({ projectId: website, name: 'Fix login page' }))!;
-    const b = (await appWork().createTask({
+    const a = (await (await appWork()).createTask({ projectId: website, name: 'Fix login page' }))!;
+    const b = (await (
+      await appWork()
+    ).createTask({
       projectId: website,
       name: 'Fix login button',
       taskUsers: [seedUser('Bob').id],
     }))!;
-    await appWork().updateTask(b.taskId, { projectId: website }); // tells its number
+    await (await appWork()).updateTask(b.taskId, { projectId: website }); // tells its number
     const list = await reply('done login fix');
     expect(list.text).toBe('2 tasks match. Which one?');
     const rows = shown(list.blocks);
@@ -86,7 +89,9 @@ describe('by words', () => {
   });
 
   it('comments on the task named before the colon', async () => {
-    const { taskId } = (await appWork().createTask({
+    const { taskId } = (await (
+      await appWork()
+    ).createTask({
       projectId: website,
       name: 'Review copy deck',
     }))!;
@@ -104,7 +109,7 @@ describe('by words', () => {
 
 describe('by #number', () => {
   it('finds the number in the channel’s project', async () => {
-    linkChannel(h, 0);
+    await linkChannel(h, 0);
     const card = await reply('task #2');
     expect(shown(card.blocks)).toContain('*Design the home page* #2');
   });
@@ -120,12 +125,12 @@ describe('by #number', () => {
     expect((await reply('task #2 in nowhere land')).text).toContain(
       'No project Worklink knows is called *nowhere land*',
     );
-    linkChannel(h, 0);
+    await linkChannel(h, 0);
     expect((await reply('task #999')).text).toBe('There is no task #999 in *Website relaunch*.');
   });
 
   it('assigns more people, keeping those already on the task', async () => {
-    linkChannel(h, 0);
+    await linkChannel(h, 0);
     expect((await reply('assign #1 @carol')).text).toBe(
       'Assigned Carol Chen to *Draft the sitemap*.',
     );

@@ -45,9 +45,9 @@ beforeAll(async () => {
   });
 });
 afterAll(() => h?.stop());
-beforeEach(() => {
+beforeEach(async () => {
   h.fake.reset();
-  linkChannel(h, 0);
+  await linkChannel(h, 0);
 });
 
 /** `/work <command>` → the form the loading view turned into. */
@@ -248,9 +248,9 @@ describe('create form', () => {
   });
 
   it('offers a project id field when no project is known, and creates with it', async () => {
-    h.worklink.store.channelProjects.unlink(h.teamId, 'C_GENERAL');
-    const known = h.worklink.store.knownProjects.list(h.teamId);
-    for (const p of known) h.worklink.store.knownProjects.forget(h.teamId, p.projectId);
+    await h.worklink.store.channelProjects.unlink(h.teamId, 'C_GENERAL');
+    const known = await h.worklink.store.knownProjects.list(h.teamId);
+    for (const p of known) await h.worklink.store.knownProjects.forget(h.teamId, p.projectId);
     try {
       const { view } = await openForm('new Typed project');
       const field = inputWith(view, ACTION.taskFormProject);
@@ -264,7 +264,7 @@ describe('create form', () => {
       expect(await findTask(h, onboarding, 'Typed project')).toBeDefined();
     } finally {
       for (const p of known)
-        h.worklink.store.knownProjects.remember(h.teamId, p.projectId, p.projectName);
+        await h.worklink.store.knownProjects.remember(h.teamId, p.projectId, p.projectName);
     }
   });
 });
@@ -348,7 +348,9 @@ describe('edit form', () => {
     expect(inputWith(view, 'task_files_input')).toBeUndefined();
     expect(shown(view.blocks)).toContain('Project: *Website relaunch*');
 
-    const client = h.worklink.deps.workClients.for(h.worklink.store.connections.get(h.teamId)!);
+    const client = h.worklink.deps.workClients.for(
+      (await h.worklink.store.connections.get(h.teamId))!,
+    );
     const spy = vi.spyOn(client, 'updateTask');
     try {
       const res = await submit(view, {

@@ -47,9 +47,14 @@ export function errorsOf(res: { json?: Record<string, unknown> }): Record<string
   return (res.json?.errors ?? {}) as Record<string, string>;
 }
 
-export function linkChannel(h: Harness, index = 0, channel = 'C_GENERAL'): string {
+export async function linkChannel(h: Harness, index = 0, channel = 'C_GENERAL'): Promise<string> {
   const project = h.seed.projects[index]!;
-  h.worklink.store.channelProjects.link(h.teamId, channel, project.projectId, h.users.alice.id);
+  await h.worklink.store.channelProjects.link(
+    h.teamId,
+    channel,
+    project.projectId,
+    h.users.alice.id,
+  );
   return project.projectId;
 }
 

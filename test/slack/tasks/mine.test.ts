@@ -13,7 +13,8 @@ const NOW = Date.parse('2026-11-25T16:00:00Z');
 let h: Harness;
 let website: string;
 const seedUser = (name: string) => h.seed.users.find((u) => u.name.startsWith(name))!;
-const appWork = () => h.worklink.deps.workClients.for(h.worklink.store.connections.get(h.teamId)!);
+const appWork = async () =>
+  h.worklink.deps.workClients.for((await h.worklink.store.connections.get(h.teamId))!);
 
 async function reply(command: string, userId: string) {
   const res = await h.slack.slashCommand(command, { userId });
@@ -24,7 +25,7 @@ async function reply(command: string, userId: string) {
 beforeAll(async () => {
   h = await startHarness({ connect: true, clock: () => NOW });
   website = h.seed.projects[0]!.projectId;
-  h.worklink.store.knownProjects.remember(h.teamId, website, 'Website relaunch');
+  await h.worklink.store.knownProjects.remember(h.teamId, website, 'Website relaunch');
   const bob = seedUser('Bob').id;
   const dan = seedUser('Dan').id;
   for (const [name, dueDate] of [
@@ -34,7 +35,7 @@ beforeAll(async () => {
     ['Friday thing', '2026-11-27'],
     ['Late thing', '2026-11-24'],
   ] as const) {
-    await appWork().createTask({
+    await (await appWork()).createTask({
       projectId: website,
       name,
       taskUsers: [bob],
@@ -42,7 +43,11 @@ beforeAll(async () => {
     });
   }
   for (let i = 1; i <= 21; i++) {
-    await appWork().createTask({ projectId: website, name: `Dan chore ${i}`, taskUsers: [dan] });
+    await (await appWork()).createTask({
+      projectId: website,
+      name: `Dan chore ${i}`,
+      taskUsers: [dan],
+    });
   }
 });
 afterAll(() => h?.stop());
@@ -95,7 +100,7 @@ describe('/work list mine', () => {
 
 describe('/work list', () => {
   it('marks overdue open tasks, judged in the viewer’s time zone', async () => {
-    linkChannel(h, 0);
+    await linkChannel(h, 0);
     const text = shown((await reply('list open', h.users.bob.id)).blocks);
     expect(text).toContain(':warning: overdue, due Tue, Nov 24, 2026');
     expect(text).not.toContain(':warning: overdue, due Wed, Nov 25, 2026');

@@ -12,8 +12,8 @@ let h: Harness;
 beforeAll(async () => {
   h = await startHarness({ connect: true });
   const website = h.seed.projects[0]!.projectId;
-  h.worklink.store.knownProjects.remember(h.teamId, website, 'Website relaunch');
-  linkChannel(h, 0);
+  await h.worklink.store.knownProjects.remember(h.teamId, website, 'Website relaunch');
+  await linkChannel(h, 0);
   await h.worklink.deps.indexRefresh.runTeam(h.teamId);
 });
 afterAll(() => h?.stop());
@@ -48,7 +48,11 @@ describe('the task picker', () => {
   it('offers the tasks whose names have the typed words, numbered, with their project', async () => {
     const options = await suggest('home des');
     expect(options.map((o) => o.text.text)).toEqual(['#2 Design the home page · Website relaunch']);
-    const task = h.worklink.store.taskIndex.byNumber(h.teamId, h.seed.projects[0]!.projectId, 2);
+    const task = await h.worklink.store.taskIndex.byNumber(
+      h.teamId,
+      h.seed.projects[0]!.projectId,
+      2,
+    );
     expect(options[0]!.value).toBe(task!.taskId);
   });
 

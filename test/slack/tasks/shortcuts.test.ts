@@ -30,9 +30,9 @@ beforeAll(async () => {
   website = h.seed.projects[0]!.projectId;
 });
 afterAll(() => h?.stop());
-beforeEach(() => {
+beforeEach(async () => {
   h.fake.reset();
-  linkChannel(h, 0);
+  await linkChannel(h, 0);
 });
 
 const MESSAGE_TS = '1700000000.000300';
@@ -223,13 +223,13 @@ describe('New task (global shortcut)', () => {
     expect(res.status).toBe(200);
     const form = await formAfter(res.triggerId);
     expect(form.callback_id).toBe(VIEW.taskCreate);
-    const recent = h.worklink.store.knownProjects.list(h.teamId, 1)[0]!.projectId;
+    const recent = (await h.worklink.store.knownProjects.list(h.teamId, 1))[0]!.projectId;
     expect(inputWith(form, 'task_form_project')?.element?.initial_option?.value).toBe(recent);
     expect(JSON.parse(form.private_metadata!).channelId).toBeUndefined();
   });
 
   it('says “not connected” by DM before connecting', async () => {
-    h.worklink.store.forgetTeam(h.teamId);
+    await h.worklink.store.forgetTeam(h.teamId);
     try {
       await h.slack.globalShortcut(SHORTCUT.newTask, { userId: h.users.bob.id });
       const dm = await h.fake.waitForCall('chat.postMessage', (c) => c.body.channel === 'U_BOB');

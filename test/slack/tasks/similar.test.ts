@@ -12,12 +12,12 @@ import { answeredView, linkChannel, shown, type ViewJson, viewOf } from './helpe
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness({ connect: true });
-  h.worklink.store.knownProjects.remember(
+  await h.worklink.store.knownProjects.remember(
     h.teamId,
     h.seed.projects[0]!.projectId,
     'Website relaunch',
   );
-  linkChannel(h, 0);
+  await linkChannel(h, 0);
   await h.worklink.deps.indexRefresh.runTeam(h.teamId);
 });
 afterAll(() => h?.stop());

@@ -17,8 +17,8 @@ beforeAll(async () => {
   website = h.seed.projects[0]!.projectId;
 });
 afterAll(() => h?.stop());
-beforeEach(() => {
-  h.worklink.store.channelProjects.unlink(h.teamId, 'C_GENERAL');
+beforeEach(async () => {
+  await h.worklink.store.channelProjects.unlink(h.teamId, 'C_GENERAL');
   h.fake.reset();
 });
 afterEach(() => vi.useRealTimers());
@@ -57,7 +57,7 @@ describe('natural due dates in quick add', () => {
 
   it('reads "next week" and "in 3 days" in each person’s own time zone and says so', async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: NOW });
-    linkChannel(h, 0);
+    await linkChannel(h, 0);
     const alice = await replyText('add Plan the offsite due:next week @bob');
     const carol = await replyText('add Book the venue due:in 3 days', h.users.carol.id);
     expect(alice).toContain('Due *Sun, Nov 29, 2026* (from “next week”).');
@@ -74,7 +74,7 @@ describe('natural due dates in quick add', () => {
 
   it('reads "Dec 5" and "tomorrow 5pm" as their dates', async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: NOW });
-    linkChannel(h, 0);
+    await linkChannel(h, 0);
     await replyText('add Send the invoices due:Dec 5');
     await replyText('add Call the printer due:tomorrow 5pm', h.users.carol.id);
     expect((await findTask(h, website, 'Send the invoices'))?.dueDate?.slice(0, 10)).toBe(
@@ -88,7 +88,7 @@ describe('natural due dates in quick add', () => {
 
   it('accepts a date in the past, with a note', async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: NOW });
-    linkChannel(h, 0);
+    await linkChannel(h, 0);
     const text = await replyText('add Backdated report due:yesterday');
     expect(text).toContain(
       'That due date (Sat, Nov 21, 2026) is in the past; the task has it anyway',
@@ -129,7 +129,7 @@ describe('in a direct message with Worklink', () => {
   });
 
   it('creates the task in the project named with in:', async () => {
-    h.worklink.store.knownProjects.remember(h.teamId, website, 'Website relaunch');
+    await h.worklink.store.knownProjects.remember(h.teamId, website, 'Website relaunch');
     await h.slack.slashCommand('add Draft the DM plan in:"website relaunch" due:2026-12-24', {
       channelId: 'D_ALICE',
     });

@@ -32,9 +32,9 @@ afterAll(async () => {
   await proxy?.close();
   await h?.stop();
 });
-beforeEach(() => {
+beforeEach(async () => {
   h.fake.reset();
-  linkChannel(h, 0);
+  await linkChannel(h, 0);
 });
 
 /** Forwards to the service; a create is either answered 2.5 s late, or lost on the way. */

@@ -23,7 +23,7 @@ const digestCommand: Subcommand = {
       return;
     }
     const today = dateIn(await ctx.userTimeZone(), ctx.deps.clock?.() ?? Date.now());
-    await ctx.reply(digestMessage(digestRows(mineRows(ctx, who.ids, today), today), today));
+    await ctx.reply(digestMessage(digestRows(await mineRows(ctx, who.ids, today), today), today));
   },
 };
 
@@ -40,7 +40,7 @@ const notifyCommand: Subcommand = {
     const settings = ctx.store.notifySettings;
     const [kind, value, ...more] = args.words.map((w) => w.toLowerCase());
     if (!kind) {
-      const all = settings.all(ctx.teamId, ctx.userId);
+      const all = await settings.all(ctx.teamId, ctx.userId);
       const lines = (Object.keys(NOTIFY_KINDS) as NotifyKind[]).map(
         (k) => `• ${NOTIFY_KINDS[k].label}: *${all[k] ? 'on' : 'off'}* (\`${k}\`)`,
       );
@@ -52,7 +52,7 @@ const notifyCommand: Subcommand = {
       await ctx.reply(`\`${typed}\` is not a setting. Use ${USAGE}; nothing was changed.`);
       return;
     }
-    settings.set(ctx.teamId, ctx.userId, kind, value === 'on');
+    await settings.set(ctx.teamId, ctx.userId, kind, value === 'on');
     await ctx.reply(`${NOTIFY_KINDS[kind].label} is now *${value}* for you.`);
   },
 };

@@ -36,7 +36,7 @@ export interface DigestDeps {
   directory: ServiceDirectory;
   matcher: SlackMatcher;
   users: SlackUserDirectory;
-  slackFor(teamId: string): WebClient | undefined;
+  slackFor(teamId: string): Promise<WebClient | undefined>;
   now?: () => number;
   intervalMs?: number;
   /** Who this process is in the looks' leases (default: made up). */
@@ -104,10 +104,10 @@ export class DigestScheduler implements LongLivedPart {
   async runTeam(teamId: string): Promise<number> {
     const { store } = this.deps;
     const now = this.deps.now?.() ?? Date.now();
-    const slack = this.deps.slackFor(teamId);
-    let connection: ReturnType<Store['connections']['get']>;
+    const slack = await this.deps.slackFor(teamId);
+    let connection: Awaited<ReturnType<Store['connections']['get']>>;
     try {
-      connection = store.connections.get(teamId);
+      connection = await store.connections.get(teamId);
     } catch (e) {
       if (e instanceof DecryptError) return 0;
       throw e;
@@ -118,7 +118,7 @@ export class DigestScheduler implements LongLivedPart {
 
     // Service users with open tasks → Slack people (one may be several service users).
     const people = new Map<string, string[]>();
-    for (const id of store.taskIndex.assigneesWithOpenTasks(teamId)) {
+    for (const id of await store.taskIndex.assigneesWithOpenTasks(teamId)) {
       const email = serviceUsers.get(id)?.email;
       if (!email) continue;
       const match = await this.deps.matcher.match(slack, teamId, email).catch(() => undefined);
@@ -128,7 +128,7 @@ export class DigestScheduler implements LongLivedPart {
 
     let queued = 0;
     for (const [slackUserId, ids] of people) {
-      if (!store.notifySettings.enabled(teamId, slackUserId, 'digest')) continue;
+      if (!(await store.notifySettings.enabled(teamId, slackUserId, 'digest'))) continue;
       const tz = await this.deps.users
         .get(slack, teamId, slackUserId)
         .then((u) => u.tz || 'UTC')
@@ -137,9 +137,10 @@ export class DigestScheduler implements LongLivedPart {
       const today = dateIn(tz, now);
       const key = digestKey(today);
       const recipient = digestRecipient(slackUserId);
-      if (store.outbox.forTask(teamId, key).some((r) => r.serviceUserId === recipient)) continue;
-      const rows = digestRows(mineRows({ store, teamId }, ids, today), today);
-      const [row] = store.outbox.enqueue(
+      if ((await store.outbox.forTask(teamId, key)).some((r) => r.serviceUserId === recipient))
+        continue;
+      const rows = digestRows(await mineRows({ store, teamId }, ids, today), today);
+      const [row] = await store.outbox.enqueue(
         [
           {
             teamId,

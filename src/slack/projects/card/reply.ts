@@ -11,10 +11,10 @@ export async function replyWithProjectCard(
   intro?: string,
 ): Promise<void> {
   const overview = await forgetIfGone(ctx, projectId, loadProjectOverview(ctx.work, projectId));
-  rememberProject(ctx, overview.project.projectId, overview.project.projectName);
+  await rememberProject(ctx, overview.project.projectId, overview.project.projectName);
   const card = projectCard(overview, {
     intro,
-    linkedHere: channelProjectId(ctx) === overview.project.projectId,
+    linkedHere: (await channelProjectId(ctx)) === overview.project.projectId,
     canLink: Boolean(ctx.channelId),
   });
   await ctx.reply(card);

@@ -32,7 +32,7 @@ const groupsCommand: Subcommand = {
         projectId,
         Promise.all([ctx.work.getProjectDetails(projectId), ctx.work.listProjectGroups(projectId)]),
       );
-      rememberProject(ctx, projectId, details.Name);
+      await rememberProject(ctx, projectId, details.Name);
       await ctx.reply(
         groupsMessage({
           projectId,

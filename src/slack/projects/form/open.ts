@@ -22,8 +22,8 @@ import { type EditMeta, type ProjectFormMeta, snapshotOf } from './read.js';
 export async function openProjectCreateModal(ctx: WorkContext, name?: string): Promise<void> {
   const meta: ProjectFormMeta = { channelId: ctx.channelId, responseUrl: ctx.responseUrl };
   await openProjectModal(ctx, 'New project', 'the new-project form', async () => {
-    const linked = channelProjectId(ctx);
-    const templates = ctx.store.knownProjects.list(ctx.teamId);
+    const linked = await channelProjectId(ctx);
+    const templates = await ctx.store.knownProjects.list(ctx.teamId);
     try {
       const customers = await ctx.work.listCustomers();
       return projectCreateModal({
@@ -31,14 +31,14 @@ export async function openProjectCreateModal(ctx: WorkContext, name?: string): P
         templates,
         meta,
         name,
-        channelProjectName: linked && knownName(ctx, linked),
+        channelProjectName: linked && (await knownName(ctx, linked)),
       });
     } catch (e) {
       return projectCreateModal({
         templates,
         meta,
         name,
-        channelProjectName: linked && knownName(ctx, linked),
+        channelProjectName: linked && (await knownName(ctx, linked)),
         customersProblem: errorText(ctx, e, { action: 'load the customers' }),
       });
     }
@@ -67,7 +67,7 @@ export async function openProjectEditModal(ctx: WorkContext, projectId: string):
         await customers; // finished before the failure is shown: nothing left running
         throw e;
       });
-      rememberProject(ctx, project.projectId, project.projectName);
+      await rememberProject(ctx, project.projectId, project.projectName);
       const meta: EditMeta = {
         channelId: ctx.channelId,
         responseUrl: ctx.responseUrl,

@@ -44,7 +44,7 @@ export function register(app: App, deps: WorklinkDeps): void {
       return;
     }
     const meta = readFormMeta(view.private_metadata);
-    const ctx = workContext(deps, args, meta);
+    const ctx = await workContext(deps, args, meta);
     if (!ctx.connection) {
       await ack(notice('New project', ctx.connectionUnreadable ? KEY_UNREADABLE : NOT_CONNECTED));
       return;
@@ -64,7 +64,7 @@ export function register(app: App, deps: WorklinkDeps): void {
       await ack(failure('New project', ctx, outcome.error, CREATE_WORDING, blockIds(view.blocks)));
       return;
     }
-    const text = safely(ctx, () => created(ctx, outcome.value, form.value, meta.channelId));
+    const text = await safely(ctx, () => created(ctx, outcome.value, form.value, meta.channelId));
     await ack(notice('Project created', text));
     if (outcome.value) await cardAfter(ctx, outcome.value.projectId, text);
   });
@@ -92,7 +92,7 @@ export function register(app: App, deps: WorklinkDeps): void {
       await ack(notice('Edit project', 'Nothing to save: no field was changed.'));
       return;
     }
-    const ctx = workContext(deps, args, meta);
+    const ctx = await workContext(deps, args, meta);
     if (!ctx.connection) {
       await ack(notice('Edit project', ctx.connectionUnreadable ? KEY_UNREADABLE : NOT_CONNECTED));
       return;
@@ -104,9 +104,9 @@ export function register(app: App, deps: WorklinkDeps): void {
     };
     const saving = settle(ctx.work.updateProject(meta.projectId, form.value.body));
     const answer = await withinBudget(saving, budgetLeft(started));
-    const saved = (project: Project | undefined) => {
+    const saved = async (project: Project | undefined) => {
       // Any 2xx saved it; only a name the service sent back is shown as its name.
-      if (project) rememberProject(ctx, project.projectId, project.projectName);
+      if (project) await rememberProject(ctx, project.projectId, project.projectName);
       const name = project?.projectName
         ? `*${esc(project.projectName)}*`
         : `project \`${meta.projectId}\``;
@@ -122,19 +122,19 @@ export function register(app: App, deps: WorklinkDeps): void {
       await ack(failure('Edit project', ctx, outcome.error, wording, blockIds(view.blocks)));
       return;
     }
-    const text = safely(ctx, () => saved(outcome.value));
+    const text = await safely(ctx, () => saved(outcome.value));
     await ack(notice('Project saved', text));
     await cardAfter(ctx, meta.projectId, text);
   });
 }
 
 /** Records the new project (and the channel link when asked); returns the sentence to show. */
-function created(
+async function created(
   ctx: WorkContext,
   project: Project | undefined,
   form: CreateForm,
   channelId: string | undefined,
-): string {
+): Promise<string> {
   if (!project) {
     return 'Project created; the service did not return its id, so Worklink cannot show or link it yet. It appears in the service under the name you gave.';
   }
@@ -142,14 +142,14 @@ function created(
   const name = project.projectName ? `*${esc(project.projectName)}*` : 'the project';
   const parts = [`Created ${name} (\`${project.projectId}\`).`];
   if (form.linkChannel && channelId) {
-    const link = linkChannel(ctx, channelId, project.projectId, project.projectName);
+    const link = await linkChannel(ctx, channelId, project.projectId, project.projectName);
     const instead = link.replaced ? ` instead of *${esc(link.replaced.name)}*` : '';
     parts.push(`It is now the default project of <#${channelId}>${instead}.`);
   } else {
-    rememberProject(ctx, project.projectId, project.projectName);
+    await rememberProject(ctx, project.projectId, project.projectName);
   }
   if (form.body.templateId) {
-    const template = esc(knownName(ctx, form.body.templateId));
+    const template = esc(await knownName(ctx, form.body.templateId));
     parts.push(`Statuses, groups, labels and features were copied from *${template}*.`);
   }
   return parts.join(' ');
@@ -173,7 +173,7 @@ function failure(
 async function finishLate<T>(
   ctx: WorkContext,
   outcome: Settled<T>,
-  onSuccess: (value: T) => string,
+  onSuccess: (value: T) => Promise<string>,
   wording: { action: string; id?: string; checkWith?: string } = CREATE_WORDING,
 ): Promise<void> {
   try {
@@ -182,7 +182,7 @@ async function finishLate<T>(
       await ctx.reply(`${errorText(ctx, outcome.error, wording)}${again}`);
       return;
     }
-    const text = safely(ctx, () => onSuccess(outcome.value));
+    const text = await safely(ctx, () => onSuccess(outcome.value));
     const projectId = (outcome.value as { projectId?: string } | undefined)?.projectId;
     if (projectId) await cardAfter(ctx, projectId, text);
     else await ctx.reply(text);
@@ -202,9 +202,9 @@ async function cardAfter(ctx: WorkContext, projectId: string, intro: string): Pr
 }
 
 /** Store writes after a successful call must not turn success into a crash. */
-function safely(ctx: WorkContext, fn: () => string): string {
+async function safely(ctx: WorkContext, fn: () => Promise<string>): Promise<string> {
   try {
-    return fn();
+    return await fn();
   } catch (e) {
     ctx.logger.error('Recording a project in the app store failed:', e);
     return 'Done in the work-management service, but Worklink could not record it here (the error has been logged).';

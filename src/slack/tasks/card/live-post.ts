@@ -27,7 +27,7 @@ export async function postLiveCard(
   try {
     const res = await ctx.slack.chat.postMessage({ channel, ...message });
     if (res.channel && res.ts) {
-      ctx.store.taskMessages.remember({
+      await ctx.store.taskMessages.remember({
         teamId: ctx.teamId,
         taskId: data.taskId,
         channelId: res.channel,

@@ -33,7 +33,7 @@ export async function taskCardData(
   const assigned = facts.assigneeIds.map((id) => users.find((u) => u.id === id) ?? { id });
   const slackIds = await slackIdsFor(ctx, assigned);
   // Get task has no TaskNumber; the index usually knows it (one #12 everywhere).
-  const number = facts.number ?? ctx.store.taskIndex.get(ctx.teamId, facts.taskId)?.number;
+  const number = facts.number ?? (await ctx.store.taskIndex.get(ctx.teamId, facts.taskId))?.number;
   return cardDataFrom({ ...facts, number }, info, (id) => {
     const user = assigned.find((u) => u.id === id);
     return {

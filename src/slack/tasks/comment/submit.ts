@@ -52,7 +52,10 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, fromMessage: boolean
     await ack({ response_action: 'errors', errors });
     return;
   }
-  const ctx = workContext(deps, args, { channelId: meta.channelId, responseUrl: meta.responseUrl });
+  const ctx = await workContext(deps, args, {
+    channelId: meta.channelId,
+    responseUrl: meta.responseUrl,
+  });
   if (!ctx.connection) {
     await ack({ response_action: 'errors', errors: { [taskBlock]: NOT_CONNECTED } });
     return;

@@ -19,7 +19,7 @@ export function register(app: App, deps: WorklinkDeps): void {
     const meta = readTaskFormMeta(view.private_metadata, 'create');
     if (meta.mode !== 'create') return;
     try {
-      const ctx = workContext(deps, args, {
+      const ctx = await workContext(deps, args, {
         channelId: meta.channelId,
         responseUrl: meta.responseUrl,
       });

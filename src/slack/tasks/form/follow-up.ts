@@ -40,8 +40,7 @@ export async function findUnconfirmedCreate(
   const name = (body.name ?? '').trim();
   // What Worklink already knew by this name is not the new task.
   const known = new Set(
-    ctx.store.taskIndex
-      .search(ctx.teamId, name, { projectId: body.projectId, limit: 100 })
+    (await ctx.store.taskIndex.search(ctx.teamId, name, { projectId: body.projectId, limit: 100 }))
       .filter((t) => t.name.trim() === name)
       .map((t) => t.taskId),
   );

@@ -83,9 +83,9 @@ export async function createFormData(
   const { meta } = input;
   const values = { ...input.values };
   const link = meta.channelId
-    ? ctx.store.channelProjects.get(ctx.teamId, meta.channelId)
+    ? await ctx.store.channelProjects.get(ctx.teamId, meta.channelId)
     : undefined;
-  const firstKnown = ctx.store.knownProjects.list(ctx.teamId, 1)[0]?.projectId;
+  const firstKnown = (await ctx.store.knownProjects.list(ctx.teamId, 1))[0]?.projectId;
   const projectId = values.projectId ?? meta.projectId ?? link?.projectId ?? firstKnown;
 
   const [loaded, users] = await Promise.all([
@@ -93,9 +93,10 @@ export async function createFormData(
     workspaceUsers(ctx),
   ]);
   const project = loaded?.project;
-  const projects = ctx.store.knownProjects
-    .list(ctx.teamId)
-    .map((p) => ({ id: p.projectId, name: p.projectName }));
+  const projects = (await ctx.store.knownProjects.list(ctx.teamId)).map((p) => ({
+    id: p.projectId,
+    name: p.projectName,
+  }));
   return {
     meta: { ...meta, projectId: project?.id },
     values: {
@@ -111,7 +112,7 @@ export async function createFormData(
     similarHint:
       project && values.name
         ? similarHint(
-            ctx.store.taskIndex.similar(ctx.teamId, project.id, values.name, SIMILAR_LIMIT),
+            await ctx.store.taskIndex.similar(ctx.teamId, project.id, values.name, SIMILAR_LIMIT),
           )
         : undefined,
   };
@@ -126,7 +127,7 @@ async function loadProject(
     return { project: await loadProjectInfo(ctx, projectId) };
   } catch (e) {
     if (isWorkApiError(e) && (e.kind === 'not_found' || e.kind === 'invalid')) {
-      ctx.store.knownProjects.forget(ctx.teamId, projectId);
+      await ctx.store.knownProjects.forget(ctx.teamId, projectId);
       return {
         problem: `There is no project \`${projectId.slice(0, 40)}\` in the connected workspace; choose another.`,
       };

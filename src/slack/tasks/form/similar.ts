@@ -56,7 +56,7 @@ export function register(app: App, deps: WorklinkDeps): void {
     const projectId = values.projectId ?? meta.projectId;
     const typed = 'value' in args.action ? (args.action.value ?? '') : '';
     const similar = projectId
-      ? deps.store.taskIndex.similar(teamId, projectId, typed, SIMILAR_LIMIT)
+      ? await deps.store.taskIndex.similar(teamId, projectId, typed, SIMILAR_LIMIT)
       : [];
     const blocks = view.blocks as KnownBlock[];
     const next = withHint(blocks, similarHint(similar));

@@ -50,7 +50,10 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, mode: TaskFormMode):
     await ack({ response_action: 'errors', errors: check.errors });
     return;
   }
-  const ctx = workContext(deps, args, { channelId: meta.channelId, responseUrl: meta.responseUrl });
+  const ctx = await workContext(deps, args, {
+    channelId: meta.channelId,
+    responseUrl: meta.responseUrl,
+  });
   if (!ctx.connection) {
     await ack({ response_action: 'errors', errors: { [errorBlock('name', meta)]: NOT_CONNECTED } });
     return;

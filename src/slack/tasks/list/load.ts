@@ -72,7 +72,7 @@ export async function loadListPage(
   const rows = await mapLimit(slice, LIST_CONCURRENCY, async (item) => {
     try {
       const facts = factsFromTask(await ctx.work.getTask(item.taskId));
-      const number = ctx.store.taskIndex.get(ctx.teamId, item.taskId)?.number;
+      const number = (await ctx.store.taskIndex.get(ctx.teamId, item.taskId))?.number;
       return cardDataFrom({ ...facts, number }, project, person);
     } catch (e) {
       // One unreadable task does not spoil the page.

@@ -37,31 +37,29 @@ export async function loadMine(
     own: slackUserId === ctx.userId,
     name: who.name,
     today,
-    rows: mineRows(ctx, who.ids, today),
+    rows: await mineRows(ctx, who.ids, today),
   };
 }
 
 /** Open tasks of these service users from the index, ordered (shared with the digest). */
-export function mineRows(
+export async function mineRows(
   ctx: Pick<WorkContext, 'store' | 'teamId'>,
   serviceUserIds: readonly string[],
   today: string,
-): MineRow[] {
+): Promise<MineRow[]> {
   const seen = new Map<string, IndexedTask>();
   for (const id of serviceUserIds) {
-    for (const t of ctx.store.taskIndex.assignedTo(ctx.teamId, id)) seen.set(t.taskId, t);
+    for (const t of await ctx.store.taskIndex.assignedTo(ctx.teamId, id)) seen.set(t.taskId, t);
   }
   const names = new Map<string, string>();
-  const projectName = (id: string) => {
-    let name = names.get(id);
-    if (name === undefined) {
-      name = ctx.store.knownProjects.get(ctx.teamId, id)?.projectName ?? id;
-      names.set(id, name);
+  for (const t of seen.values()) {
+    if (!names.has(t.projectId)) {
+      const known = await ctx.store.knownProjects.get(ctx.teamId, t.projectId);
+      names.set(t.projectId, known?.projectName ?? t.projectId);
     }
-    return name;
-  };
+  }
   return orderMine([...seen.values()], today).map((t) => ({
     ...t,
-    projectName: projectName(t.projectId),
+    projectName: names.get(t.projectId) ?? t.projectId,
   }));
 }
