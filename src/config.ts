@@ -40,7 +40,15 @@ export interface AppConfig {
   workApi?: { baseUrl: string; altUrl: string };
   /** DATA_DIR, default ./data: worklink.db, service.db, secret.key. */
   dataDir: string;
-  /** SECRETS_KEY decoded to 32 bytes; undefined = DATA_DIR/secret.key (generated once). */
+  /**
+   * DATABASE_URL (postgres://…): the app's store in PostgreSQL, shared by every instance;
+   * undefined = SQLite in DATA_DIR. Never logged or echoed (it may hold a password).
+   */
+  databaseUrl?: string;
+  /**
+   * SECRETS_KEY decoded to 32 bytes; undefined = DATA_DIR/secret.key (generated once).
+   * Required with DATABASE_URL.
+   */
   secretsKey?: Buffer;
   /** WORK_EVENTS_SECRET: HMAC secret of the service's event deliveries. */
   workEventsSecret?: string;
@@ -74,13 +82,21 @@ export function loadConfig(env: Env = process.env): AppConfig {
     const v = env[name]?.trim();
     return v ? v : undefined;
   };
+  const database = databaseUrl(get('DATABASE_URL'));
+  const key = secretsKey(get('SECRETS_KEY'));
+  if (database && !key) {
+    throw new ConfigError(
+      "DATABASE_URL is set but SECRETS_KEY is missing: instances sharing one database must share one key for the secrets stored in it (a key file in one instance's DATA_DIR cannot serve the others); set SECRETS_KEY to 64 hex characters, e.g. the output of `openssl rand -hex 32`.",
+    );
+  }
   return {
     slack: slackSettings(get),
     slackApiUrl: slackApiUrl(get('SLACK_API_URL')),
     port: port(get('PORT')),
     workApi: workApi(get('WORK_API_URL'), get('WORK_ALT_API_URL')),
     dataDir: get('DATA_DIR') ?? './data',
-    secretsKey: secretsKey(get('SECRETS_KEY')),
+    databaseUrl: database,
+    secretsKey: key,
     workEventsSecret: get('WORK_EVENTS_SECRET'),
     workMaxResponseBytes: byteCount('WORK_MAX_RESPONSE_BYTES', get('WORK_MAX_RESPONSE_BYTES')),
     workPollSeconds: pollSeconds(get('WORK_POLL_SECONDS')),
@@ -206,6 +222,18 @@ function byteCount(name: string, value: string | undefined): number | undefined 
     );
   }
   return n;
+}
+
+/** A postgres:// or postgresql:// URL. Its value is never echoed: it may hold a password. */
+function databaseUrl(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  const protocol = URL.canParse(value) ? new URL(value).protocol : undefined;
+  if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
+    throw new ConfigError(
+      'DATABASE_URL must be a PostgreSQL URL such as postgres://worklink:password@db.example.com:5432/worklink.',
+    );
+  }
+  return value;
 }
 
 /** 64 hex characters, or base64 of exactly 32 bytes. The value itself is never echoed. */

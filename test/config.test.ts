@@ -190,6 +190,16 @@ describe('one sentence naming the variable', () => {
       { SECRETS_KEY: 'abcd' },
       /^SECRETS_KEY must be 64 hex characters or the base64 of 32 bytes/,
     ],
+    [
+      'database without a secrets key',
+      { DATABASE_URL: 'postgres://w@db.example.com/worklink' },
+      /^DATABASE_URL is set but SECRETS_KEY is missing: .*a key file in one instance's DATA_DIR cannot serve the others/,
+    ],
+    [
+      'database URL of another kind',
+      { DATABASE_URL: 'mysql://w@db.example.com/worklink', SECRETS_KEY: 'a'.repeat(64) },
+      /^DATABASE_URL must be a PostgreSQL URL such as postgres:/,
+    ],
     ['bad log level', { LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of debug, info, warn, error/],
     [
       'tiny response limit',
@@ -206,5 +216,13 @@ describe('one sentence naming the variable', () => {
   it('never echoes a secret value', () => {
     const secret = 'f'.repeat(63);
     expect(problem({ SECRETS_KEY: secret })).not.toContain(secret);
+    expect(problem({ DATABASE_URL: 'mysql://w:hunter2@db/w' })).not.toContain('hunter2');
+  });
+
+  it('takes a PostgreSQL URL with a secrets key', () => {
+    const url = 'postgresql://w:p%40ss@db.example.com:5432/worklink?sslmode=require';
+    const config = loadConfig({ DATABASE_URL: url, SECRETS_KEY: 'a'.repeat(64) });
+    expect(config.databaseUrl).toBe(url);
+    expect(loadConfig({}).databaseUrl).toBeUndefined();
   });
 });

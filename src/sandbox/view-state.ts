@@ -201,26 +201,35 @@ export function elementState(
       empty = text === null;
       break;
     }
-    case 'external_select': {
-      // The whole option comes back, as Slack sends it: the initial one, or one the app offered.
-      const [v] = asList(raw);
-      const initial = element.initial_option;
-      const option =
-        v === undefined
-          ? undefined
-          : initial?.value === v
-            ? initial
-            : ctx.offered?.(blockId, element.action_id ?? '', v);
-      if (v !== undefined && !option) problem = 'Choose an option from the list.';
-      value.selected_option = option ?? null;
-      empty = !option;
+    case 'external_select':
+    case 'multi_external_select': {
+      // Whole options come back, as Slack sends them: the initial ones, or ones the app offered.
+      const initial = [element.initial_option, ...(element.initial_options ?? [])];
+      const find = (v: string) =>
+        initial.find((o) => o?.value === v) ?? ctx.offered?.(blockId, element.action_id ?? '', v);
+      const chosen = asList(raw).map(find);
+      const picked = chosen.filter((o): o is OptionObj => o !== undefined);
+      const single = type === 'external_select';
+      if (picked.length !== chosen.length) {
+        problem = single ? 'Choose an option from the list.' : 'Choose options from the list.';
+      }
+      if (single) {
+        value.selected_option = picked[0] ?? null;
+      } else {
+        if (
+          element.max_selected_items !== undefined &&
+          picked.length > element.max_selected_items
+        ) {
+          problem = `Choose at most ${element.max_selected_items}.`;
+        }
+        value.selected_options = picked;
+      }
+      empty = picked.length === 0;
       break;
     }
-    case 'multi_external_select':
     case 'datetimepicker':
       // Not offered by the sandbox page; reported as empty so the app sees a consistent state.
-      if (type === 'multi_external_select') value.selected_options = [];
-      else value.selected_date_time = null;
+      value.selected_date_time = null;
       empty = true;
       break;
     default: {

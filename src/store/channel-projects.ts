@@ -26,7 +26,8 @@ export interface ChannelProjectsStore {
   deleteTeam(teamId: string): Promise<number>;
 }
 
-interface Row {
+/** A row as stored (both engines read it the same way). */
+export interface Row {
   team_id: string;
   channel_id: string;
   project_id: string;
@@ -34,7 +35,7 @@ interface Row {
   linked_at: string;
 }
 
-const fromRow = (r: Row): ChannelProject => ({
+export const fromRow = (r: Row): ChannelProject => ({
   teamId: r.team_id,
   channelId: r.channel_id,
   projectId: r.project_id,

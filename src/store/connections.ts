@@ -37,7 +37,7 @@ export interface ConnectionsStore {
   list(): Promise<ConnectionInfo[]>;
 }
 
-interface Row {
+export interface Row {
   team_id: string;
   enterprise_id: string | null;
   workspace_id: string;
@@ -48,7 +48,18 @@ interface Row {
   connected_at: string;
 }
 
-const aad = (teamId: string) => `connection:${teamId}`;
+/** The sealed key is bound to its team: copied onto another row, it does not open. */
+export const aad = (teamId: string) => `connection:${teamId}`;
+
+export const toInfo = (row: Row): ConnectionInfo => ({
+  teamId: row.team_id,
+  ...(row.enterprise_id ? { enterpriseId: row.enterprise_id } : {}),
+  workspaceId: row.workspace_id,
+  workspaceName: row.workspace_name,
+  ...(row.key_owner_id ? { keyOwnerId: row.key_owner_id } : {}),
+  connectedBy: row.connected_by,
+  connectedAt: row.connected_at,
+});
 
 export function connectionsStore(db: Database.Database, box: SecretBox): Sync<ConnectionsStore> {
   const select = db.prepare<[string], Row>('SELECT * FROM connections WHERE team_id = ?');
@@ -65,16 +76,6 @@ export function connectionsStore(db: Database.Database, box: SecretBox): Sync<Co
   );
   const remove = db.prepare('DELETE FROM connections WHERE team_id = ?');
   const all = db.prepare<[], Row>('SELECT * FROM connections ORDER BY team_id');
-
-  const toInfo = (row: Row): ConnectionInfo => ({
-    teamId: row.team_id,
-    ...(row.enterprise_id ? { enterpriseId: row.enterprise_id } : {}),
-    workspaceId: row.workspace_id,
-    workspaceName: row.workspace_name,
-    ...(row.key_owner_id ? { keyOwnerId: row.key_owner_id } : {}),
-    connectedBy: row.connected_by,
-    connectedAt: row.connected_at,
-  });
 
   return {
     get(teamId) {

@@ -23,16 +23,21 @@ export interface InstallationsStore extends InstallationStore {
   unreadableCount(): Promise<number>;
 }
 
-interface Row {
+export interface Row {
   install_key: string;
   installer_user_id: string | null;
   data_enc: Buffer;
 }
 
-const teamKey = (teamId: string) => `T:${teamId}`;
-const orgKey = (enterpriseId: string) => `E:${enterpriseId}`;
+export const teamKey = (teamId: string) => `T:${teamId}`;
+export const orgKey = (enterpriseId: string) => `E:${enterpriseId}`;
 
-function keyOf(query: { isEnterpriseInstall?: boolean; enterpriseId?: string; teamId?: string }) {
+/** The row's key for an installation or a query: the org's for org-wide installs. */
+export function keyOf(query: {
+  isEnterpriseInstall?: boolean;
+  enterpriseId?: string;
+  teamId?: string;
+}) {
   if (query.isEnterpriseInstall && query.enterpriseId) return orgKey(query.enterpriseId);
   if (query.teamId) return teamKey(query.teamId);
   throw new Error('An installation query needs a team id or an enterprise id.');

@@ -24,14 +24,15 @@ export interface KnownProjectsStore {
   deleteTeam(teamId: string): Promise<number>;
 }
 
-interface Row {
+/** A row as stored (both engines read it the same way). */
+export interface Row {
   team_id: string;
   project_id: string;
   project_name: string;
   last_seen_at: string;
 }
 
-const fromRow = (r: Row): KnownProject => ({
+export const fromRow = (r: Row): KnownProject => ({
   teamId: r.team_id,
   projectId: r.project_id,
   projectName: r.project_name,

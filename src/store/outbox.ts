@@ -166,7 +166,8 @@ export interface OutboxStore {
   counts(): Promise<Record<OutboxStatus, number>>;
 }
 
-interface Row {
+/** A row as SQLite stores it (the PostgreSQL engine's differs in `uncertain`, a boolean). */
+export interface Row {
   id: number;
   team_id: string;
   task_id: string;
@@ -212,7 +213,7 @@ type DueSql = { id: number; teamId: string; slackUserId: string | null; at: numb
 
 const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
 
-function fromRow(r: Row): OutboxRow {
+export function fromRow(r: Row): OutboxRow {
   return {
     id: r.id,
     teamId: r.team_id,
@@ -247,9 +248,19 @@ function fromRow(r: Row): OutboxRow {
   };
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
+export const iso = (ms: number) => new Date(ms).toISOString();
 /** Errors are stored for people to read; keep them short. */
-const clip = (s: string) => (s.length > 300 ? `${s.slice(0, 297)}...` : s);
+export const clip = (s: string) => (s.length > 300 ? `${s.slice(0, 297)}...` : s);
+
+/** The columns `update` may set, by field. */
+export const FIELD_COLUMNS: Record<string, string> = {
+  slackUserId: 'slack_user_id',
+  serviceUserEmail: 'service_user_email',
+  serviceUserName: 'service_user_name',
+  creatorLabel: 'creator_label',
+  projectName: 'project_name',
+  dmChannel: 'dm_channel',
+};
 
 export function outboxStore(db: Database.Database): Sync<OutboxStore> {
   const columns = `team_id, task_id, service_user_id, service_user_email, service_user_name,
@@ -437,14 +448,6 @@ export function outboxStore(db: Database.Database): Sync<OutboxStore> {
 
   // One statement per set of columns updated together (a handful), prepared once.
   const updates = new Map<string, Database.Statement>();
-  const fieldColumns: Record<string, string> = {
-    slackUserId: 'slack_user_id',
-    serviceUserEmail: 'service_user_email',
-    serviceUserName: 'service_user_name',
-    creatorLabel: 'creator_label',
-    projectName: 'project_name',
-    dmChannel: 'dm_channel',
-  };
   const listeners = new Set<() => void>();
 
   return {
@@ -494,7 +497,7 @@ export function outboxStore(db: Database.Database): Sync<OutboxStore> {
       const sets: string[] = [];
       const params: (string | null)[] = [];
       for (const [key, value] of Object.entries(fields)) {
-        const column = fieldColumns[key];
+        const column = FIELD_COLUMNS[key];
         if (!column || value === undefined) continue;
         sets.push(`${column} = ?`);
         params.push(key === 'serviceUserEmail' ? String(value).toLowerCase() : String(value));

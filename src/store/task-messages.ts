@@ -34,7 +34,8 @@ export interface TaskMessagesStore {
   deleteTeam(teamId: string): Promise<number>;
 }
 
-interface Row {
+/** A row as stored (both engines read it the same way). */
+export interface Row {
   team_id: string;
   task_id: string;
   channel_id: string;
@@ -45,7 +46,7 @@ interface Row {
   created_at: number;
 }
 
-const fromRow = (r: Row): TaskMessage => ({
+export const fromRow = (r: Row): TaskMessage => ({
   teamId: r.team_id,
   taskId: r.task_id,
   channelId: r.channel_id,

@@ -25,7 +25,8 @@ export interface UserLinksStore {
   deleteTeam(teamId: string): Promise<number>;
 }
 
-interface Row {
+/** A row as stored (both engines read it the same way). */
+export interface Row {
   team_id: string;
   service_email: string;
   slack_user_id: string;
@@ -33,7 +34,7 @@ interface Row {
   linked_at: string;
 }
 
-const fromRow = (r: Row): UserLink => ({
+export const fromRow = (r: Row): UserLink => ({
   teamId: r.team_id,
   serviceEmail: r.service_email,
   slackUserId: r.slack_user_id,

@@ -112,6 +112,12 @@ const menuModal = (chosen?: string) => ({
       action_id: 'pick_task',
       initial_option: option('#1 Plan the launch', 't1'),
     }),
+    input('related', 'Related', {
+      type: 'multi_external_select',
+      action_id: 'pick_task',
+      min_query_length: 2,
+      initial_options: [option('#1 Plan the launch', 't1')],
+    }),
     ...(chosen
       ? [{ type: 'context', elements: [{ type: 'mrkdwn', text: `Chosen: ${chosen}` }] }]
       : []),
@@ -406,7 +412,7 @@ describe('the sandbox page', () => {
     await dialog.waitFor({ state: 'detached' });
   });
 
-  it('offers an external_select as a type-ahead: groups, keys, dispatch_action, whole options', async () => {
+  it('offers external selects as type-aheads: groups, keys, dispatch_action, chips, whole options', async () => {
     await send('/work menu');
     const dialog = page.getByRole('dialog', { name: 'Choose a task' });
     const task = dialog.getByRole('combobox', { name: 'Task' });
@@ -444,6 +450,20 @@ describe('the sandbox page', () => {
     });
     expect(await task.inputValue()).toBe('#14 Fix footer');
 
+    // Several choices: chips, each removable.
+    const related = dialog.getByRole('combobox', { name: 'Related' });
+    const chips = dialog.getByRole('list', { name: 'Chosen' });
+    expect(await chips.getByRole('listitem').allTextContents()).toEqual(['#1 Plan the launch×']);
+    for (const name of ['#12 Fix login page', '#3 Fix welcome mail']) {
+      await related.pressSequentially('fix');
+      await dialog.getByRole('option', { name }).click();
+    }
+    await dialog.getByRole('button', { name: 'Remove #1 Plan the launch' }).click();
+    expect(await chips.getByRole('listitem').allTextContents()).toEqual([
+      '#12 Fix login page×',
+      '#3 Fix welcome mail×',
+    ]);
+
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });
     const values = submissions.at(-1) ?? {};
@@ -452,6 +472,10 @@ describe('the sandbox page', () => {
       selected_option: option('#14 Fix footer', 't14'),
     });
     expect(values.parent?.pick_task?.selected_option).toEqual(option('#1 Plan the launch', 't1'));
+    expect(values.related?.pick_task).toEqual({
+      type: 'multi_external_select',
+      selected_options: [option('#12 Fix login page', 't12'), option('#3 Fix welcome mail', 't3')],
+    });
   });
 
   it('updates live when the app posts, and counts unread DMs', async () => {

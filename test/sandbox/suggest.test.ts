@@ -50,6 +50,13 @@ const pickerModal = {
       action_id: 'pick_broken',
       min_query_length: 0,
     }),
+    input('related', 'Related', {
+      type: 'multi_external_select',
+      action_id: 'pick',
+      min_query_length: 1,
+      max_selected_items: 2,
+      initial_options: [INITIAL],
+    }),
     input('note', 'Note', { type: 'plain_text_input', action_id: 'value' }),
   ],
 };
@@ -198,6 +205,42 @@ describe('external_select in the sandbox', () => {
       selected_option: INITIAL,
     });
     expect(values.broken.pick_broken).toEqual({ type: 'external_select', selected_option: null });
+    expect(values.related.pick).toEqual({
+      type: 'multi_external_select',
+      selected_options: [INITIAL],
+    });
+  });
+
+  it('takes several options for a multi_external_select, within max_selected_items', async () => {
+    const id = await openPicker(ALICE);
+    const offered = await suggest(id, 'related', 'pick', 'fix');
+    expect(offered.json.options).toEqual(TASKS);
+    const over = await sandbox.interactions.submitView({
+      userId: ALICE,
+      viewId: id,
+      values: { task: { pick: 't12' }, related: { pick: ['t7', 't12', 't13'] } },
+    });
+    // "task" was never asked in this view: its value is one the user cannot have chosen.
+    expect(over.errors).toEqual({
+      task: 'Choose an option from the list.',
+      related: 'Choose at most 2.',
+    });
+    await suggest(id, 'task', 'pick', 'fix');
+    const unknown = await sandbox.interactions.submitView({
+      userId: ALICE,
+      viewId: id,
+      values: { task: { pick: 't12' }, related: { pick: ['t12', 'made-up'] } },
+    });
+    expect(unknown.errors).toEqual({ related: 'Choose options from the list.' });
+    const count = submissions.length;
+    const ok = await sandbox.interactions.submitView({
+      userId: ALICE,
+      viewId: id,
+      values: { task: { pick: 't12' }, related: { pick: ['t13', 't7'] } },
+    });
+    expect(ok).toMatchObject({ ok: true });
+    const values = await waitFor(() => submissions.length > count && submissions.at(-1), 'it');
+    expect(values.related.pick?.selected_options).toEqual([TASKS[1], INITIAL]);
   });
 
   it('refuses a value the app never offered, as Slack’s client cannot send one', async () => {

@@ -12,7 +12,7 @@
  *   const pg = usePostgres();
  *   it('…', async () => { const url = await pg.freshDatabase(); … });
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -117,9 +117,23 @@ export async function startPostgres(): Promise<PostgresServer> {
     }
   }
 
+  const [stopCmd, stopArgs] = command('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+  // A test process killed outright (SIGKILL: a hung test file) runs no handler: a detached
+  // watchdog stops the server and removes its directory once this process is gone.
+  const watchdog = spawn(
+    'sh',
+    [
+      '-c',
+      `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; "$0" "$@" >/dev/null 2>&1; rm -rf '${dir}'`,
+      stopCmd,
+      ...stopArgs,
+    ],
+    { detached: true, stdio: 'ignore' },
+  );
+  watchdog.unref();
   const stopNow = () => {
-    const [cmd, args] = command('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
-    spawnSync(cmd, args, { stdio: 'ignore' });
+    watchdog.kill();
+    spawnSync(stopCmd, stopArgs, { stdio: 'ignore' });
     removeDir();
   };
   // A test process that ends without afterAll (a crash, a timeout) still stops its server.
@@ -146,8 +160,8 @@ export async function startPostgres(): Promise<PostgresServer> {
       if (stopped) return;
       stopped = true;
       process.removeListener('exit', stopNow);
-      const [cmd, args] = command('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
-      await run(cmd, args);
+      watchdog.kill();
+      await run(stopCmd, stopArgs);
       removeDir();
     },
   };

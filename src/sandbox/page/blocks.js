@@ -3,7 +3,7 @@
 // shape Slack's state.values expects. Unknown blocks and elements are shown as such, not hidden.
 
 import { el, nextId } from './dom.js';
-import { applyTypeahead, typeahead } from './external-select.js';
+import { applyTypeahead, readTypeahead, typeahead } from './external-select.js';
 import { escapeHtml, mrkdwnToHtml, plainToHtml } from './mrkdwn.js';
 
 export { el };
@@ -274,6 +274,7 @@ export function renderElement(block, e, ctx, id = nextId('field')) {
       });
     }
     case 'external_select':
+    case 'multi_external_select':
       return typeahead(block, e, ctx, {
         id,
         attrs: stateAttrs(block, e),
@@ -484,7 +485,7 @@ export function collectValues(root) {
       const checked = [...node.querySelectorAll('input:checked')].map((i) => i.value);
       raw = node.dataset.type === 'checkboxes' ? checked : (checked[0] ?? null);
     } else if (node.classList.contains('bk-typeahead')) {
-      raw = node.dataset.value || null;
+      raw = readTypeahead(node);
     } else {
       raw = node.value === '' ? null : node.value;
     }
@@ -508,7 +509,7 @@ export function applyValues(root, values, only) {
     } else if (node.classList.contains('bk-choices')) {
       for (const i of node.querySelectorAll('input')) i.checked = list.includes(i.value);
     } else if (node.classList.contains('bk-typeahead')) {
-      applyTypeahead(node, list[0]);
+      applyTypeahead(node, list);
     } else {
       node.value = list.join('\n');
     }

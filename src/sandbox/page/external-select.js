@@ -1,8 +1,9 @@
-// A select menu with an external data source (external_select) as Slack's client has it: a
-// type-ahead. Once `min_query_length` characters are typed (Slack's default is 3), the page asks
-// the sandbox, which sends the app a signed block_suggestion and hands back its options or
-// option groups to choose from. The chosen option's value is the element's value (data-value);
-// its text stays in the box. Choosing sends block_actions when the block dispatches.
+// Select menus with an external data source (external_select, multi_external_select) as Slack's
+// client has them: a type-ahead. Once `min_query_length` characters are typed (Slack's default
+// is 3), the page asks the sandbox, which sends the app a signed block_suggestion and hands back
+// its options or option groups to choose from. The chosen values are kept on the box
+// (readTypeahead); a single choice's text stays in the text box, multiple choices show as
+// removable chips. A change sends block_actions when the block dispatches.
 
 import { el, nextId } from './dom.js';
 
@@ -13,16 +14,66 @@ const DEBOUNCE_MS = 150;
 /** Option texts by element and value: a redrawn modal shows a chosen option's text again. */
 const labels = new Map();
 const labelKey = (box, value) => `${box.dataset.blockId}/${box.dataset.actionId}/${value}`;
+const labelOf = (box, value) => labels.get(labelKey(box, value)) ?? value;
 
 function plain(t) {
   return t && typeof t === 'object' ? String(t.text ?? '') : String(t ?? '');
 }
 
+/** The chosen values of a type-ahead box (always a list). */
+function chosenOf(box) {
+  try {
+    const list = JSON.parse(box.dataset.values ?? '[]');
+    return Array.isArray(list) ? list.map(String) : [];
+  } catch {
+    // Only this module writes the attribute; anything else reads as nothing chosen.
+    return [];
+  }
+}
+
+/** What collectValues sends for a type-ahead: a value or null; a list for the multi kind. */
+export function readTypeahead(box) {
+  const values = chosenOf(box);
+  return box.dataset.type === 'multi_external_select' ? values : (values[0] ?? null);
+}
+
+/** Shows `values` as the box's choice: the text box (single) or the chips (multi). */
+function showChosen(box, values) {
+  box.dataset.values = JSON.stringify(values);
+  const input = box.querySelector('input');
+  const chips = box.querySelector('.bk-typeahead-chips');
+  if (!chips) {
+    if (input) input.value = values[0] === undefined ? '' : labelOf(box, values[0]);
+    return;
+  }
+  chips.replaceChildren(
+    ...values.map((v) =>
+      el('li', { class: 'bk-chip' }, [
+        el('span', { text: labelOf(box, v) }),
+        el('button', {
+          type: 'button',
+          class: 'bk-chip-remove',
+          'aria-label': `Remove ${labelOf(box, v)}`,
+          text: '×',
+          onclick: () => box.dispatchEvent(new CustomEvent('typeahead-remove', { detail: v })),
+        }),
+      ]),
+    ),
+  );
+}
+
+/** Puts values back into a type-ahead (after a redraw), with their texts when known. */
+export function applyTypeahead(box, values) {
+  showChosen(box, values);
+}
+
 /**
- * The type-ahead for one external_select. `attrs` are the element's data attributes (the box is
- * what collectValues reads); `id` goes on the text box, which the block's label points at.
+ * The type-ahead for one external_select or multi_external_select. `attrs` are the element's
+ * data attributes (the box is what collectValues reads); `id` goes on the text box, which the
+ * block's label points at.
  */
 export function typeahead(block, e, ctx, { id, attrs, dispatches }) {
+  const multiple = e.type === 'multi_external_select';
   const min =
     Number.isInteger(e.min_query_length) && e.min_query_length >= 0
       ? e.min_query_length
@@ -41,7 +92,8 @@ export function typeahead(block, e, ctx, { id, attrs, dispatches }) {
   });
   const list = el('ul', { id: listId, class: 'bk-typeahead-list', role: 'listbox', hidden: true });
   const note = el('div', { class: 'bk-typeahead-note', 'aria-live': 'polite' });
-  const box = el('div', { ...attrs, class: 'bk-typeahead' }, [input, list, note]);
+  const chips = multiple ? el('ul', { class: 'bk-typeahead-chips', 'aria-label': 'Chosen' }) : null;
+  const box = el('div', { ...attrs, class: 'bk-typeahead' }, [chips, input, list, note]);
   let items = [];
   let active = -1;
   let asked = 0;
@@ -59,14 +111,24 @@ export function typeahead(block, e, ctx, { id, attrs, dispatches }) {
     });
     if (items[i]) input.setAttribute('aria-activedescendant', items[i].item.id);
   };
+  const changed = (values) => {
+    showChosen(box, values);
+    ctx.markDirty?.(block.block_id, e.action_id);
+    if (dispatches) ctx.onAction(block, e, multiple ? values : (values[0] ?? null));
+  };
   const choose = (option) => {
-    box.dataset.value = option.value;
     labels.set(labelKey(box, option.value), plain(option.text));
-    input.value = plain(option.text);
     note.textContent = '';
     setOpen(false);
-    ctx.markDirty?.(block.block_id, e.action_id);
-    if (dispatches) ctx.onAction(block, e, option.value);
+    if (!multiple) return changed([option.value]);
+    input.value = '';
+    const values = chosenOf(box);
+    if (values.includes(option.value)) return;
+    if (Number.isInteger(e.max_selected_items) && values.length >= e.max_selected_items) {
+      note.textContent = `Choose at most ${e.max_selected_items}.`;
+      return;
+    }
+    changed([...values, option.value]);
   };
   const show = (answer) => {
     list.replaceChildren();
@@ -122,28 +184,32 @@ export function typeahead(block, e, ctx, { id, attrs, dispatches }) {
     timer = setTimeout(() => ask(typed), DEBOUNCE_MS);
   };
 
-  if (e.initial_option) {
-    box.dataset.value = e.initial_option.value;
-    labels.set(labelKey(box, e.initial_option.value), plain(e.initial_option.text));
-    input.value = plain(e.initial_option.text);
-  }
+  const initial = multiple ? (e.initial_options ?? []) : [e.initial_option].filter(Boolean);
+  for (const o of initial) labels.set(labelKey(box, o.value), plain(o.text));
+  showChosen(
+    box,
+    initial.map((o) => o.value),
+  );
+  box.addEventListener('typeahead-remove', (ev) => {
+    changed(chosenOf(box).filter((v) => v !== ev.detail));
+  });
   input.addEventListener('input', () => {
-    // Typing replaces the choice, as in Slack's menu.
-    if (box.dataset.value !== undefined) {
-      delete box.dataset.value;
+    // Typing replaces a single choice, as in Slack's menu.
+    if (!multiple && chosenOf(box).length > 0) {
+      box.dataset.values = '[]';
       ctx.markDirty?.(block.block_id, e.action_id);
     }
     typedChanged();
   });
   input.addEventListener('focus', () => {
     // With no minimum, Slack loads options as soon as the menu opens.
-    if (min === 0 && box.dataset.value === undefined) typedChanged();
+    if (min === 0 && (multiple || chosenOf(box).length === 0)) typedChanged();
   });
   input.addEventListener('blur', () => {
     setOpen(false);
-    // Leaving without choosing shows the choice there is (or nothing), not half-typed text.
-    const value = box.dataset.value;
-    input.value = value === undefined ? '' : (labels.get(labelKey(box, value)) ?? value);
+    // Leaving without choosing shows the choice there is, not half-typed text.
+    const values = chosenOf(box);
+    input.value = multiple || values[0] === undefined ? '' : labelOf(box, values[0]);
     note.textContent = '';
   });
   input.addEventListener('keydown', (ev) => {
@@ -164,16 +230,4 @@ export function typeahead(block, e, ctx, { id, attrs, dispatches }) {
     }
   });
   return box;
-}
-
-/** Puts a value back into a type-ahead (after a redraw), with its text when known. */
-export function applyTypeahead(box, value) {
-  const input = box.querySelector('input');
-  if (value === undefined || value === null || value === '') {
-    delete box.dataset.value;
-    if (input) input.value = '';
-    return;
-  }
-  box.dataset.value = value;
-  if (input) input.value = labels.get(labelKey(box, value)) ?? value;
 }

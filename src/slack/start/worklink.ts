@@ -15,7 +15,8 @@ import { errMessage } from '../../error-message.js';
 import { newInstanceId } from '../../instance-id.js';
 import { createLogger, type Logger } from '../../logger.js';
 import type { ServiceHandle } from '../../service/index.js';
-import { openStore, type Store } from '../../store/index.js';
+import type { Store } from '../../store/index.js';
+import { openConfiguredStore, StoreOpenError } from '../../store/open.js';
 import { queueFoundTask } from '../../sync/found-task.js';
 import { TaskIndexRefresh } from '../../sync/task-index-refresh.js';
 import { indexWorkClient } from '../../sync/task-sightings.js';
@@ -94,12 +95,14 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
   };
 
   try {
-    const store = openStore(config.dataDir, { secretsKey: config.secretsKey });
+    const store = await openConfiguredStore(config, logger).catch((e: unknown) => {
+      throw e instanceof StoreOpenError ? new StartupError(e.message) : e;
+    });
+    cleanup.push(() => store.close());
     if (config.slack.mode === 'oauth') {
       const unreadable = await unreadableInstallsSentence(store, config, INSTALL_PATH);
       if (unreadable) logger.error(unreadable);
     }
-    cleanup.push(() => store.close());
 
     let service: ServiceHandle | undefined;
     let workUrls = options.serviceUrls ?? config.workApi;

@@ -74,9 +74,13 @@ export function openPgDb(url: string, options: { max?: number; logger?: Logger }
   pool.on('error', (e) =>
     options.logger?.warn(`PostgreSQL dropped an idle connection: ${e.message}`),
   );
+  let closed: Promise<void> | undefined;
   return {
     ...sqlOn(pool, false, pool),
     pool,
-    close: () => pool.end(),
+    close: () => {
+      closed ??= pool.end();
+      return closed;
+    },
   };
 }

@@ -1,0 +1,34 @@
+/**
+ * seen_requests and notify_seen_events on PostgreSQL: what was already taken in, shared by
+ * every instance on the database (../seen-requests.ts, ../outbox.ts). Each claim is one
+ * INSERT … ON CONFLICT, so two instances offered the same key at once cannot both win.
+ */
+import type { SeenEventsStore } from '../outbox.js';
+import type { SeenRequestsStore } from '../seen-requests.js';
+import type { Sql } from './db.js';
+
+export function pgSeenRequestsStore(sql: Sql): SeenRequestsStore {
+  return {
+    // An expired row is taken over; a live one makes the insert change nothing.
+    claim: async (key, expiresAt, now = Date.now()) =>
+      (await sql.run(
+        `INSERT INTO seen_requests (key, expires_at) VALUES ($1, $2)
+         ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at
+         WHERE seen_requests.expires_at <= $3`,
+        [key, expiresAt, now],
+      )) === 1,
+    prune: (now = Date.now()) => sql.run('DELETE FROM seen_requests WHERE expires_at <= $1', [now]),
+  };
+}
+
+export function pgSeenEventsStore(sql: Sql): SeenEventsStore {
+  return {
+    markSeen: async (eventId, now = Date.now()) =>
+      (await sql.run(
+        'INSERT INTO notify_seen_events (event_id, seen_at) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+        [eventId, now],
+      )) === 1,
+    prune: (olderThanMs, now = Date.now()) =>
+      sql.run('DELETE FROM notify_seen_events WHERE seen_at < $1', [now - olderThanMs]),
+  };
+}
