@@ -252,6 +252,20 @@ export const iso = (ms: number) => new Date(ms).toISOString();
 /** Errors are stored for people to read; keep them short. */
 export const clip = (s: string) => (s.length > 300 ? `${s.slice(0, 297)}...` : s);
 
+/** The wake-up signal: `changed()` tells every `onChange` listener (the worker). */
+export function changeSignal(): Pick<OutboxStore, 'changed' | 'onChange'> {
+  const listeners = new Set<() => void>();
+  return {
+    changed: () => {
+      for (const listener of listeners) listener();
+    },
+    onChange: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
 /** The columns `update` may set, by field. */
 export const FIELD_COLUMNS: Record<string, string> = {
   slackUserId: 'slack_user_id',
@@ -448,16 +462,9 @@ export function outboxStore(db: Database.Database): Sync<OutboxStore> {
 
   // One statement per set of columns updated together (a handful), prepared once.
   const updates = new Map<string, Database.Statement>();
-  const listeners = new Set<() => void>();
 
   return {
-    changed: () => {
-      for (const listener of listeners) listener();
-    },
-    onChange: (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    ...changeSignal(),
     enqueue: (rows, mode, now = Date.now()) => enqueue(rows, mode, now),
     get: (id) => {
       const r = byId.get(id);

@@ -146,6 +146,18 @@ export function ftsQuery(text: string, join: 'AND' | 'OR' = 'AND'): string | und
   return words.map((w) => `"${w}"*`).join(` ${join} `);
 }
 
+/** What an open list tells of one of its tasks: open, in that project, maybe its name and number. */
+export const listedSighting = (
+  projectId: string,
+  item: { taskId: string; taskName?: string; number?: number },
+): TaskSighting => ({
+  taskId: item.taskId,
+  projectId,
+  done: false,
+  ...(item.taskName !== undefined ? { name: item.taskName } : {}),
+  ...(item.number !== undefined ? { number: item.number } : {}),
+});
+
 /** yyyy-MM-dd of a service date (ISO date-time or plain date), else undefined. */
 export function indexDate(value: string | null | undefined): string | undefined {
   const m = /^(\d{4}-\d{2}-\d{2})/.exec(value ?? '');
@@ -272,17 +284,7 @@ export function taskIndexStore(db: Database.Database): Sync<TaskIndexStore> {
       const listed = new Set<string>();
       for (const item of items) {
         listed.add(item.taskId);
-        record(
-          teamId,
-          {
-            taskId: item.taskId,
-            projectId,
-            done: false,
-            ...(item.taskName !== undefined ? { name: item.taskName } : {}),
-            ...(item.number !== undefined ? { number: item.number } : {}),
-          },
-          now,
-        );
+        record(teamId, listedSighting(projectId, item), now);
       }
       let closed = 0;
       for (const { task_id } of openOfProject.all(teamId, projectId)) {

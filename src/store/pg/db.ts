@@ -68,7 +68,14 @@ async function transaction<T>(pool: pg.Pool, work: (sql: Sql) => Promise<T>): Pr
 }
 
 export function openPgDb(url: string, options: { max?: number; logger?: Logger } = {}): PgDb {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    types,
+    // A server that does not answer (a wrong host, a dropped route) fails in seconds, at
+    // start-up with a sentence, instead of after the system's TCP timeout of minutes.
+    connectionTimeoutMillis: 10_000,
+  });
   // An idle connection the server drops (restart, failover) must not crash the process; the
   // pool replaces it on the next query.
   pool.on('error', (e) =>

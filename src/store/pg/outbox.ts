@@ -5,6 +5,7 @@
  * of two workers racing for a row one gets it and the other moves on without waiting.
  */
 import {
+  changeSignal,
   clip,
   type DueRow,
   FIELD_COLUMNS,
@@ -36,7 +37,6 @@ const zeroCounts = (): Record<OutboxStatus, number> => ({
 });
 
 export function pgOutboxStore(sql: Sql): OutboxStore {
-  const listeners = new Set<() => void>();
   const ended = async (id: number, status: 'failed' | 'skipped', reason: string, now: number) => {
     await sql.run(
       `UPDATE notify_outbox SET status = $1, last_error = $2, updated_at = $3, claimed_until = NULL
@@ -55,13 +55,7 @@ export function pgOutboxStore(sql: Sql): OutboxStore {
   };
 
   return {
-    changed: () => {
-      for (const listener of listeners) listener();
-    },
-    onChange: (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    ...changeSignal(),
     enqueue: (rows, mode, now = Date.now()) =>
       sql.tx(async (tx) => {
         const text = mode === 'slack' ? INSERT_SLACK : INSERT_IGNORE;

@@ -4,7 +4,7 @@
  * words, task-words.ts) under a GIN index, queried with prefixes (`word:*`) in any order.
  * Sightings are merged in task-sightings.ts.
  */
-import type { IndexedTask, TaskIndexStore } from '../task-index.js';
+import { type IndexedTask, listedSighting, type TaskIndexStore } from '../task-index.js';
 import type { Sql } from './db.js';
 import { COLUMNS, ROW, type Row, recordSightings } from './task-sightings.js';
 import { tsQuery } from './task-words.js';
@@ -55,18 +55,8 @@ export function pgTaskIndexStore(sql: Sql): TaskIndexStore {
       sql.tx((tx) => recordSightings(tx, teamId, list, now)),
     sawOpenList: (teamId, projectId, items, now = Date.now()) =>
       sql.tx(async (tx) => {
-        await recordSightings(
-          tx,
-          teamId,
-          items.map((item) => ({
-            taskId: item.taskId,
-            projectId,
-            done: false,
-            ...(item.taskName !== undefined ? { name: item.taskName } : {}),
-            ...(item.number !== undefined ? { number: item.number } : {}),
-          })),
-          now,
-        );
+        const sightings = items.map((item) => listedSighting(projectId, item));
+        await recordSightings(tx, teamId, sightings, now);
         return tx.run(
           `UPDATE task_index SET done = true, status_name = NULL, seen_at = $3
             WHERE team_id = $1 AND project_id = $2 AND NOT done AND NOT gone
