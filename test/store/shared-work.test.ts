@@ -124,10 +124,10 @@ for (const engine of storeEngines()) {
         await pa.begin('T1', 'U_BOB', 1_000);
         await pa.limited('T2', 1_000, 1_000);
         // The channel's row and T2's (PostgreSQL also keeps an empty row for T1).
-    expect(await b.pace.sweep(5_000_000)).toBeGreaterThanOrEqual(2);
-    expect(await b.pace.sweep(5_000_000)).toBe(0);
-    // Forgotten: the channel is free again even at a time before its old next moment.
-    expect(await pa.begin('T1', 'U_BOB', 1_100)).toBeUndefined();
+        expect(await b.pace.sweep(5_000_000)).toBeGreaterThanOrEqual(2);
+        expect(await b.pace.sweep(5_000_000)).toBe(0);
+        // Forgotten: the channel is free again even at a time before its old next moment.
+        expect(await pa.begin('T1', 'U_BOB', 1_100)).toBeUndefined();
       });
     });
   });
