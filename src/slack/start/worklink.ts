@@ -12,6 +12,7 @@ import type { App } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
 import type { AppConfig } from '../../config.js';
 import { errMessage } from '../../error-message.js';
+import { newInstanceId } from '../../instance-id.js';
 import { createLogger, type Logger } from '../../logger.js';
 import type { ServiceHandle } from '../../service/index.js';
 import type { Store } from '../../store/index.js';
@@ -133,11 +134,14 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       { maxResponseBytes: config.workMaxResponseBytes, log: logger },
       (client, teamId) => indexWorkClient(client, teamId, store.taskIndex, (m) => logger.warn(m)),
     );
+    // Who this process is in the leases it takes on shared work (outbox rows, looks, rounds).
+    const instanceId = newInstanceId();
     const indexRefresh = new TaskIndexRefresh(
       {
         store,
         logger,
         now: options.clock,
+        instanceId,
         // A change the re-reads find is shown in the messages about the task, and a new
         // assignee is told.
         onChanged: (teamId, taskId, was, now) => {
@@ -157,7 +161,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
     const clock = options.clock ?? Date.now;
     const activity = createActivityHub(logger);
     const notifications = createNotifications(
-      { config, store, logger, workClients, directory, matcher, service, activity },
+      { config, store, logger, workClients, directory, matcher, service, instanceId, activity },
       // Each person's settings and quiet hours, applied as their DM goes out.
       { gate: dmGate({ store, users, now: clock }) },
     );
@@ -167,6 +171,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       logger,
       intervalMs: (config.workPollSeconds ?? 0) * 1000,
       now: options.clock,
+      instanceId,
       workFor: async (teamId) => {
         const connection = await store.connections.get(teamId);
         return connection ? workClients.for(connection) : undefined;
@@ -228,6 +233,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       users: deps.users,
       slackFor: (teamId) => notifications.slackFor(teamId),
       now: options.clock,
+      instanceId,
     });
     deps.digest = digest;
     const quietHours = new QuietRelease({ store, logger, now: clock });
