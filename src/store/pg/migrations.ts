@@ -206,6 +206,18 @@ export const pgMigrations: readonly string[] = [
           AND strpos(NEW.task_id, ':') = 0)
     EXECUTE FUNCTION task_messages_from_outbox();
   `,
+  // 2: the outbox's ordered reads (a team's due rows by due time then id, abandoned claims by
+  // lease end then id, a team's latest failures) straight from an index, as on SQLite, whose
+  // indexes end with the rowid. Without the id, PostgreSQL sorts a team's whole due range to
+  // take the first few rows.
+  `
+  CREATE INDEX notify_outbox_team_due_id ON notify_outbox (status, team_id, next_attempt_at, id);
+  DROP INDEX notify_outbox_team_due;
+  CREATE INDEX notify_outbox_claims_id ON notify_outbox (status, claimed_until, id);
+  DROP INDEX notify_outbox_claims;
+  CREATE INDEX notify_outbox_team_id ON notify_outbox (team_id, status, updated_at, id);
+  DROP INDEX notify_outbox_team;
+  `,
 ];
 
 // Any constant shared by every Worklink instance; spells "wlnk".
