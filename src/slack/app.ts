@@ -15,6 +15,8 @@ import { connectionCommands } from './connection/commands.js';
 import { registerConnection } from './connection/register.js';
 import { watchStatusSection } from './connection/watch-status.js';
 import type { WorklinkDeps } from './context/deps.js';
+import { feedCommands } from './feeds/commands.js';
+import { registerThreadSync } from './feeds/thread-sync.js';
 import { registerHome } from './home/publish.js';
 import { digestCommands } from './notify/digest/commands.js';
 import { answerOnFailure, normalizePayload } from './payload-guard.js';
@@ -37,6 +39,9 @@ export const BOT_SCOPES = [
   // Reads the bot's own DMs to tell whether an interrupted send already arrived.
   'im:history',
   'files:read',
+  // Feeds with sync: replies in a task card's thread (message.channels / message.groups).
+  'channels:history',
+  'groups:history',
 ] as const;
 
 export const EVENTS_PATH = '/slack/events';
@@ -58,6 +63,7 @@ export function workSubcommands(extra: readonly Subcommand[] = []): Subcommand[]
     ...connectionCommands([outboxStatusSection, watchStatusSection]),
     ...taskCommands,
     ...projectCommands,
+    ...feedCommands,
     ...directoryCommands,
     ...peopleCommands,
     ...digestCommands,
@@ -192,6 +198,7 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
   registerConnection(app, deps);
   registerTasks(app, deps);
   registerProjects(app, deps);
+  registerThreadSync(app, deps);
   registerHome(app, deps, router.visible());
   return app;
 }

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { makePrivateDir } from '../private-files.js';
 import { openSqlite } from '../sqlite.js';
+import { type ChannelFeedsStore, channelFeedsStore } from './channel-feeds.js';
 import {
   type ChannelProject,
   type ChannelProjectsStore,
@@ -82,6 +83,8 @@ export interface Store {
   readonly installations: InstallationsStore;
   readonly channelProjects: ChannelProjectsStore;
   readonly knownProjects: KnownProjectsStore;
+  /** Channel feeds (`/work feed`) and what each posted for each task. */
+  readonly channelFeeds: ChannelFeedsStore;
   /** Assignment DMs waiting to be sent, one row per (team, task, person). */
   readonly outbox: OutboxStore;
   /** Ids of service events already taken in (a redelivery changes nothing). */
@@ -102,7 +105,7 @@ export interface Store {
   readonly watchState: WatchStateStore;
   /**
    * Forgets what Worklink keeps about a team's service workspace: the connection (API key),
-   * channel links, known projects, the task index and the watcher's state, in one
+   * channel links and feeds, known projects, the task index and the watcher's state, in one
    * transaction. Returns what was removed.
    */
   forgetTeam(teamId: string): Promise<ForgottenTeam>;
@@ -184,10 +187,12 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
   const seenEvents = seenEventsStore(db);
   const taskMessages = taskMessagesStore(db);
   const notifySettings = notifySettingsStore(db);
+  const channelFeeds = channelFeedsStore(db);
 
   const forgetTeam = db.transaction((teamId: string): ForgottenTeam => {
     taskIndex.deleteTeam(teamId);
     watchState.forgetTeam(teamId);
+    channelFeeds.deleteTeam(teamId);
     return {
       connection: connections.delete(teamId),
       links: channelProjects.deleteTeam(teamId),
@@ -260,6 +265,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     installations: asyncStore(installationsStore(db, secrets)),
     channelProjects: asyncStore(channelProjects),
     knownProjects: asyncStore(knownProjects),
+    channelFeeds: asyncStore(channelFeeds),
     outbox: asyncStore(outbox, ['changed', 'onChange']),
     seenEvents: asyncStore(seenEvents),
     seenRequests: asyncStore(seenRequestsStore(db)),

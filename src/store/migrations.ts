@@ -239,6 +239,32 @@ export const migrations: Migration[] = [
             CAST(unixepoch('subsec') * 1000 AS INTEGER));
   END;
   `,
+  // 10: channel feeds (`/work feed on|off [sync]`) and what each feed posted for each task
+  // (src/store/channel-feeds.ts): a task's card (its thread gets the task's later activity)
+  // or its line in a burst's summary; one row per channel and task, so nothing posts twice.
+  `
+  CREATE TABLE channel_feeds (
+    team_id     TEXT NOT NULL,
+    channel_id  TEXT NOT NULL,
+    sync        INTEGER NOT NULL DEFAULT 0,  -- thread replies become comments
+    enabled_by  TEXT NOT NULL,               -- Slack user id
+    enabled_at  INTEGER NOT NULL,            -- epoch ms
+    PRIMARY KEY (team_id, channel_id)
+  ) STRICT, WITHOUT ROWID;
+
+  CREATE TABLE feed_posts (
+    team_id     TEXT NOT NULL,
+    channel_id  TEXT NOT NULL,
+    task_id     TEXT NOT NULL,
+    kind        TEXT NOT NULL CHECK (kind IN ('card', 'summary')),
+    posted_at   INTEGER NOT NULL,            -- epoch ms (the app's clock)
+    ts          TEXT,                        -- the card's, or the summary's, message ts
+    PRIMARY KEY (team_id, channel_id, task_id)
+  ) STRICT;
+  CREATE INDEX feed_posts_recent ON feed_posts (team_id, channel_id, posted_at);
+  CREATE INDEX feed_posts_task ON feed_posts (team_id, task_id);
+  CREATE INDEX feed_posts_message ON feed_posts (team_id, channel_id, ts);
+  `,
 ];
 
 /** Brings `db` up to date. Throws when the file is newer than this code. */

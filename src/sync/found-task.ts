@@ -5,6 +5,7 @@
  * first, so when the task was made from Slack, the Slack path's rows (which know who acted
  * in Slack) take them over.
  */
+import type { TaskActivity } from '../slack/notify/activity.js';
 import type { Store } from '../store/index.js';
 import { CREATOR_SKIPPED, type NewOutboxRow } from '../store/outbox.js';
 import type { Task } from '../workapi/contract.js';
@@ -17,11 +18,9 @@ export async function queueFoundTask(
   task: Task,
   options: { now: number; graceMs: number },
 ): Promise<number> {
-  const assignees = [...new Set((task.taskUsers ?? []).map((u) => u.taskUserId))];
+  const assignees = assigneesOf(task);
   if (assignees.length === 0) return 0;
-  // Not in the spec's Task, but the hosted service's documents say who made it.
-  const raw = task as Record<string, unknown>;
-  const creator = readId(raw.CreatedBy) ?? readId(raw.createdBy);
+  const creator = creatorOf(task);
   const project = task.projectId
     ? await store.knownProjects.get(teamId, task.projectId)
     : undefined;
@@ -46,4 +45,24 @@ export async function queueFoundTask(
   const queued = (await store.outbox.enqueue(rows, 'ignore', options.now)).length;
   store.outbox.changed();
   return queued;
+}
+
+/** The found task as the activity hub tells it (channel feeds post it). */
+export function createdActivity(task: Task): TaskActivity {
+  const creator = creatorOf(task);
+  return {
+    kind: 'created',
+    taskId: task.taskId,
+    projectId: task.projectId,
+    actor: creator ? { serviceUserId: creator } : undefined,
+    assigneeIds: assigneesOf(task),
+  };
+}
+
+const assigneesOf = (task: Task) => [...new Set((task.taskUsers ?? []).map((u) => u.taskUserId))];
+
+/** Not in the spec's Task, but the hosted service's documents say who made it. */
+function creatorOf(task: Task): string | undefined {
+  const raw = task as Record<string, unknown>;
+  return readId(raw.CreatedBy) ?? readId(raw.createdBy);
 }

@@ -11,6 +11,7 @@ import type { WorklinkDeps } from '../../src/slack/context/deps.js';
 import { RouteRegistry } from '../../src/slack/context/routes.js';
 import { SlackUserDirectory } from '../../src/slack/context/slack-users.js';
 import { WorkClientCache } from '../../src/slack/context/work-clients.js';
+import { createChannelFeeds } from '../../src/slack/feeds/channel-feeds.js';
 import { createActivityHub } from '../../src/slack/notify/activity.js';
 import { createLiveMessages } from '../../src/slack/notify/live-messages.js';
 import { SlackMatcher } from '../../src/slack/notify/match.js';
@@ -116,6 +117,14 @@ describe('buildApp', () => {
         logger,
         slackFor: async () => undefined,
         deps: () => deps,
+      }),
+      feeds: createChannelFeeds({
+        store,
+        logger,
+        slackFor: async () => undefined,
+        deps: () => deps,
+        graceMs: () => 0,
+        now: Date.now,
       }),
     };
   });

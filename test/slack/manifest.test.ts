@@ -67,6 +67,8 @@ describe('manifest.yml', () => {
       'im:write',
       'im:history',
       'files:read',
+      'channels:history',
+      'groups:history',
     ]);
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([...BOT_SCOPES].sort());
     expect(manifest.oauth_config.scopes.user).toBeUndefined();
@@ -78,6 +80,8 @@ describe('manifest.yml', () => {
     expect(manifest.settings.event_subscriptions.bot_events.sort()).toEqual([
       'app_home_opened',
       'app_uninstalled',
+      'message.channels',
+      'message.groups',
       'tokens_revoked',
     ]);
     expect(manifest.settings.event_subscriptions.request_url).toBe(

@@ -34,6 +34,8 @@ describe('PostgreSQL migrations', () => {
     const first = await schema(db);
     expect(first).toContain('task_index.words tsvector');
     expect(first).toContain('notify_outbox.next_attempt_at bigint');
+    expect(first).toContain('channel_feeds.sync boolean');
+    expect(first).toContain('feed_posts.ts text');
     await migratePg(db);
     expect(await pgSchemaVersion(db)).toBe(pgMigrations.length);
     expect(await schema(db)).toEqual(first);

@@ -76,6 +76,8 @@ export interface HostedFake {
   projects: { website: string; onboarding: string };
   customers: string[];
   tasks: Map<string, HostedTask>;
+  /** Comments posted, in order. */
+  comments: { taskId: string; content: string }[];
   projectsById: Map<string, HostedProject>;
   options: Required<HostedFakeOptions>;
   /** The seeded workspace in the embedded service's seed shape (for the shared harness). */
@@ -128,6 +130,7 @@ export async function startHostedFake(options: HostedFakeOptions = {}): Promise<
     string
   >;
   const tasks = new Map<string, HostedTask>();
+  const comments: { taskId: string; content: string }[] = [];
   /** Each project's tasks in TaskNumber order (lists stay cheap at 100 000 tasks). */
   const byProject = new Map<string, HostedTask[]>();
   const projectsById = new Map<string, HostedProject>();
@@ -361,6 +364,7 @@ export async function startHostedFake(options: HostedFakeOptions = {}): Promise<
       case 'base:POST /task/:id/comments': {
         const t = task(parts[1]);
         if (!t) return { key, answer: fail(404, 'Task not found') };
+        comments.push({ taskId: t.id, content: String(body.content) });
         return {
           key,
           answer: written('Comment added', { _id: objectId(), content: body.content }),
@@ -505,6 +509,7 @@ export async function startHostedFake(options: HostedFakeOptions = {}): Promise<
     projects: { website, onboarding },
     customers,
     tasks,
+    comments,
     projectsById,
     options: opts,
     seed: () => ({

@@ -8,6 +8,7 @@ import type { AppConfig } from '../../config.js';
 import type { Store } from '../../store/index.js';
 import type { TaskIndexRefresh } from '../../sync/task-index-refresh.js';
 import type { Watcher } from '../../sync/watcher.js';
+import type { ChannelFeedsPart } from '../feeds/channel-feeds.js';
 import type { ActivityHub } from '../notify/activity.js';
 import type { DigestScheduler } from '../notify/digest/scheduler.js';
 import type { LiveMessages } from '../notify/live-messages.js';
@@ -41,6 +42,8 @@ export interface WorklinkDeps {
   activity: ActivityHub;
   /** Keeps the messages posted about each task current: `live.taskChanged(team, task)`. */
   live: LiveMessages;
+  /** Channel feeds: new tasks as cards, later activity in their threads (a long-lived part). */
+  feeds: ChannelFeedsPart;
   /** Reads the task index again on a budget (a long-lived part: sync/task-index-refresh.ts). */
   indexRefresh: TaskIndexRefresh;
   /** Queues each person's daily digest at 09:00 their time (a long-lived part). */

@@ -14,10 +14,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@slack/bolt';
 import { z } from 'zod';
+import { errMessage } from '../../error-message.js';
 import type { ConnectionInfo, Store } from '../../store/index.js';
 import { CREATOR_SKIPPED, type NewOutboxRow } from '../../store/outbox.js';
 import { describeIssue, responses } from '../../workapi/contract.js';
 import { verifyEventSignature } from '../../workapi/event-signature.js';
+import type { TaskActivity, TaskActivityHub } from './activity.js';
 
 export const EVENTS_ROUTE = '/work/events';
 const MAX_BODY = 1024 * 1024;
@@ -60,6 +62,8 @@ export interface EventsReceiverOptions {
    */
   graceMs(): number;
   logger?: Pick<Logger, 'debug' | 'info' | 'warn'>;
+  /** Told of the new task, once per team the event is for (channel feeds post it). */
+  activity?: TaskActivityHub;
 }
 
 export function eventsHandler(options: EventsReceiverOptions) {
@@ -125,6 +129,7 @@ export function eventsHandler(options: EventsReceiverOptions) {
     }
     options.store.outbox.changed();
     answer(200, { ok: true, teams: result.teams, queued: result.queued });
+    await tellActivity(options, parsed.data);
   };
 }
 
@@ -169,6 +174,31 @@ function takeIn(
     rowsFor,
     now,
   );
+}
+
+/** Tells the activity hub of the new task, for each team connected to its workspace. */
+async function tellActivity(options: EventsReceiverOptions, event: TaskCreatedEvent) {
+  if (!options.activity) return;
+  try {
+    const teams = (await options.store.connections.list()).filter(
+      (c) => c.workspaceId === event.workspaceId,
+    );
+    for (const team of teams) options.activity.emit(team.teamId, createdFromEvent(event));
+  } catch (e) {
+    options.logger?.warn(`Event ${event.id}: the task activity was not told: ${errMessage(e)}`);
+  }
+}
+
+/** The event's task as the activity hub tells it. */
+function createdFromEvent(event: TaskCreatedEvent): TaskActivity {
+  const creator = event.taskUsers?.find((u) => u.id === event.actorId);
+  return {
+    kind: 'created',
+    taskId: event.task.taskId,
+    projectId: event.task.projectId,
+    actor: event.actorId ? { serviceUserId: event.actorId, name: creator?.name } : undefined,
+    assigneeIds: (event.task.taskUsers ?? []).map((u) => u.taskUserId),
+  };
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

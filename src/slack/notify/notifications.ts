@@ -12,6 +12,7 @@ import type { Store } from '../../store/index.js';
 import type { RouteHandler } from '../context/routes.js';
 import type { WorkClientCache } from '../context/work-clients.js';
 import type { LongLivedPart } from '../start/lifecycle.js';
+import type { TaskActivityHub } from './activity.js';
 import { EVENTS_ROUTE, eventsHandler } from './events-receiver.js';
 import type { SlackMatcher } from './match.js';
 import { appPreparer } from './prepare.js';
@@ -44,6 +45,8 @@ export interface NotificationsDeps {
   matcher: SlackMatcher;
   /** The embedded service, when this process started it. */
   service?: { setEventsSubscriber(s: { url: string; secret: string }): void };
+  /** Told of each task an event announces (channel feeds post it). */
+  activity?: TaskActivityHub;
 }
 
 /** Web API timeout for DM sends; the claim lease is several of these. */
@@ -114,6 +117,7 @@ export function createNotifications(
         secret: () => eventsSecret,
         graceMs: () => tuning.eventGraceMs,
         logger,
+        activity: deps.activity,
       }),
     },
     start(handle) {

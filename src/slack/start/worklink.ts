@@ -16,7 +16,7 @@ import { createLogger, type Logger } from '../../logger.js';
 import type { ServiceHandle } from '../../service/index.js';
 import type { Store } from '../../store/index.js';
 import { openConfiguredStore, StoreOpenError } from '../../store/open.js';
-import { queueFoundTask } from '../../sync/found-task.js';
+import { createdActivity, queueFoundTask } from '../../sync/found-task.js';
 import { TaskIndexRefresh } from '../../sync/task-index-refresh.js';
 import { indexWorkClient } from '../../sync/task-sightings.js';
 import { Watcher } from '../../sync/watcher.js';
@@ -26,6 +26,7 @@ import type { WorklinkDeps } from '../context/deps.js';
 import { RouteRegistry } from '../context/routes.js';
 import { SlackUserDirectory } from '../context/slack-users.js';
 import { WorkClientCache, type WorkUrls } from '../context/work-clients.js';
+import { createChannelFeeds } from '../feeds/channel-feeds.js';
 import { createActivityHub } from '../notify/activity.js';
 import { DigestScheduler } from '../notify/digest/scheduler.js';
 import { createLiveMessages } from '../notify/live-messages.js';
@@ -145,6 +146,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
     );
     const directory = new ServiceDirectory();
     const matcher = new SlackMatcher(store);
+    const activity = createActivityHub(logger);
     const notifications = createNotifications({
       config,
       store,
@@ -153,6 +155,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       directory,
       matcher,
       service,
+      activity,
     });
     // Tasks made outside Slack, found by looking (the hosted service sends no events).
     const watcher = new Watcher({
@@ -166,6 +169,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       },
       announce: (teamId, task) => {
         const now = options.clock?.() ?? Date.now();
+        activity.emit(teamId, createdActivity(task));
         return queueFoundTask(store, teamId, task, {
           now,
           graceMs: notifications.tuning.eventGraceMs,
@@ -182,6 +186,15 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       slackFor: notifications.slackFor,
       deps: () => deps as WorklinkDeps,
     });
+    const feeds = createChannelFeeds({
+      store,
+      logger,
+      slackFor: notifications.slackFor,
+      deps: () => deps as WorklinkDeps,
+      graceMs: () => notifications.tuning.eventGraceMs,
+      now: () => options.clock?.() ?? Date.now(),
+    });
+    activity.on((teamId, a) => feeds.onActivity(teamId, a));
     deps = {
       config,
       store,
@@ -193,8 +206,9 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       directory,
       matcher,
       notifications,
-      activity: createActivityHub(logger),
       live,
+      activity,
+      feeds,
       indexRefresh,
       watcher,
       service,
@@ -212,7 +226,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       now: options.clock,
     });
     deps.digest = digest;
-    const lifecycle = new Lifecycle([notifications, indexRefresh, digest, watcher, live]);
+    const lifecycle = new Lifecycle([notifications, indexRefresh, digest, watcher, live, feeds]);
     deps.routes.add(notifications.eventsRoute);
     deps.routes.add({
       method: 'GET',

@@ -17,8 +17,9 @@ import { noProjectHere, pickProject } from '../shared/project-here.js';
 import { section } from '../ui/blocks.js';
 import { resolveAssignees } from './assignees.js';
 import { postLiveCard } from './card/live-post.js';
+import { liveMessage } from './card/live-view.js';
 import { taskCardData } from './card/load.js';
-import { createTaskFromSlack } from './create.js';
+import { createTaskFromSlack, tellCreated } from './create.js';
 import { factsFromTask } from './facts.js';
 import { openTaskForm } from './form/open.js';
 import { loadListPage, parseListArgs } from './list/load.js';
@@ -111,12 +112,23 @@ async function quickAdd(ctx: WorkContext, args: { text: string }): Promise<void>
     await ctx.reply(created.sentence);
     return;
   }
-  const data = await taskCardData(ctx, factsFromTask(created.task), project);
-  // The live card is the confirmation (for everyone in a channel); the person who typed is
-  // told more only when there is more to tell (a date read, someone not notified).
-  const unposted = await postLiveCard(ctx, data, 'here');
+  const facts = factsFromTask(created.task);
+  const data = await taskCardData(ctx, facts, project);
+  // The live card is the confirmation (for everyone in a channel; in a feed channel the feed
+  // posts it, or lists it in its summary of a burst); the person who typed is told more only
+  // when there is more to tell (a date read, someone not notified).
+  const placed = await ctx.deps.feeds.placeHere(ctx, data, facts.projectId || projectId);
+  const unposted =
+    placed === 'card'
+      ? undefined
+      : placed === 'summary' || placed === 'taken'
+        ? liveMessage({ kind: 'card', data, actor: `<@${ctx.userId}>` })
+        : await postLiveCard(ctx, data, 'here');
+  tellCreated(ctx, { ...facts, projectId: facts.projectId || projectId });
   if (unposted) {
-    const sentence = [created.sentence, ...notes].filter(Boolean).join(' ');
+    const listed =
+      placed === 'summary' ? 'It is listed in this channel’s summary of new tasks.' : '';
+    const sentence = [created.sentence, listed, ...notes].filter(Boolean).join(' ');
     await ctx.reply({ text: sentence, blocks: [section(sentence), ...unposted.blocks] });
     return;
   }

@@ -7,6 +7,8 @@ import { errMessage } from '../context/error-replies.js';
 import type { WorkContext } from '../context/work-context.js';
 import { esc } from '../format/text.js';
 import { announceNewTask, describeAssignmentReport } from '../notify/announce.js';
+import { serviceUserOf } from '../people/service-user-of.js';
+import type { TaskFacts } from './facts.js';
 
 export interface Created {
   /** The task as the service described it; undefined when its answer did not say. */
@@ -90,4 +92,35 @@ async function announceCreated(
     const sentence = 'The assignees could not be notified right now.';
     return { report: sentence, problem: sentence };
   }
+}
+
+/**
+ * Tells the activity hub of a task made from Slack, once its confirmation card is posted (a
+ * feed in that same channel has placed it already). `source`: the message it was made from,
+ * whose thread is answered. The author's service user is looked up first (DMs about the task
+ * later know its creator); returns at once, never throws.
+ */
+export function tellCreated(
+  ctx: WorkContext,
+  facts: Pick<TaskFacts, 'taskId' | 'projectId' | 'assigneeIds'>,
+  source?: { channel: string; ts: string },
+): void {
+  void serviceUserOf(ctx, ctx.userId)
+    .then(
+      (who) => (who.ok ? who.ids[0] : undefined),
+      (e: unknown) => {
+        ctx.logger.debug(`The service user of ${ctx.userId}: ${errMessage(e)}`);
+        return undefined;
+      },
+    )
+    .then((serviceUserId) =>
+      ctx.deps.activity.emit(ctx.teamId, {
+        kind: 'created',
+        taskId: facts.taskId,
+        projectId: facts.projectId,
+        actor: { slackUserId: ctx.userId, ...(serviceUserId ? { serviceUserId } : {}) },
+        assigneeIds: facts.assigneeIds,
+        ...(source ? { source } : {}),
+      }),
+    );
 }

@@ -59,6 +59,7 @@ export function register(app: App, deps: WorklinkDeps): void {
     await openTaskForm(ctx, {
       mode: 'create',
       values: { name: nameFromMessage(text, files[0]?.name ?? undefined) },
+      source: channel && message.ts ? { channel, ts: message.ts } : undefined,
       // While the loading view shows: the link and the message's files.
       prefill: async () => {
         const [permalink, attached] = await Promise.all([

@@ -7,6 +7,7 @@
 import type { Logger } from '../../logger.js';
 import type { SecretBox } from '../crypto.js';
 import type { Store } from '../index.js';
+import { pgChannelFeedsStore } from './channel-feeds.js';
 import { pgChannelProjectsStore } from './channel-projects.js';
 import { pgConnectionsStore } from './connections.js';
 import { openPgDb, type PgDb, type Sql } from './db.js';
@@ -57,6 +58,7 @@ export async function openPgStore(options: OpenPgStoreOptions): Promise<Store> {
   const forgetTeam = async (tx: Sql, teamId: string) => {
     await pgTaskIndexStore(tx).deleteTeam(teamId);
     await pgWatchStateStore(tx).forgetTeam(teamId);
+    await pgChannelFeedsStore(tx).deleteTeam(teamId);
     return {
       connection: await pgConnectionsStore(tx, secrets).delete(teamId),
       links: await pgChannelProjectsStore(tx).deleteTeam(teamId),
@@ -70,6 +72,7 @@ export async function openPgStore(options: OpenPgStoreOptions): Promise<Store> {
     installations: pgInstallationsStore(db, secrets),
     channelProjects: pgChannelProjectsStore(db),
     knownProjects: pgKnownProjectsStore(db),
+    channelFeeds: pgChannelFeedsStore(db),
     outbox: pgOutboxStore(db),
     seenEvents: pgSeenEventsStore(db),
     seenRequests: pgSeenRequestsStore(db),

@@ -206,7 +206,33 @@ export const pgMigrations: readonly string[] = [
           AND strpos(NEW.task_id, ':') = 0)
     EXECUTE FUNCTION task_messages_from_outbox();
   `,
-  // 2: the outbox's ordered reads (a team's due rows by due time then id, abandoned claims by
+  // 2: SQLite's migration 10 — channel feeds and what each posted (src/store/channel-feeds.ts).
+  // `seq` keeps the order rows were claimed in (SQLite's rowid).
+  `
+  CREATE TABLE channel_feeds (
+    team_id     TEXT NOT NULL,
+    channel_id  TEXT NOT NULL,
+    sync        BOOLEAN NOT NULL DEFAULT FALSE,
+    enabled_by  TEXT NOT NULL,
+    enabled_at  BIGINT NOT NULL,
+    PRIMARY KEY (team_id, channel_id)
+  );
+
+  CREATE TABLE feed_posts (
+    team_id     TEXT NOT NULL,
+    channel_id  TEXT NOT NULL,
+    task_id     TEXT NOT NULL,
+    kind        TEXT NOT NULL CHECK (kind IN ('card', 'summary')),
+    posted_at   BIGINT NOT NULL,
+    ts          TEXT,
+    seq         BIGINT GENERATED ALWAYS AS IDENTITY,
+    PRIMARY KEY (team_id, channel_id, task_id)
+  );
+  CREATE INDEX feed_posts_recent ON feed_posts (team_id, channel_id, posted_at);
+  CREATE INDEX feed_posts_task ON feed_posts (team_id, task_id);
+  CREATE INDEX feed_posts_message ON feed_posts (team_id, channel_id, ts);
+  `,
+  // 3: the outbox's ordered reads (a team's due rows by due time then id, abandoned claims by
   // lease end then id, a team's latest failures) straight from an index, as on SQLite, whose
   // indexes end with the rowid. Without the id, PostgreSQL sorts a team's whole due range to
   // take the first few rows.

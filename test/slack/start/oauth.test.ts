@@ -22,7 +22,8 @@ beforeAll(async () => {
           ok: true,
           app_id: 'A_WORKLINK',
           authed_user: { id: h.users.bob.id },
-          scope: 'commands,chat:write,users:read,users:read.email,im:write,im:history,files:read',
+          scope:
+            'commands,chat:write,users:read,users:read.email,im:write,im:history,files:read,channels:history,groups:history',
           token_type: 'bot',
           access_token: BOT_TOKEN,
           bot_user_id: 'U_WORKLINK',
@@ -41,7 +42,7 @@ async function install(code: string) {
   const location = new URL(start.headers.get('location') ?? '');
   expect(location.origin + location.pathname).toBe('https://slack.com/oauth/v2/authorize');
   expect(location.searchParams.get('scope')).toBe(
-    'commands,chat:write,users:read,users:read.email,im:write,im:history,files:read',
+    'commands,chat:write,users:read,users:read.email,im:write,im:history,files:read,channels:history,groups:history',
   );
   const state = location.searchParams.get('state') ?? '';
   const cookie = (start.headers.get('set-cookie') ?? '').split(';')[0];

@@ -30,6 +30,8 @@ export type OpenFormRequest =
       files?: TaskFileInput[];
       /** Slow prefill work (permalink, files) done while the loading view shows. */
       prefill?: () => Promise<{ values?: TaskFormValues; files?: TaskFileInput[] }>;
+      /** The message the task is made from (its thread is answered once created). */
+      source?: TaskFormMeta['source'];
     }
   | { mode: 'edit'; taskId: string };
 
@@ -39,6 +41,7 @@ export async function openTaskForm(ctx: WorkContext, req: OpenFormRequest): Prom
     mode: req.mode,
     channelId: ctx.channelId,
     responseUrl: ctx.responseUrl,
+    ...(req.mode === 'create' && req.source ? { source: req.source } : {}),
   };
   const how =
     req.mode === 'edit'

@@ -24,11 +24,17 @@ import { NOT_CONNECTED } from '../../ui/error-text.js';
 import { noticeModal } from '../../ui/notice-modal.js';
 import { postLiveCard } from '../card/live-post.js';
 import { taskCardData } from '../card/load.js';
+import { tellCreated } from '../create.js';
 import { taskChanged } from '../facts.js';
 import { findUnconfirmedCreate } from './follow-up.js';
 import { checkTaskForm, describeEnteredValues, errorBlock, readTaskFormValues } from './read.js';
 import { type SaveOutcome, saveTaskForm } from './save.js';
-import { readTaskFormMeta, type TaskFormMode, type TaskFormValues } from './view.js';
+import {
+  readTaskFormMeta,
+  type TaskFormMeta,
+  type TaskFormMode,
+  type TaskFormValues,
+} from './view.js';
 
 /** Time allowed for files.info, the save and the announcement before the modal is answered. */
 
@@ -87,7 +93,7 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, mode: TaskFormMode):
     }
     // Saved: the modal closes; the confirmation is the live card (or the sentence).
     await ack();
-    await report(ctx, result);
+    await report(ctx, result, meta);
     return;
   }
 
@@ -108,7 +114,7 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, mode: TaskFormMode):
     await ctx.slack.views
       .update({ view_id: view.id, view: noticeModal(title, result.sentence) })
       .catch(orDebug(ctx.logger, 'Updating the closed task form', undefined));
-    await report(ctx, result);
+    await report(ctx, result, meta);
     return;
   }
   await ctx.slack.views
@@ -133,7 +139,11 @@ function headline(result: SaveOutcome): string {
  * (remembered, so it stays current); after an edit, one sentence, while every message about
  * the task is updated in place.
  */
-async function report(ctx: WorkContext, result: Extract<SaveOutcome, { kind: 'saved' }>) {
+async function report(
+  ctx: WorkContext,
+  result: Extract<SaveOutcome, { kind: 'saved' }>,
+  meta: TaskFormMeta,
+) {
   try {
     const facts = result.facts;
     if (!facts || !result.created) {
@@ -143,6 +153,7 @@ async function report(ctx: WorkContext, result: Extract<SaveOutcome, { kind: 'sa
     }
     const data = await taskCardData(ctx, facts);
     const unposted = await postLiveCard(ctx, data, 'author');
+    tellCreated(ctx, facts, meta.source);
     if (unposted) {
       await ctx.reply({
         text: result.sentence,

@@ -131,6 +131,8 @@ export interface TaskFormMeta {
   files?: TaskFileInput[];
   /** edit: fingerprints of the prefilled values, to send only what changed. */
   orig?: Partial<Record<EditableField, string>>;
+  /** create from a message: the message, whose thread is answered once the task exists. */
+  source?: { channel: string; ts: string };
 }
 
 /** What the form holds: prefilled values, or what a submission carried (raw text). */
@@ -455,6 +457,12 @@ export function readTaskFormMeta(
       )
     : undefined;
   const orig = v.orig && typeof v.orig === 'object' ? (v.orig as TaskFormMeta['orig']) : undefined;
+  const from =
+    v.source && typeof v.source === 'object' ? (v.source as Record<string, unknown>) : {};
+  const source =
+    str(from.channel) && str(from.ts)
+      ? { channel: str(from.channel)!, ts: str(from.ts)! }
+      : undefined;
   const inputs = Array.isArray(v.inputs)
     ? (v.inputs as unknown[]).filter((x): x is TaskField => typeof x === 'string' && x in BLOCK)
     : undefined;
@@ -467,6 +475,7 @@ export function readTaskFormMeta(
     inputs,
     files,
     orig,
+    source,
   };
 }
 

@@ -1,0 +1,168 @@
+/**
+ * Channel feeds as one long-lived part (`deps.feeds`), listening to the task activity hub
+ * (`deps.activity`): a new task goes to the feed channels of its project (feed-cards.ts);
+ * whatever happens to it later (comment, completion, reopening, assignment) is a reply in the
+ * thread of each feed card it has, never a new channel message. A comment that came from a
+ * card's thread (thread-sync.ts) is not echoed back into that thread.
+ *
+ * A task Worklink did not make from Slack (the service's event, the watcher) waits the
+ * events' grace period first: when it was in fact made from Slack, the Slack path — which
+ * knows who acted and may already have the card in the channel — takes the feed's place.
+ */
+import type { Logger } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import type { Store } from '../../store/index.js';
+import { isWorkApiError } from '../../workapi/client.js';
+import type { WorklinkDeps } from '../context/deps.js';
+import { errMessage } from '../context/error-replies.js';
+import { buildWorkContext, type WorkContext } from '../context/work-context.js';
+import type { TaskActivity } from '../notify/activity.js';
+import { inDirectMessage } from '../shared/project-here.js';
+import type { LongLivedPart } from '../start/lifecycle.js';
+import { taskCardData } from '../tasks/card/load.js';
+import type { TaskCardData } from '../tasks/card/view.js';
+import { factsFromTask } from '../tasks/facts.js';
+import { type CardLoader, FeedCards, type FeedPlace } from './feed-cards.js';
+import { threadReplyText } from './feed-text.js';
+import { peopleLabels, whoActed } from './people-labels.js';
+
+export interface ChannelFeedsPart extends LongLivedPart {
+  /** The hub's listener (registered by start/worklink.ts). */
+  onActivity(teamId: string, activity: TaskActivity): Promise<void>;
+  /**
+   * `/work add` in a channel whose feed takes the new task (its project): the feed places it
+   * — its card is the confirmation, or past the burst rule a line in the summary. Undefined
+   * when the channel has no feed for it (the command posts its own card).
+   */
+  placeHere(
+    ctx: WorkContext,
+    data: TaskCardData,
+    projectId: string,
+  ): Promise<FeedPlace | undefined>;
+  /** Resolves when no feed post is waiting or running (tests). */
+  idle(): Promise<void>;
+}
+
+export interface ChannelFeedsDeps {
+  store: Store;
+  logger: Logger;
+  slackFor(teamId: string): Promise<WebClient | undefined>;
+  deps(): WorklinkDeps;
+  /** How long a task not made from Slack waits for the Slack path (the events' grace). */
+  graceMs(): number;
+  now(): number;
+}
+
+export function createChannelFeeds(o: ChannelFeedsDeps): ChannelFeedsPart {
+  const cards = new FeedCards(o.now);
+  const waits = new Set<() => void>();
+  const running = new Set<Promise<void>>();
+  let stopped = false;
+
+  /** Waits `ms`, or less when stopping; true when it may go on. */
+  const pause = (ms: number) =>
+    new Promise<boolean>((resolve) => {
+      if (ms <= 0) return resolve(!stopped);
+      const done = () => {
+        clearTimeout(timer);
+        waits.delete(done);
+        resolve(!stopped);
+      };
+      const timer = setTimeout(done, ms);
+      waits.add(done);
+    });
+
+  const contextFor = async (teamId: string): Promise<WorkContext | undefined> => {
+    const slack = await o.slackFor(teamId);
+    if (!slack) return undefined;
+    const ctx = await buildWorkContext(o.deps(), { teamId, userId: '', slack });
+    return ctx.connection ? ctx : undefined;
+  };
+
+  const loaderFor = (ctx: WorkContext, taskId: string): CardLoader => {
+    let loading: ReturnType<CardLoader> | undefined;
+    return () => {
+      loading ??= ctx.work.getTask(taskId).then(
+        (task) => taskCardData(ctx, factsFromTask(task)),
+        (e: unknown) => {
+          if (!(isWorkApiError(e) && e.kind === 'not_found')) {
+            o.logger.warn(`Feed: could not read task ${taskId}: ${errMessage(e)}`);
+          }
+          return undefined;
+        },
+      );
+      return loading;
+    };
+  };
+
+  async function created(teamId: string, a: Extract<TaskActivity, { kind: 'created' }>) {
+    const ctx = await contextFor(teamId);
+    if (!ctx) return;
+    const load = loaderFor(ctx, a.taskId);
+    if (a.source) await cards.answerSource(ctx, a, load);
+    const projectId =
+      a.projectId ?? (await ctx.store.taskIndex.get(teamId, a.taskId))?.projectId ?? undefined;
+    if (!projectId) return;
+    const feeds = await ctx.store.channelFeeds.forProject(teamId, projectId);
+    if (feeds.length === 0) return;
+    if (!a.actor?.slackUserId && !(await pause(o.graceMs()))) return;
+    await cards.post(ctx, a, feeds, load);
+  }
+
+  async function later(teamId: string, a: Exclude<TaskActivity, { kind: 'created' }>) {
+    const posted = await o.store.channelFeeds.cardsOf(teamId, a.taskId);
+    if (posted.length === 0) return;
+    const ctx = await contextFor(teamId);
+    if (!ctx) return;
+    const who = await whoActed(ctx, a.actor);
+    const added = a.kind === 'assigned' ? await peopleLabels(ctx, a.added) : [];
+    const text = threadReplyText(a, who, added);
+    if (!text) return;
+    for (const card of posted) {
+      const from = a.kind === 'commented' ? a.fromThread : undefined;
+      if (from && from.channel === card.channelId && from.ts === card.ts) continue;
+      try {
+        await ctx.slack.chat.postMessage({ channel: card.channelId, thread_ts: card.ts, text });
+      } catch (e) {
+        o.logger.warn(
+          `Feed: could not reply in the thread of task ${a.taskId} in ${card.channelId}: ${errMessage(e)}`,
+        );
+      }
+    }
+  }
+
+  return {
+    name: 'channel feeds',
+    onActivity(teamId, activity) {
+      if (stopped) return Promise.resolve();
+      const job = (
+        activity.kind === 'created' ? created(teamId, activity) : later(teamId, activity)
+      )
+        .catch((e: unknown) =>
+          o.logger.warn(`Feed: ${activity.kind} of task ${activity.taskId}: ${errMessage(e)}`),
+        )
+        .finally(() => running.delete(job));
+      running.add(job);
+      return job;
+    },
+    async placeHere(ctx, data, projectId) {
+      const channelId = ctx.channelId;
+      if (stopped || !channelId || inDirectMessage(ctx)) return undefined;
+      if ((await ctx.store.channelProjects.get(ctx.teamId, channelId))?.projectId !== projectId) {
+        return undefined;
+      }
+      if (!(await ctx.store.channelFeeds.get(ctx.teamId, channelId))) return undefined;
+      return cards.place(ctx, channelId, data.taskId, `<@${ctx.userId}>`, async () => data);
+    },
+    async idle() {
+      while (running.size) await Promise.all(running);
+      await cards.idle();
+    },
+    start() {},
+    async stop() {
+      stopped = true;
+      for (const done of [...waits]) done();
+      await Promise.all(running);
+    },
+  };
+}

@@ -1,0 +1,191 @@
+/**
+ * A new task in a project with feeds: each feed channel gets the task's compact live card
+ * (tasks/card/live-view.ts, remembered in task_messages so live updates keep it current), or,
+ * past the burst rule, a line in one summary message edited as more arrive. A task created
+ * with `/work add` in a feed channel is placed by that command (`place`): its confirmation
+ * card is the feed's card (never a second one), or past the burst rule only its author is
+ * told. A task made from a message also answers in that message's thread with the same live
+ * card, so the conversation links to the task.
+ *
+ * Each channel's posts run one at a time (keyed-serial.ts): the burst rule counts what the
+ * channel already got. Store claims (channel-feeds store) make a task post once per channel,
+ * whichever path tells of it first: the Slack path, the service's event, the watcher.
+ */
+import type { ChannelFeed } from '../../store/channel-feeds.js';
+import { errMessage } from '../context/error-replies.js';
+import type { WorkContext } from '../context/work-context.js';
+import type { TaskActivity } from '../notify/activity.js';
+import { liveMessage } from '../tasks/card/live-view.js';
+import type { TaskCardData } from '../tasks/card/view.js';
+import { type SummaryEntry, summaryMessage } from './feed-text.js';
+import { KeyedSerial } from './keyed-serial.js';
+import { whoActed } from './people-labels.js';
+
+type Created = Extract<TaskActivity, { kind: 'created' }>;
+
+/** The burst rule: more than 5 new tasks within a minute become one summary. */
+export const BURST = { windowMs: 60_000, cards: 5 };
+
+export type FeedPlace = 'card' | 'summary' | 'taken' | 'failed';
+
+/** The task's card data, read once for all the channels (undefined: it cannot be read). */
+export type CardLoader = () => Promise<TaskCardData | undefined>;
+
+interface PendingSummary {
+  channelId: string;
+  ts?: string;
+  taskIds: string[];
+  projectName?: string;
+}
+
+export class FeedCards {
+  private readonly serial = new KeyedSerial();
+  /** Per team:channel, the summary to post or edit once no more tasks wait behind. */
+  private readonly summaries = new Map<string, PendingSummary>();
+
+  constructor(private readonly now: () => number) {}
+
+  /** Posts the task in each feed channel (in the background of the hub). */
+  async post(ctx: WorkContext, a: Created, feeds: ChannelFeed[], load: CardLoader): Promise<void> {
+    const actor = await whoActed(ctx, a.actor);
+    await Promise.all(feeds.map((f) => this.place(ctx, f.channelId, a.taskId, actor, load)));
+  }
+
+  /**
+   * The task's place in one channel's feed: its card posted ('card'), a line in the burst's
+   * summary ('summary'), already there ('taken'), or not posted ('failed').
+   */
+  place(
+    ctx: WorkContext,
+    channelId: string,
+    taskId: string,
+    actor: string | undefined,
+    load: CardLoader,
+  ): Promise<FeedPlace> {
+    const key = `${ctx.teamId}:${channelId}`;
+    return this.serial.run(key, async () => {
+      try {
+        return await this.placeOne(ctx, channelId, taskId, actor, load);
+      } finally {
+        if (this.serial.waiting(key) === 0) await this.flushSummary(ctx, key);
+      }
+    });
+  }
+
+  /** Answers in the thread of the message the task was made from. */
+  async answerSource(ctx: WorkContext, a: Created, load: CardLoader): Promise<void> {
+    if (!a.source) return;
+    const data = await load();
+    if (!data) return;
+    const actor = await whoActed(ctx, a.actor);
+    const message = liveMessage({ kind: 'card', data, actor });
+    try {
+      const res = await ctx.slack.chat.postMessage({
+        channel: a.source.channel,
+        thread_ts: a.source.ts,
+        ...message,
+      });
+      if (res.channel && res.ts) {
+        await ctx.store.taskMessages.remember({
+          teamId: ctx.teamId,
+          taskId: a.taskId,
+          channelId: res.channel,
+          ts: res.ts,
+          kind: 'card',
+          actor,
+          number: data.number,
+        });
+      }
+    } catch (e) {
+      ctx.logger.warn(
+        `Could not answer in the thread of ${a.source.channel}/${a.source.ts} for task ${a.taskId}: ${errMessage(e)}`,
+      );
+    }
+  }
+
+  idle(): Promise<void> {
+    return this.serial.idle();
+  }
+
+  private async placeOne(
+    ctx: WorkContext,
+    channelId: string,
+    taskId: string,
+    actor: string | undefined,
+    load: CardLoader,
+  ): Promise<FeedPlace> {
+    const { store, teamId } = ctx;
+    const claim = await store.channelFeeds.claim(teamId, channelId, taskId, this.now(), BURST);
+    if (claim.kind === 'taken') return 'taken';
+    if (claim.kind === 'summary') {
+      const key = `${teamId}:${channelId}`;
+      // A new summary (the last one's minute is over): the last one gets its final edit first.
+      if (this.summaries.get(key)?.ts !== claim.summaryTs) await this.flushSummary(ctx, key);
+      const data = await load();
+      this.summaries.set(key, {
+        channelId,
+        ts: claim.summaryTs,
+        taskIds: claim.taskIds,
+        projectName: data?.projectName,
+      });
+      return 'summary';
+    }
+    const data = await load();
+    if (!data) {
+      await store.channelFeeds.release(teamId, channelId, taskId);
+      return 'failed';
+    }
+    const message = liveMessage({ kind: 'card', data, actor });
+    try {
+      const res = await ctx.slack.chat.postMessage({ channel: channelId, ...message });
+      if (!res.ts) throw new Error('chat.postMessage answered no ts');
+      await store.taskMessages.remember({
+        teamId,
+        taskId,
+        channelId: res.channel ?? channelId,
+        ts: res.ts,
+        kind: 'card',
+        actor,
+        number: data.number,
+      });
+      await store.channelFeeds.cardPosted(teamId, channelId, taskId, res.ts);
+      return 'card';
+    } catch (e) {
+      // Not posted (not a member, channel gone…): the task may be posted by a later telling.
+      await store.channelFeeds.release(teamId, channelId, taskId);
+      ctx.logger.warn(`Feed: could not post task ${taskId} in ${channelId}: ${errMessage(e)}`);
+      return 'failed';
+    }
+  }
+
+  /** Posts the channel's summary, or edits it to list every task it has by now. */
+  private async flushSummary(ctx: WorkContext, key: string): Promise<void> {
+    const pending = this.summaries.get(key);
+    if (!pending) return;
+    this.summaries.delete(key);
+    const entries: SummaryEntry[] = await Promise.all(
+      pending.taskIds.map(async (taskId) => {
+        const known = await ctx.store.taskIndex.get(ctx.teamId, taskId);
+        return { taskId, name: known?.name ?? taskId, number: known?.number };
+      }),
+    );
+    const message = summaryMessage(entries, pending.projectName);
+    try {
+      if (pending.ts) {
+        await ctx.slack.chat.update({ channel: pending.channelId, ts: pending.ts, ...message });
+        return;
+      }
+      const res = await ctx.slack.chat.postMessage({ channel: pending.channelId, ...message });
+      if (res.ts) {
+        await ctx.store.channelFeeds.summaryPosted(
+          ctx.teamId,
+          pending.channelId,
+          res.ts,
+          pending.taskIds,
+        );
+      }
+    } catch (e) {
+      ctx.logger.warn(`Feed: could not post the summary in ${pending.channelId}: ${errMessage(e)}`);
+    }
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * What a channel feed says, as pure functions: the reply in a task card's thread for each
+ * later activity ("✅ <@bob> completed this task."), and the summary a burst of new tasks
+ * becomes ("15 more new tasks in *Website* this minute: …"), edited as more arrive.
+ */
+import type { KnownBlock } from '@slack/types';
+import { cut, esc, plural } from '../format/text.js';
+import type { Actor, TaskActivity } from '../notify/activity.js';
+import { context, section } from '../ui/blocks.js';
+
+const SLACK_ID = /^[UW][A-Z0-9_]+$/;
+const MENTION = /^<@[UW][A-Z0-9_]+>$/;
+
+/** Who acted, unescaped: '<@U…>' for a Slack user, else a name (as task_messages keep it). */
+export function actorLabel(actor: Actor | undefined): string | undefined {
+  if (actor?.slackUserId && SLACK_ID.test(actor.slackUserId)) return `<@${actor.slackUserId}>`;
+  return actor?.name?.trim() || undefined;
+}
+
+/** A person as a message shows them: a mention kept, a name escaped. */
+export function shownName(label: string): string {
+  return MENTION.test(label) ? label : esc(label);
+}
+
+/** Longest comment quoted in a thread reply. */
+export const QUOTE_CHARS = 300;
+
+/** The thread reply for an activity; undefined for kinds that are not replied ('created'). */
+export function threadReplyText(
+  activity: TaskActivity,
+  /** Who acted, unescaped (actorLabel). */
+  who: string | undefined,
+  /** 'assigned': the people added, as mentions or names (unescaped). */
+  added: readonly string[] = [],
+): string | undefined {
+  const by = who ? shownName(who) : 'Someone';
+  switch (activity.kind) {
+    case 'commented': {
+      const text = activity.text.trim();
+      const quoted = cut(text, QUOTE_CHARS)
+        .split('\n')
+        .map((line) => `>${esc(line)}`)
+        .join('\n');
+      return text ? `💬 ${by} commented:\n${quoted}` : `💬 ${by} commented.`;
+    }
+    case 'completed':
+      return `✅ ${by} completed this task.`;
+    case 'reopened':
+      return `↩️ ${by} reopened this task.`;
+    case 'assigned':
+      return added.length ? `👤 ${by} assigned ${added.map(shownName).join(', ')}.` : undefined;
+    default:
+      return undefined;
+  }
+}
+
+export interface SummaryEntry {
+  taskId: string;
+  name: string;
+  number?: number;
+}
+
+/** Lines a summary lists before "…and N more". */
+export const SUMMARY_LINES = 40;
+
+/** The burst summary: one message listing the tasks the feed did not post one by one. */
+export function summaryMessage(
+  entries: readonly SummaryEntry[],
+  projectName: string | undefined,
+): { text: string; blocks: KnownBlock[] } {
+  const project = projectName ? ` in *${esc(projectName)}*` : '';
+  const head = `🗂️ ${plural(entries.length, 'more new task')}${project} in a short while, listed here instead of one card each:`;
+  const lines = entries.slice(0, SUMMARY_LINES).map((e) => {
+    const name = esc(cut(e.name.replace(/\s+/g, ' ').trim() || 'Untitled task', 120));
+    return `• ${e.number !== undefined ? `#${e.number} ` : ''}${name} (\`${e.taskId}\`)`;
+  });
+  const more = entries.length - lines.length;
+  if (more > 0) lines.push(`…and ${more} more.`);
+  const body = cut(lines.join('\n'), 2900);
+  return {
+    text: cut(`${head}\n${body}`, 3000),
+    blocks: [section(head), section(body), context('Open one with `/work task <id>`.')],
+  };
+}

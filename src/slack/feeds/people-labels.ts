@@ -1,0 +1,34 @@
+/**
+ * Service users as a channel message names them: a mention ('<@U…>') when the person has a
+ * Slack account (by `/work link` or e-mail), else their service name, unescaped (the message
+ * escapes it: feed-text.ts `shownName`). A failed look-up gives the id rather than failing
+ * the message.
+ */
+import { orDebug } from '../context/error-replies.js';
+import type { WorkContext } from '../context/work-context.js';
+import type { Actor } from '../notify/activity.js';
+import { slackIdsFor, userName, workspaceUsers } from '../people/service-users.js';
+import { actorLabel } from './feed-text.js';
+
+export async function peopleLabels(ctx: WorkContext, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const users = await workspaceUsers(ctx).catch(orDebug(ctx.logger, 'Service users', []));
+  const people = ids.map((id) => users.find((u) => u.id === id) ?? { id });
+  const slackIds = await slackIdsFor(ctx, people).catch(
+    orDebug(ctx.logger, 'Slack users of service users', new Map<string, string>()),
+  );
+  return people.map((p) => {
+    const slackId = slackIds.get(p.id);
+    return slackId ? `<@${slackId}>` : userName(p);
+  });
+}
+
+/** Who acted: a Slack mention, the name given, else the service user's (unescaped). */
+export async function whoActed(
+  ctx: WorkContext,
+  actor: Actor | undefined,
+): Promise<string | undefined> {
+  const label = actorLabel(actor);
+  if (label || !actor?.serviceUserId) return label;
+  return (await peopleLabels(ctx, [actor.serviceUserId]))[0];
+}
