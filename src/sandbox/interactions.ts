@@ -7,9 +7,10 @@
 import { STATEFUL_TYPES, shown } from './block-kit.js';
 import { validateBlocks, validateView } from './block-validation.js';
 import { type Container, containerKey, locate } from './container.js';
+import { eventCallback, messageEvent } from './event-callbacks.js';
 import type { AppSurface } from './manifest.js';
 import { type BodyKind, type Delivery, deliverSigned } from './signer.js';
-import { nextTs, slackId } from './slack-ids.js';
+import { nextTs } from './slack-ids.js';
 import {
   MAX_VIEW_STACK,
   RESPONSE_URL_MAX_USES,
@@ -218,7 +219,13 @@ export class Interactions {
   // ---- composer ----
 
   /** What the composer does with a line: a slash command, or a plain message. */
-  async sendMessage(userId: string, channelId: string, text: string): Promise<InteractionResult> {
+  async sendMessage(
+    userId: string,
+    channelId: string,
+    text: string,
+    /** A reply in the thread of this message. */
+    threadTs?: string,
+  ): Promise<InteractionResult> {
     if (!this.human(userId)) return { ok: false, problem: `There is no user ${userId}.` };
     const channel = this.memberChannel(userId, channelId);
     if (!channel) return { ok: false, problem: `You are not in channel ${channelId}.` };
@@ -242,11 +249,26 @@ export class Interactions {
       );
       return this.slashCommand(userId, channel, known.command, args);
     }
-    this.state.addMessage({
+    const parent = threadTs ? this.state.findMessage(channel.id, threadTs) : undefined;
+    if (
+      threadTs &&
+      (!parent ||
+        parent.ephemeralTo !== undefined ||
+        (parent.threadTs !== undefined && parent.threadTs !== parent.ts))
+    ) {
+      return { ok: false, problem: 'There is no such message to reply to in this channel.' };
+    }
+    const message = this.state.addMessage({
       channel: channel.id,
       user: userId,
       text: slackText(trimmed, this.state, true),
+      threadTs,
     });
+    const event = messageEvent(this.state, channel, message, this.opts.surface().botEvents);
+    if (event) {
+      const body = eventCallback(this.state, this.opts.verificationToken, event);
+      await this.deliver('event', body, `message in #${this.state.channelName(channel)}`);
+    }
     return { ok: true };
   }
 
@@ -682,33 +704,14 @@ export class Interactions {
     const eventTs = nextTs();
     const d = await this.deliver(
       'event',
-      {
-        token: this.opts.verificationToken,
-        team_id: s.team.id,
-        context_team_id: s.team.id,
-        api_app_id: s.bot.appId,
-        event: {
-          type: 'app_home_opened',
-          user: input.userId,
-          channel: im?.id,
-          tab: input.tab,
-          event_ts: eventTs,
-          ...(view && input.tab === 'home' ? { view } : {}),
-        },
-        type: 'event_callback',
-        event_id: slackId('Ev'),
-        event_time: Math.floor(Date.now() / 1000),
-        authorizations: [
-          {
-            enterprise_id: null,
-            team_id: s.team.id,
-            user_id: s.bot.botUserId,
-            is_bot: true,
-            is_enterprise_install: false,
-          },
-        ],
-        is_ext_shared_channel: false,
-      },
+      eventCallback(s, this.opts.verificationToken, {
+        type: 'app_home_opened',
+        user: input.userId,
+        channel: im?.id,
+        tab: input.tab,
+        event_ts: eventTs,
+        ...(view && input.tab === 'home' ? { view } : {}),
+      }),
       `app_home_opened (${input.tab})`,
     );
     return { ok: d.status >= 200 && d.status < 300, status: d.status };

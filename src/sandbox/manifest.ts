@@ -27,6 +27,8 @@ export interface AppSurface {
   shortcuts: AppShortcut[];
   homeTab: boolean;
   messagesTab: boolean;
+  /** settings.event_subscriptions.bot_events: which events the sandbox delivers. */
+  botEvents: string[];
 }
 
 export const DEFAULT_APP_SURFACE: AppSurface = {
@@ -42,9 +44,15 @@ export const DEFAULT_APP_SURFACE: AppSurface = {
   shortcuts: [],
   homeTab: true,
   messagesTab: true,
+  botEvents: ['app_home_opened'],
 };
 
 const Manifest = z.looseObject({
+  settings: z
+    .looseObject({
+      event_subscriptions: z.looseObject({ bot_events: z.array(z.string()).optional() }).optional(),
+    })
+    .optional(),
   display_information: z.looseObject({ name: z.string().optional() }).optional(),
   features: z
     .looseObject({
@@ -103,6 +111,7 @@ export function appSurfaceFromManifest(manifest: unknown): AppSurface {
     })),
     homeTab: m.features?.app_home?.home_tab_enabled ?? false,
     messagesTab: m.features?.app_home?.messages_tab_enabled ?? true,
+    botEvents: m.settings?.event_subscriptions?.bot_events ?? [],
   };
 }
 

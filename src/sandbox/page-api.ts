@@ -23,7 +23,12 @@ const Container = z.discriminatedUnion('type', [
 ]);
 
 const schemas = {
-  message: z.object({ user: Id, channel: Id, text: z.string().max(40_000) }),
+  message: z.object({
+    user: Id,
+    channel: Id,
+    text: z.string().max(40_000),
+    threadTs: z.string().max(40).optional(),
+  }),
   action: z.object({
     user: Id,
     container: Container,
@@ -161,7 +166,7 @@ export function pageRoutes(app: FastifyInstance, deps: PageApiDeps): void {
   };
 
   post('/sandbox/message', schemas.message, (b) =>
-    interactions.sendMessage(b.user, b.channel, b.text),
+    interactions.sendMessage(b.user, b.channel, b.text, b.threadTs),
   );
   post('/sandbox/action', schemas.action, (b) =>
     interactions.blockAction({

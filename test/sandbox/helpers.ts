@@ -33,6 +33,7 @@ export const TEST_SURFACE: AppSurface = {
   ],
   homeTab: true,
   messagesTab: true,
+  botEvents: ['app_home_opened', 'message.channels'],
 };
 
 export async function waitFor<T>(

@@ -137,6 +137,8 @@ let tiny: TinyApp;
 let browser: Browser;
 let page: Page;
 const submissions: ViewSubmitAction['view']['state']['values'][] = [];
+/** Message events the app got (the test surface subscribes to message.channels). */
+const messageEvents: Record<string, unknown>[] = [];
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();
@@ -257,6 +259,9 @@ beforeAll(async () => {
       } else {
         await ack();
       }
+    });
+    app.event('message', async ({ event }) => {
+      messageEvents.push(event as unknown as Record<string, unknown>);
     });
     app.event('app_home_opened', async ({ event, client }) => {
       if (event.tab !== 'home') return;
@@ -515,6 +520,47 @@ describe('the sandbox page', () => {
     await dialog.waitFor();
     await dialog.getByLabel('Title').press('Escape');
     await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('replies in a thread: shown under its message, sent to the app with thread_ts', async () => {
+    await page.goto(sandbox.url);
+    await page.getByRole('heading', { name: '# general' }).waitFor();
+    const client = new WebClient(BOT_TOKEN, { slackApiUrl: sandbox.apiUrl });
+    const card = await client.chat.postMessage({
+      channel: 'C0SBGENERAL',
+      text: 'Card: the footer',
+    });
+    await client.chat.postMessage({ channel: 'C0SBGENERAL', text: 'Something after it' });
+    const message = page.getByRole('article').filter({ hasText: 'Card: the footer' });
+    await message.getByRole('button', { name: 'Reply in thread' }).click();
+    await page.getByText('↳ Replying in thread').waitFor();
+    await send('I can take it');
+    const reply = page.getByRole('article').filter({ hasText: 'I can take it' });
+    await reply.getByText('↳ reply in thread').waitFor();
+    // Right under the message it answers, before what came after that message.
+    const order = await page
+      .locator('article.message')
+      .evaluateAll((els) => els.map((e) => e.textContent ?? ''));
+    const at = order.findIndex((t) => t.includes('Card: the footer'));
+    expect(order[at + 1]).toContain('I can take it');
+    const event = await waitFor(
+      () => messageEvents.find((e) => e.text === 'I can take it'),
+      'the message event',
+    );
+    expect(event).toMatchObject({
+      type: 'message',
+      channel: 'C0SBGENERAL',
+      user: 'U0SBALICE',
+      thread_ts: card.ts,
+    });
+    // Cancel: the next message goes to the channel.
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await send('Back in the channel');
+    const top = await waitFor(
+      () => messageEvents.find((e) => e.text === 'Back in the channel'),
+      'the message event',
+    );
+    expect(top.thread_ts).toBeUndefined();
   });
 
   it('wraps long words in Block Kit messages instead of pushing buttons off the page', async () => {

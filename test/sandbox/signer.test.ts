@@ -176,6 +176,9 @@ function setup(app: App): void {
     seen.push({ kind: 'message-shortcut', body: shortcut as unknown as Record<string, unknown> });
     await respond({ text: 'Task created from that message' });
   });
+  app.event('message', async ({ event }) => {
+    seen.push({ kind: 'message', body: event as unknown as Record<string, unknown> });
+  });
   app.event('app_home_opened', async ({ event, client }) => {
     seen.push({ kind: 'home', body: event as unknown as Record<string, unknown> });
     if (event.tab !== 'home') return;
@@ -608,6 +611,46 @@ describe('shortcuts and events', () => {
       'the reply',
     );
     expect(reply.ephemeralTo).toBe(ALICE);
+  });
+
+  it('a message typed in a channel, and a reply in its thread, arrive as message events', async () => {
+    expect(
+      (await sandbox.interactions.sendMessage(ALICE, GENERAL, 'Who takes the footer?')).ok,
+    ).toBe(true);
+    const top = await waitFor(
+      () => visibleTo(ALICE, GENERAL, 'Who takes the footer?'),
+      'the message',
+    );
+    expect(await waitFor(() => last('message'), 'its event')).toMatchObject({
+      type: 'message',
+      channel: GENERAL,
+      channel_type: 'channel',
+      user: ALICE,
+      text: 'Who takes the footer?',
+      ts: top.ts,
+    });
+    const reply = await sandbox.interactions.sendMessage(BOB, GENERAL, 'I will', top.ts);
+    expect(reply.ok).toBe(true);
+    const stored = await waitFor(() => visibleTo(BOB, GENERAL, 'I will'), 'the reply');
+    expect(stored.threadTs).toBe(top.ts);
+    expect(
+      await waitFor(() => (last('message')?.thread_ts ? last('message') : undefined), 'its event'),
+    ).toMatchObject({
+      type: 'message',
+      channel: GENERAL,
+      user: BOB,
+      text: 'I will',
+      ts: stored.ts,
+      thread_ts: top.ts,
+    });
+    // Only a message of the channel can be replied to (not a reply, not a made-up one).
+    expect(await sandbox.interactions.sendMessage(BOB, GENERAL, 'x', '1.000001')).toMatchObject({
+      ok: false,
+      problem: 'There is no such message to reply to in this channel.',
+    });
+    expect(await sandbox.interactions.sendMessage(BOB, GENERAL, 'x', stored.ts)).toMatchObject({
+      ok: false,
+    });
   });
 
   it('app_home_opened arrives as a JSON event_callback; the app publishes Home', async () => {

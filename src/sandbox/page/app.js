@@ -23,6 +23,8 @@ const ui = {
   again: false,
   lastSeen: {},
   highlight: null,
+  /** The thread the composer replies in: { channel, ts }, or null. */
+  replyTo: null,
   drawn: { sidebar: '', header: '', conv: '', home: '', log: '' },
   modal: { id: null, hash: null, errors: {}, problem: null, dirty: new Set(), busy: false },
 };
@@ -348,6 +350,18 @@ function drawMessage(channelId, m) {
           el('time', { text: timeText(m.ts) }),
           m.edited ? el('span', { class: 'edited', text: '(edited)' }) : null,
           isReply ? el('span', { class: 'thread-note', text: '↳ reply in thread' }) : null,
+          isReply || m.ephemeral || m.fromSlackbot
+            ? null
+            : el('button', {
+                type: 'button',
+                class: 'link reply-link',
+                text: 'Reply in thread',
+                onclick: () => {
+                  ui.replyTo = { channel: channelId, ts: m.ts };
+                  drawThreadBar();
+                  $('composer-input').focus();
+                },
+              }),
         ]),
         m.ephemeral ? el('div', { class: 'ephemeral-note', text: 'Only visible to you' }) : null,
         body,
@@ -384,14 +398,53 @@ function drawConversation() {
   box.replaceChildren(
     ...(list.length === 0
       ? [el('p', { class: 'empty', text: 'No messages yet.' })]
-      : list.map((m) => drawMessage(channelId, m))),
+      : threaded(list).map((m) => drawMessage(channelId, m))),
   );
+  drawThreadBar();
   const channel = s.channels.find((c) => c.id === channelId);
   $('composer-input').placeholder =
     channel?.kind === 'im' ? `Message ${s.app.name}` : `Message #${channel?.name ?? ''}`;
   const target = ui.highlight && box.querySelector(`[data-ts="${ui.highlight}"]`);
   if (target) target.scrollIntoView({ block: 'center' });
   else if (switched || nearBottom) box.scrollTop = box.scrollHeight;
+}
+
+/** Replies right under the message they answer (Slack shows them in a thread), each in order. */
+function threaded(list) {
+  const present = new Set(list.map((m) => m.ts));
+  const replies = new Map();
+  const top = [];
+  for (const m of list) {
+    if (m.threadTs && m.threadTs !== m.ts && present.has(m.threadTs)) {
+      if (!replies.has(m.threadTs)) replies.set(m.threadTs, []);
+      replies.get(m.threadTs).push(m);
+    } else top.push(m);
+  }
+  return top.flatMap((m) => [m, ...(replies.get(m.ts) ?? [])]);
+}
+
+/** "Replying in thread · Cancel" above the composer while a thread is chosen here. */
+function drawThreadBar() {
+  const bar = $('composer-thread');
+  const here = ui.replyTo && ui.replyTo.channel === currentChannelId();
+  if (!here) ui.replyTo = null;
+  bar.hidden = !here;
+  bar.replaceChildren(
+    ...(here
+      ? [
+          el('span', { text: '↳ Replying in thread' }),
+          el('button', {
+            type: 'button',
+            class: 'link',
+            text: 'Cancel',
+            onclick: () => {
+              ui.replyTo = null;
+              drawThreadBar();
+            },
+          }),
+        ]
+      : []),
+  );
 }
 
 /** A block action inside a view (Home tab or modal), sent with the view's current values. */
@@ -605,7 +658,8 @@ function wireComposer() {
     if (!text.trim() || !channel) return;
     input.value = '';
     hint.hidden = true;
-    await post('/sandbox/message', { channel, text });
+    const thread = ui.replyTo?.channel === channel ? { threadTs: ui.replyTo.ts } : {};
+    await post('/sandbox/message', { channel, text, ...thread });
   };
   $('composer').addEventListener('submit', (ev) => {
     ev.preventDefault();
