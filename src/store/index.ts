@@ -27,6 +27,7 @@ import {
 import { createSecretBox, loadSecretsKey, type SecretBox } from './crypto.js';
 import { type InstallationsStore, installationsStore } from './installations.js';
 import { type KnownProjectsStore, knownProjectsStore } from './known-projects.js';
+import { type LeasesStore, leasesStore } from './leases.js';
 import { type LookupCacheStore, lookupCacheStore } from './lookup-cache.js';
 import { migrate } from './migrations.js';
 import { type NotifySettingsStore, notifySettingsStore } from './notify-settings.js';
@@ -37,6 +38,7 @@ import {
   type SeenEventsStore,
   seenEventsStore,
 } from './outbox.js';
+import { type PaceStore, paceStore } from './pace.js';
 import { type SeenRequestsStore, seenRequestsStore } from './seen-requests.js';
 import { asyncStore } from './sync.js';
 import { type TaskIndexStore, taskIndexStore } from './task-index.js';
@@ -103,6 +105,10 @@ export interface Store {
   readonly notifySettings: NotifySettingsStore;
   /** What the watcher has seen in each watched project (src/sync/watcher.ts). */
   readonly watchState: WatchStateStore;
+  /** Periodic work one instance does at a time: watched projects' looks, digest looks. */
+  readonly leases: LeasesStore;
+  /** Each team's DM pace and each DM channel's next free moment, shared by all instances. */
+  readonly pace: PaceStore;
   /**
    * Forgets what Worklink keeps about a team's service workspace: the connection (API key),
    * channel links and feeds, known projects, the task index and the watcher's state, in one
@@ -275,6 +281,8 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     taskIndex: asyncStore(taskIndex),
     notifySettings: asyncStore(notifySettings),
     watchState: asyncStore(watchState),
+    leases: asyncStore(leasesStore(db)),
+    pace: asyncStore(paceStore(db)),
     forgetTeam: async (teamId) => forgetTeam(teamId),
     forgetUninstalledTeam: async (teamId, reason, now = Date.now()) =>
       forgetUninstalledTeam(teamId, reason, now),

@@ -265,6 +265,35 @@ export const migrations: Migration[] = [
   CREATE INDEX feed_posts_task ON feed_posts (team_id, task_id);
   CREATE INDEX feed_posts_message ON feed_posts (team_id, channel_id, ts);
   `,
+  // 11: several instances on one database (docs/architecture.md, "Several instances"). Who
+  // holds an outbox row's lease; leases on periodic work (a watched project's look, a team's
+  // digest look: src/store/leases.ts); and each team's DM pace and each DM channel's next
+  // free moment, shared by every instance (src/store/pace.ts).
+  `
+  ALTER TABLE notify_outbox ADD COLUMN claimed_by TEXT; -- the instance holding the lease
+
+  CREATE TABLE leases (
+    key         TEXT PRIMARY KEY,   -- 'watch:<team>:<project>', 'digest:<team>'
+    claimed_by  TEXT,               -- the instance that holds it (or last held it)
+    lease_until INTEGER NOT NULL,   -- epoch ms; past it, anyone may take the work
+    next_at     INTEGER NOT NULL    -- epoch ms; the work is not due before
+  ) STRICT;
+
+  CREATE TABLE team_pace (
+    team_id       TEXT PRIMARY KEY,
+    state         TEXT NOT NULL,    -- JSON: pause, learned pace, run of accepted sends
+    blocked_until INTEGER NOT NULL  -- epoch ms; no send of the team starts before
+  ) STRICT;
+  CREATE INDEX team_pace_blocked ON team_pace (blocked_until);
+
+  CREATE TABLE channel_pace (
+    team_id  TEXT NOT NULL,
+    channel  TEXT NOT NULL,         -- the recipient (one DM channel per person)
+    ready_at INTEGER NOT NULL,      -- epoch ms of the channel's next free moment
+    PRIMARY KEY (team_id, channel)
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX channel_pace_ready ON channel_pace (ready_at);
+  `,
 ];
 
 /** Brings `db` up to date. Throws when the file is newer than this code. */

@@ -53,6 +53,8 @@ export interface OutboxRow extends OutboxTask {
   /** Epoch ms. */
   nextAttemptAt: number;
   claimedUntil?: number;
+  /** The instance holding (or last holding) the lease. */
+  claimedBy?: string;
   /** A previous send may have reached Slack: look for `marker` before sending again. */
   uncertain: boolean;
   marker: string;
@@ -103,10 +105,16 @@ export interface OutboxStore {
    */
   due(now: number, limit: number, excludeTeams?: readonly string[]): Promise<DueRow[]>;
   /**
-   * Takes a due row for `leaseMs` (attempts + 1). A row found in 'sending' (its worker died)
-   * comes back with `uncertain` set. Undefined when someone else took it or it is not due.
+   * Takes a due row for `leaseMs` (attempts + 1), as `holder` (the instance). A row found in
+   * 'sending' (its worker died) comes back with `uncertain` set. Undefined when someone else
+   * took it or it is not due.
    */
-  claim(id: number, now: number, leaseMs: number): Promise<OutboxRow | undefined>;
+  claim(id: number, now: number, leaseMs: number, holder?: string): Promise<OutboxRow | undefined>;
+  /**
+   * Extends the leases `holder` still has on rows being sent to `until`; returns the ids it
+   * still holds (a row missing was taken over after its lease ran out).
+   */
+  renew(ids: readonly number[], holder: string, until: number): Promise<number[]>;
   /** When the next row (not in `excludeTeams`) becomes due; undefined when none will. */
   nextDueAt(excludeTeams?: readonly string[]): Promise<number | undefined>;
   /** Fills in what matching found (recipient, DM details) on a row. */
@@ -180,6 +188,7 @@ export interface Row {
   attempts: number;
   next_attempt_at: number;
   claimed_until: number | null;
+  claimed_by: string | null;
   uncertain: number;
   marker: string;
   last_error: string | null;
@@ -226,6 +235,7 @@ export function fromRow(r: Row): OutboxRow {
     attempts: r.attempts,
     nextAttemptAt: r.next_attempt_at,
     claimedUntil: opt(r.claimed_until),
+    claimedBy: opt(r.claimed_by),
     uncertain: r.uncertain === 1,
     marker: r.marker,
     lastError: opt(r.last_error),
@@ -329,13 +339,22 @@ export function outboxStore(db: Database.Database): Sync<OutboxStore> {
         AND team_id NOT IN (SELECT value FROM json_each(@exclude))
       ORDER BY claimed_until, id LIMIT @limit`,
   );
-  const claimRow = db.prepare<[{ id: number; now: number; until: number; at: string }], Row>(
+  const claimRow = db.prepare<
+    [{ id: number; now: number; until: number; at: string; holder: string | null }],
+    Row
+  >(
     `UPDATE notify_outbox SET
        uncertain = CASE WHEN status = 'sending' THEN 1 ELSE uncertain END,
-       status = 'sending', claimed_until = @until, attempts = attempts + 1, updated_at = @at
+       status = 'sending', claimed_until = @until, claimed_by = @holder,
+       attempts = attempts + 1, updated_at = @at
      WHERE id = @id AND ((status = 'pending' AND next_attempt_at <= @now)
                       OR (status = 'sending' AND claimed_until <= @now))
      RETURNING *`,
+  );
+  const renew = db.prepare<[number, string, string], { id: number }>(
+    `UPDATE notify_outbox SET claimed_until = ?
+      WHERE status = 'sending' AND claimed_by = ?
+        AND id IN (SELECT value FROM json_each(?)) RETURNING id`,
   );
   const nextPending = db.prepare<[string], { at: number | null }>(
     `SELECT MIN(next_attempt_at) AS at FROM notify_outbox
@@ -462,10 +481,18 @@ export function outboxStore(db: Database.Database): Sync<OutboxStore> {
         .slice(0, limit)
         .map(dueRow);
     },
-    claim(id, now, leaseMs) {
-      const r = claimRow.get({ id, now, until: now + leaseMs, at: iso(now) });
+    claim(id, now, leaseMs, holder) {
+      const r = claimRow.get({
+        id,
+        now,
+        until: now + leaseMs,
+        at: iso(now),
+        holder: holder ?? null,
+      });
       return r ? fromRow(r) : undefined;
     },
+    renew: (ids, holder, until) =>
+      ids.length ? renew.all(until, holder, JSON.stringify(ids)).map((r) => r.id) : [],
     nextDueAt(excludeTeams = []) {
       const times = [
         nextAbandoned.get(JSON.stringify(excludeTeams))?.at,

@@ -15,9 +15,15 @@
  * Watched projects: the channels' linked projects and the projects used from Slack
  * (known_projects). The watcher (watcher.ts) lists the same open lists every
  * WORK_POLL_SECONDS; it tells this refresh (onTasksListed), which then skips those reads.
+ *
+ * Several instances on one database: each team's round is claimed first (src/store/leases.ts,
+ * key `index:<team>`, due again a minute later), so the budget is the team's, not each
+ * instance's.
  */
 import type { Logger } from '@slack/bolt';
+import { newInstanceId } from '../instance-id.js';
 import type { Store } from '../store/index.js';
+import { runLeased } from '../store/leases.js';
 import type { IndexedTask } from '../store/task-index.js';
 import type { WorkClient } from '../workapi/client.js';
 import type { TasksListedObserver } from './watcher.js';
@@ -37,6 +43,8 @@ export interface RefreshDeps {
   now?: () => number;
   /** How often a round runs (default a minute). */
   intervalMs?: number;
+  /** Who this process is in the rounds' leases (default: made up). */
+  instanceId?: string;
   /**
    * Told when a re-read finds a task changed in what Slack shows (name, status, due date,
    * assignees), so the messages about it are updated (deps.live.taskChanged).
@@ -57,11 +65,14 @@ export class TaskIndexRefresh implements TasksListedObserver {
   private running: Promise<unknown> | undefined;
   /** Totals since start (the benchmark's reads per minute). */
   readonly totals = { listReads: 0, taskReads: 0 };
+  private readonly instanceId: string;
 
   constructor(
     private readonly deps: RefreshDeps,
     private readonly budget = READS_PER_MINUTE,
-  ) {}
+  ) {
+    this.instanceId = deps.instanceId ?? newInstanceId();
+  }
 
   readonly name = 'task index refresh';
 
@@ -83,15 +94,25 @@ export class TaskIndexRefresh implements TasksListedObserver {
     await this.running;
   }
 
-  /** One round for every connected workspace. */
+  /** One round for every connected workspace whose round no other instance made. */
   async runAll(): Promise<void> {
-    for (const { teamId } of await this.deps.store.connections.list()) {
-      try {
-        await this.runTeam(teamId);
-      } catch (e) {
-        this.deps.logger.warn(`Task index refresh of ${teamId} failed: ${(e as Error).message}`);
-      }
-    }
+    const { store } = this.deps;
+    const now = this.deps.now?.() ?? Date.now();
+    const teams = (await store.connections.list()).map((c) => c.teamId);
+    const interval = this.deps.intervalMs ?? TICK_MS;
+    await runLeased(
+      store.leases,
+      teams.map((t) => `index:${t}`),
+      // Due again a little before the next tick: timers drift, and a round must not be missed.
+      { holder: this.instanceId, now, leaseMs: 5 * interval, nextAt: now + 0.9 * interval },
+      async (key) => {
+        await this.runTeam(key.slice('index:'.length));
+      },
+      (key, e) =>
+        this.deps.logger.warn(
+          `Task index refresh of ${key.slice(6)} failed: ${(e as Error).message}`,
+        ),
+    );
   }
 
   /** One budgeted round for a workspace. */

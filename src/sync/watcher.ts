@@ -9,12 +9,19 @@
  * queued in the outbox like a `task.created` event, so each assignee gets one DM whoever
  * made the task. The first look at a project only records what is there.
  *
+ * Several instances on one database: each look is claimed first (src/store/leases.ts, key
+ * `watch:<team>:<project>`, due again one interval later), so one instance looks at a
+ * project per interval; the others follow its next due time. An instance that looks after
+ * another one reads the seen ids again (they changed). A look's lease (5 min) is far longer
+ * than a look; an instance that dies mid-look leaves the project to the others when it ends.
+ *
  * Looks are spread over the interval (each project has its own slot), a 429 pauses the
  * workspace for its Retry-After, and a workspace whose service fails is logged once when it
  * starts failing and once when it recovers, not at every look. Observers get every list it
  * reads (`onTasksListed`), e.g. the task index.
  */
 import type { Logger } from '@slack/bolt';
+import { newInstanceId } from '../instance-id.js';
 import type { Store } from '../store/index.js';
 import { isWorkApiError, type WorkClient } from '../workapi/client.js';
 import type { Task, TaskListItem } from '../workapi/contract.js';
@@ -34,6 +41,8 @@ export interface WatcherOptions {
   /** Queues the new task's DMs (the outbox); called at most once per task id and project. */
   announce(teamId: string, task: Task): Promise<unknown>;
   now?: () => number;
+  /** Who this process is in the looks' leases (default: made up). */
+  instanceId?: string;
   /** How often due looks are started (default: a tenth of the interval, at most 1 s). */
   stepMs?: number;
 }
@@ -54,6 +63,8 @@ const CONCURRENCY = 4;
  * than all at once; the rest stay unseen, so the next look reads them.
  */
 export const READS_PER_LOOK = 50;
+/** How long a look may take before another instance may make it instead. */
+const LOOK_LEASE_MS = 5 * 60_000;
 
 export class Watcher {
   readonly name = 'watcher';
@@ -74,9 +85,11 @@ export class Watcher {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private readonly now: () => number;
+  private readonly instanceId: string;
 
   constructor(private readonly options: WatcherOptions) {
     this.now = options.now ?? Date.now;
+    this.instanceId = options.instanceId ?? newInstanceId();
   }
 
   get enabled(): boolean {
@@ -143,16 +156,47 @@ export class Watcher {
       const due = (await this.watched(teamId, work, now)).filter(
         (p) => (this.dueAt.get(`${teamId}:${p}`) ?? 0) <= now,
       );
-      const queue = [...due];
+      const queue = await this.claim(teamId, due, now);
       const worker = async () => {
-        for (let p = queue.shift(); p; p = queue.shift()) await this.look(teamId, p, work);
+        for (let p = queue.shift(); p; p = queue.shift()) {
+          try {
+            await this.look(teamId, p, work);
+          } finally {
+            const next = this.dueAt.get(`${teamId}:${p}`) ?? this.now();
+            await this.options.store.leases.finish(leaseKey(teamId, p), this.instanceId, next);
+          }
+        }
       };
+      const looks = queue.length;
       await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
       // Only a look that was made and answered says the service is back.
-      if (due.length > 0) this.recovered(teamId);
+      if (looks > 0) this.recovered(teamId);
     } catch (e) {
       this.failed(teamId, e);
     }
+  }
+
+  /**
+   * Takes the due projects' looks (another instance may be making them, or have made them
+   * this interval: then their next look here is when they are due again).
+   */
+  private async claim(teamId: string, due: string[], now: number): Promise<string[]> {
+    const byKey = new Map(due.map((p) => [leaseKey(teamId, p), p]));
+    const { taken, busy } = await this.options.store.leases.claim(
+      [...byKey.keys()],
+      this.instanceId,
+      now,
+      LOOK_LEASE_MS,
+    );
+    for (const b of busy) this.dueAt.set(`${teamId}:${byKey.get(b.key)}`, b.until);
+    return taken.map(({ key, previousHolder }) => {
+      const projectId = byKey.get(key)!;
+      // Another instance looked last: the ids it saw are in the store, not here.
+      if (previousHolder && previousHolder !== this.instanceId) {
+        this.seen.delete(`${teamId}:${projectId}`);
+      }
+      return projectId;
+    });
   }
 
   /** The team's watched projects; new ones get a slot in the interval. */
@@ -292,6 +336,8 @@ export class Watcher {
     }
   }
 }
+
+const leaseKey = (teamId: string, projectId: string) => `watch:${teamId}:${projectId}`;
 
 /** A stable spread of keys over the interval (FNV-1a). */
 function slot(key: string): number {

@@ -80,6 +80,7 @@ export function testWorker(
 ): NotifyWorker {
   return new NotifyWorker({
     outbox: store.outbox,
+    pace: store.pace,
     slackFor: slackClients(apiUrl, options.timeoutMs),
     retryBaseMs: 20,
     retryCapMs: 200,

@@ -61,15 +61,20 @@ export class ChannelPacer {
   /**
    * Slack answered a send into the channel that started at `startedAt`. It arrived some
    * time before `now`; the usual round trip says how much before at least, so the next send
-   * starts no sooner than a second after the latest the arrival can have been.
+   * starts no sooner than a second after the latest the arrival can have been. Until a
+   * round trip is known (the process's first send, on a cold connection) that is the answer
+   * itself. Returns that moment.
    */
-  answered(teamId: string, channel: string, startedAt: number, now = Date.now()): void {
+  answered(teamId: string, channel: string, startedAt: number, now = Date.now()): number {
     const rtt = Math.max(0, now - startedAt);
-    const usual = Math.min(this.usualRttMs ?? rtt, rtt);
+    const usual = this.usualRttMs === undefined ? 0 : Math.min(this.usualRttMs, rtt);
     const state = this.state(teamId, channel, now);
     // Whole milliseconds: the outbox stores due times as integers.
-    state.readyAt = Math.max(state.readyAt, Math.ceil(now - usual + this.intervalMs));
-    this.usualRttMs = rtt <= usual ? rtt : usual + (rtt - usual) / 16;
+    const next = Math.ceil(now - usual + this.intervalMs);
+    state.readyAt = Math.max(state.readyAt, next);
+    this.usualRttMs =
+      this.usualRttMs === undefined || rtt <= usual ? rtt : usual + (rtt - usual) / 16;
+    return next;
   }
 
   /** Slack answered 429 for a send into this channel: nothing goes in until Retry-After. */

@@ -43,13 +43,15 @@ export interface NotificationsDeps {
   workClients: WorkClientCache;
   directory: ServiceDirectory;
   matcher: SlackMatcher;
+  /** Who this process is in the leases it takes (src/slack/start/worklink.ts). */
+  instanceId?: string;
   /** The embedded service, when this process started it. */
   service?: { setEventsSubscriber(s: { url: string; secret: string }): void };
   /** Told of each task an event announces (channel feeds post it). */
   activity?: TaskActivityHub;
 }
 
-/** Web API timeout for DM sends; the claim lease is several of these. */
+/** Web API timeout for DM sends; the claim lease is three of these (held-leases.ts). */
 const SEND_TIMEOUT_MS = 10_000;
 
 export function createNotifications(
@@ -89,6 +91,8 @@ export function createNotifications(
 
   const worker = new NotifyWorker({
     outbox: store.outbox,
+    pace: store.pace,
+    instanceId: deps.instanceId,
     slackFor,
     prepare: appPreparer({
       store,
@@ -98,7 +102,7 @@ export function createNotifications(
       logger,
     }),
     logger,
-    leaseMs: 6 * SEND_TIMEOUT_MS,
+    leaseMs: 3 * SEND_TIMEOUT_MS,
     ...workerOptions,
   });
   const tuning: NotifyTuning = { eventGraceMs: 5_000 };

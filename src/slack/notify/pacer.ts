@@ -13,7 +13,13 @@
  *   (Retry-After counts from the refusal); pacing keeps the team just under its limit with
  *   few 429s. The learned pace is forgotten after two quiet minutes, so a team whose limit
  *   was shared with a busy moment speeds up again.
+ *
+ * The rules (PaceRules) work on one team's state, plain data: the worker keeps it in the
+ * database (src/store/pace.ts, src/slack/notify/shared-pace.ts) so that every instance on it
+ * keeps to one limit.
  */
+import type { TeamPaceState } from '../../store/pace.js';
+
 export interface PacerOptions {
   /** Fraction of the learned rate to use (default 0.97). */
   headroom?: number;
@@ -21,36 +27,13 @@ export interface PacerOptions {
   holdMs?: number;
 }
 
-interface Pace {
-  intervalMs: number;
-  /** Earliest start of the team's next send. */
-  nextAt: number;
-  expiresAt: number;
-}
-
 /** A gap this long between accepted sends ends a run (the team went quiet). */
 const RUN_GAP_MS = 2_000;
 
-/** Sends Slack accepted since the team's sends last started flowing. */
-interface Run {
-  start: number;
-  last: number;
-  count: number;
-}
-
-/** A refused send, kept while it may still pair with one in another channel. */
-interface Refusal {
-  channel: string;
-  at: number;
-}
-
-export class TeamPacer {
-  private readonly refusals = new Map<string, Refusal>();
+/** The pacing rules over one team's state (changed in place). */
+export class PaceRules {
   private readonly headroom: number;
   private readonly holdMs: number;
-  private readonly paused = new Map<string, number>();
-  private readonly paces = new Map<string, Pace>();
-  private readonly runs = new Map<string, Run>();
 
   constructor(options: PacerOptions = {}) {
     this.headroom = options.headroom ?? 0.97;
@@ -58,35 +41,34 @@ export class TeamPacer {
   }
 
   /** Until when the team is paused by a 429, if it is. */
-  pausedUntil(teamId: string, now = Date.now()): number | undefined {
-    const until = this.paused.get(teamId);
-    if (until === undefined) return undefined;
-    if (until > now) return until;
-    this.paused.delete(teamId);
+  pausedUntil(s: TeamPaceState, now: number): number | undefined {
+    if (s.pausedUntil === undefined) return undefined;
+    if (s.pausedUntil > now) return s.pausedUntil;
+    delete s.pausedUntil;
     return undefined;
   }
 
   /** When the team may start a send: undefined = now. */
-  readyAt(teamId: string, now = Date.now()): number | undefined {
-    const paused = this.pausedUntil(teamId, now);
-    const pace = this.paceOf(teamId, now);
+  readyAt(s: TeamPaceState, now: number): number | undefined {
+    const paused = this.pausedUntil(s, now);
+    const pace = this.paceOf(s, now);
     const at = Math.max(paused ?? 0, pace?.nextAt ?? 0);
     return at > now ? at : undefined;
   }
 
   /** A send for the team starts now (spaces the next one when the team is paced). */
-  starting(teamId: string, now = Date.now()): void {
-    const pace = this.paceOf(teamId, now);
+  starting(s: TeamPaceState, now: number): void {
+    const pace = this.paceOf(s, now);
     // A late start (busy event loop) lets the next ones catch up a little, so the average
     // stays at the pace; a long idle gap does not turn into a burst.
     if (pace) pace.nextAt = Math.max(now - 2 * pace.intervalMs, pace.nextAt) + pace.intervalMs;
   }
 
   /** Slack accepted a send that started at `startedAt`. */
-  sent(teamId: string, startedAt: number): void {
-    const run = this.runs.get(teamId);
+  sent(s: TeamPaceState, startedAt: number): void {
+    const run = s.run;
     if (!run || startedAt - run.last > RUN_GAP_MS) {
-      this.runs.set(teamId, { start: startedAt, last: startedAt, count: 1 });
+      s.run = { start: startedAt, last: startedAt, count: 1 };
       return;
     }
     run.count++;
@@ -98,13 +80,13 @@ export class TeamPacer {
    * send (started at `startedAt`), also learn the pace from the run of accepted sends
    * before it; other calls (e-mail lookups) have limits of their own.
    */
-  limited(teamId: string, retryAfterMs: number, now = Date.now(), startedAt?: number): void {
+  limited(s: TeamPaceState, retryAfterMs: number, now: number, startedAt?: number): void {
     const until = now + retryAfterMs;
-    this.paused.set(teamId, Math.max(this.paused.get(teamId) ?? 0, until));
+    s.pausedUntil = Math.max(s.pausedUntil ?? 0, until);
     if (startedAt === undefined) return;
-    const run = this.runs.get(teamId);
+    const run = s.run;
     // The sends after the pause start a new run.
-    this.runs.delete(teamId);
+    delete s.run;
     // Too few accepted sends to say anything about the limit: just pause. (Other sends of
     // the same burst, in flight when the limit was hit, find the run gone and only pause.)
     if (!run || run.count < 2) return;
@@ -112,12 +94,11 @@ export class TeamPacer {
     // limit. A longer run that hit the limit at last was sent at about the limit.
     const windowMs = Math.max(retryAfterMs, 1_000);
     const rate = (run.count / Math.max(windowMs, startedAt - run.start)) * this.headroom;
-    const existing = this.paces.get(teamId);
-    this.paces.set(teamId, {
+    s.pace = {
       intervalMs: 1 / rate,
-      nextAt: Math.max(until, existing?.nextAt ?? 0),
+      nextAt: Math.max(until, s.pace?.nextAt ?? 0),
       expiresAt: now + this.holdMs,
-    });
+    };
   }
 
   /**
@@ -127,50 +108,32 @@ export class TeamPacer {
    * channel waits (the caller pauses it).
    */
   refused(
-    teamId: string,
+    s: TeamPaceState,
     channel: string,
     retryAfterMs: number,
     now: number,
     startedAt: number,
   ): 'team' | 'channel' {
     const windowMs = Math.max(retryAfterMs, 1_000);
-    const last = this.refusals.get(teamId);
-    this.refusals.set(teamId, { channel, at: now });
+    const last = s.refusal;
+    s.refusal = { channel, at: now };
     if (!last || last.channel === channel || now - last.at > windowMs) return 'channel';
-    this.limited(teamId, retryAfterMs, now, startedAt);
+    this.limited(s, retryAfterMs, now, startedAt);
     return 'team';
   }
 
-  /** Teams that may not start a send now. */
-  blocked(now = Date.now()): string[] {
-    const out = new Set<string>();
-    for (const team of [...this.paused.keys(), ...this.paces.keys()]) {
-      if (this.readyAt(team, now) !== undefined) out.add(team);
-    }
-    return [...out];
-  }
-
-  /** The earliest future moment a blocked team becomes ready. */
-  nextReadyAt(now = Date.now()): number | undefined {
-    let next: number | undefined;
-    for (const team of [...this.paused.keys(), ...this.paces.keys()]) {
-      const at = this.readyAt(team, now);
-      if (at !== undefined && (next === undefined || at < next)) next = at;
-    }
-    return next;
+  /** No send of the team starts before this (0: none is held back). */
+  blockedUntil(s: TeamPaceState, now: number): number {
+    return this.readyAt(s, now) ?? 0;
   }
 
   /** The learned spacing of a team's sends, in ms, if it is paced. */
-  intervalOf(teamId: string, now = Date.now()): number | undefined {
-    return this.paceOf(teamId, now)?.intervalMs;
+  intervalOf(s: TeamPaceState, now: number): number | undefined {
+    return this.paceOf(s, now)?.intervalMs;
   }
 
-  private paceOf(teamId: string, now: number): Pace | undefined {
-    const pace = this.paces.get(teamId);
-    if (pace && pace.expiresAt <= now) {
-      this.paces.delete(teamId);
-      return undefined;
-    }
-    return pace;
+  private paceOf(s: TeamPaceState, now: number): TeamPaceState['pace'] {
+    if (s.pace && s.pace.expiresAt <= now) delete s.pace;
+    return s.pace;
   }
 }

@@ -1,15 +1,17 @@
 /**
  * The outbox worker: delivers queued assignment DMs with chat.postMessage, exactly once.
  *
- * - Rows are claimed with a lease (src/store/outbox.ts); all state is in SQLite, so a
- *   restarted worker continues where the last one stopped.
+ * - Rows are claimed with a lease stamped with this instance (src/store/outbox.ts, renewed
+ *   by held-leases.ts); all state is in the database, so a restarted worker continues where
+ *   the last one stopped, and several instances on one database share the work.
  * - A row is marked sent only after Slack said ok. Each DM carries the row's marker in its
  *   message metadata; a row whose previous send may have reached Slack (worker killed
  *   mid-send, timeout, 5xx) is RECONCILED first — the DM channel's recent history is searched
  *   for the marker — and resent only when the DM is not there.
  * - Slack's two limits are paced apart: one message a second into one DM channel
  *   (channel-pacer.ts: a person with ten new tasks gets ten DMs a second apart while
- *   everyone else's go on) and the team's own limit (pacer.ts). Rows due for a channel that
+ *   everyone else's go on) and the team's own limit (pacer.ts), both kept in the database
+ *   (shared-pace.ts) so that instances together keep to them. Rows due for a channel that
  *   is not ready are moved to its next free slots instead of blocking the queue.
  * - 429: a refused send pauses its channel for Retry-After; refusals in two channels at
  *   once are the team's limit, which pauses the team (other teams go on) and paces it just
@@ -24,15 +26,19 @@ import type { Logger } from '@slack/bolt';
 import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { errMessage } from '../../error-message.js';
+import { newInstanceId } from '../../instance-id.js';
 import {
   CREATOR_SKIPPED,
   NO_SLACK_ACCOUNT,
   type OutboxRow,
   type OutboxStore,
 } from '../../store/outbox.js';
+import type { PaceStore } from '../../store/pace.js';
 import { assignmentMessage } from './assignment-message.js';
 import { ChannelPacer, type ChannelPacerOptions } from './channel-pacer.js';
-import { type PacerOptions, TeamPacer } from './pacer.js';
+import { HeldLeases } from './held-leases.js';
+import type { PacerOptions } from './pacer.js';
+import { type NotYet, SharedPace } from './shared-pace.js';
 import { classifySlackError, type SlackFailure } from './slack-errors.js';
 
 /** The message metadata event type that marks Worklink's assignment DMs. */
@@ -56,6 +62,10 @@ export type PrepareRow = (row: OutboxRow, slack: WebClient) => Promise<Preparati
 export interface NotifyWorkerOptions {
   /** The app store's outbox (src/store/outbox.ts); its changed() wakes the worker. */
   outbox: OutboxStore;
+  /** The teams' and DM channels' pace, shared by every instance (src/store/pace.ts). */
+  pace: PaceStore;
+  /** Who this worker is in the rows' leases (default: host, pid and a random part). */
+  instanceId?: string;
   /** The Web API client for a team (its bot token), or undefined when not installed. */
   slackFor(teamId: string): Promise<WebClient | undefined>;
   /** Default: rows without a recipient fail ("no Slack account linked"). */
@@ -64,7 +74,11 @@ export interface NotifyWorkerOptions {
   /** Sends in flight per team (default 16) and overall (default 64). */
   perTeamConcurrency?: number;
   maxInFlight?: number;
-  /** How long a claim lasts; must exceed a few Web API timeouts (default 60 s). */
+  /**
+   * How long a claim lasts before another instance may take the row over (default 30 s);
+   * renewed every third of it while the row is worked on. At least three Web API timeouts:
+   * a DM is posted only with half a lease left.
+   */
   leaseMs?: number;
   /** Backoff for 5xx/network/timeouts: base·2^(n-1) capped, 50–100 % jitter. */
   retryBaseMs?: number;
@@ -120,8 +134,13 @@ export class NotifyWorker {
   private readonly historyLimit: number;
   private readonly active = new Set<Promise<void>>();
   private readonly teamActive = new Map<string, number>();
-  private readonly pacer: TeamPacer;
+  private readonly pace: SharedPace;
   private readonly channels: ChannelPacer;
+  private readonly held: HeldLeases;
+  readonly instanceId: string;
+  /** When the earliest team held back by its pace may send again (from the last look). */
+  private pacedUntil: number | undefined;
+  private lastSweep = 0;
   private running = false;
   private loopDone: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
@@ -133,20 +152,23 @@ export class NotifyWorker {
     this.outbox = options.outbox;
     this.perTeam = options.perTeamConcurrency ?? 16;
     this.maxInFlight = options.maxInFlight ?? 64;
-    this.leaseMs = options.leaseMs ?? 60_000;
+    this.leaseMs = options.leaseMs ?? 30_000;
     this.retryBaseMs = options.retryBaseMs ?? 1_000;
     this.retryCapMs = options.retryCapMs ?? 5 * 60_000;
     this.maxAttempts = options.maxAttempts ?? 10;
     this.idlePollMs = options.idlePollMs ?? 1_000;
     this.historyLimit = options.historyLimit ?? 20;
-    this.pacer = new TeamPacer(options.pacing);
     this.channels = new ChannelPacer(options.channelPacing);
+    this.pace = new SharedPace(options.pace, this.channels, options.pacing);
+    this.instanceId = options.instanceId ?? newInstanceId();
+    this.held = new HeldLeases(this.outbox, this.instanceId, this.leaseMs, options.logger);
   }
 
   start(): void {
     if (this.running) return;
     this.running = true;
     this.unsubscribe = this.outbox.onChange(() => this.wake());
+    this.held.start();
     this.loopDone = this.loop().catch((e: unknown) => {
       this.options.logger?.error(`The notification worker stopped: ${errMessage(e)}`);
     });
@@ -160,6 +182,7 @@ export class NotifyWorker {
     this.wake();
     await this.loopDone;
     await Promise.allSettled([...this.active]);
+    this.held.stop();
   }
 
   /** Look for due rows now (rows were queued). */
@@ -169,13 +192,13 @@ export class NotifyWorker {
   }
 
   /** Epoch ms until which a team's sends are paused after a 429, if they are. */
-  teamPausedUntil(teamId: string): number | undefined {
-    return this.pacer.pausedUntil(teamId);
+  async teamPausedUntil(teamId: string): Promise<number | undefined> {
+    return (await this.pace.state(teamId, Date.now())).pausedUntil;
   }
 
   /** The spacing (ms) the team's sends keep since its last 429, if any. */
-  teamPaceMs(teamId: string): number | undefined {
-    return this.pacer.intervalOf(teamId);
+  async teamPaceMs(teamId: string): Promise<number | undefined> {
+    return (await this.pace.state(teamId, Date.now())).intervalMs;
   }
 
   get inFlight(): number {
@@ -187,22 +210,32 @@ export class NotifyWorker {
   private async loop(): Promise<void> {
     while (this.running) {
       this.woken = false;
-      const { moved, sawDue } = await this.fill();
+      let look: { moved: number; sawDue: boolean };
+      try {
+        look = await this.fill();
+      } catch (e) {
+        // The database did not answer (a restart, a network blip): look again soon.
+        this.options.logger?.warn(`The notification worker could not look for DMs: ${e}`);
+        await this.sleep(this.idlePollMs);
+        continue;
+      }
       if (!this.running) break;
-      if (moved > 0 || this.woken) {
+      if (look.moved > 0 || this.woken) {
         // Let the sends start (and other I/O run) before looking again.
         await new Promise((r) => setImmediate(r));
         continue;
       }
-      await this.sleep(await this.nextDelay(sawDue));
+      await this.sleep(await this.nextDelay(look.sawDue));
     }
   }
 
-  /** Teams that must not get new claims now: paused or paced, or with all slots busy. */
-  private blockedTeams(now: number): string[] {
-    const blocked = new Set(this.pacer.blocked(now));
+  /** Teams that must not get new claims now: paced or paused (any instance), or full here. */
+  private async blockedTeams(now: number): Promise<Set<string>> {
+    const paced = await this.pace.blocked(now);
+    this.pacedUntil = paced.nextReadyAt;
+    const blocked = new Set(paced.teams);
     for (const [team, n] of this.teamActive) if (n >= this.perTeam) blocked.add(team);
-    return [...blocked];
+    return blocked;
   }
 
   /**
@@ -215,38 +248,71 @@ export class NotifyWorker {
     const now = Date.now();
     const free = this.maxInFlight - this.active.size;
     if (free <= 0) return { moved, sawDue: true };
+    if (now - this.lastSweep > 60_000) {
+      this.lastSweep = now;
+      await this.options.pace.sweep(now);
+    }
+    const blocked = await this.blockedTeams(now);
     // Twice what may start: some rows may be for channels that are not ready.
-    const candidates = await this.outbox.due(now, free * 2, this.blockedTeams(now));
+    const candidates = await this.outbox.due(now, free * 2, [...blocked]);
     const deferred: { id: number; at: number }[] = [];
     for (const { id, teamId, slackUserId } of candidates) {
-      if (this.active.size >= this.maxInFlight) break;
-      if ((this.teamActive.get(teamId) ?? 0) >= this.perTeam) continue;
-      if (this.pacer.readyAt(teamId, now) !== undefined) continue;
-      if (slackUserId && this.channels.readyAt(teamId, slackUserId, now) !== undefined) {
-        deferred.push({ id, at: this.channels.slotFor(teamId, slackUserId, id, now) });
+      if (!this.running || this.active.size >= this.maxInFlight) break;
+      if (blocked.has(teamId) || (this.teamActive.get(teamId) ?? 0) >= this.perTeam) continue;
+      const at = Date.now();
+      if (slackUserId && this.channels.readyAt(teamId, slackUserId, at) !== undefined) {
+        deferred.push({ id, at: this.channels.slotFor(teamId, slackUserId, id, at) });
         continue;
       }
-      const row = await this.outbox.claim(id, now, this.leaseMs);
+      const row = await this.outbox.claim(id, at, this.leaseMs, this.instanceId);
       if (!row) continue; // another worker took it
       moved++;
-      this.pacer.starting(teamId, now);
-      if (slackUserId) this.channels.starting(teamId, slackUserId, id, now);
-      this.teamActive.set(teamId, (this.teamActive.get(teamId) ?? 0) + 1);
-      const job: Promise<void> = this.process(row)
-        .catch((e: unknown) => {
-          this.options.logger?.error(`Outbox row ${row.id} could not be processed: ${e}`);
-        })
-        .finally(() => {
-          this.active.delete(job);
-          const left = (this.teamActive.get(teamId) ?? 1) - 1;
-          if (left > 0) this.teamActive.set(teamId, left);
-          else this.teamActive.delete(teamId);
-          this.wake();
-        });
-      this.active.add(job);
+      // The database decides: another instance may be using the team's pace or the channel.
+      let notYet: NotYet | undefined;
+      try {
+        notYet = await this.pace.begin(teamId, row.slackUserId, at);
+      } catch (e) {
+        // Not sent: back in the queue (else it waits in 'sending' for its lease to run out).
+        await this.outbox.requeue(row.id, at + this.idlePollMs, at);
+        throw e;
+      }
+      if (notYet) {
+        let until = notYet.at;
+        if (notYet.scope === 'team') {
+          blocked.add(teamId);
+          this.pacedUntil = Math.min(this.pacedUntil ?? until, until);
+        } else if (row.slackUserId) {
+          this.channels.limited(teamId, row.slackUserId, notYet.at - at, at);
+          until = this.channels.slotFor(teamId, row.slackUserId, id, at);
+        }
+        await this.outbox.requeue(row.id, until, at);
+        continue;
+      }
+      if (row.slackUserId) this.channels.starting(teamId, row.slackUserId, id, at);
+      this.startJob(row, at);
     }
     if (deferred.length) await this.outbox.defer(deferred, now);
     return { moved: moved + deferred.length, sawDue: candidates.length > 0 };
+  }
+
+  /** Works on a claimed row in the background. */
+  private startJob(row: OutboxRow, now: number): void {
+    const { teamId } = row;
+    this.held.add(row.id, now);
+    this.teamActive.set(teamId, (this.teamActive.get(teamId) ?? 0) + 1);
+    const job: Promise<void> = this.process(row)
+      .catch((e: unknown) => {
+        this.options.logger?.error(`Outbox row ${row.id} could not be processed: ${e}`);
+      })
+      .finally(() => {
+        this.held.delete(row.id);
+        this.active.delete(job);
+        const left = (this.teamActive.get(teamId) ?? 1) - 1;
+        if (left > 0) this.teamActive.set(teamId, left);
+        else this.teamActive.delete(teamId);
+        this.wake();
+      });
+    this.active.add(job);
   }
 
   private async nextDelay(sawDue: boolean): Promise<number> {
@@ -256,11 +322,10 @@ export class NotifyWorker {
     // Due rows left where they are wait for their team's pace or a free slot (a finishing
     // send wakes the loop); only an empty front of the queue needs the next due time.
     if (!sawDue) {
-      const next = await this.outbox.nextDueAt(this.blockedTeams(now));
+      const next = await this.outbox.nextDueAt([...(await this.blockedTeams(now))]);
       if (next !== undefined) delay = Math.min(delay, next - now);
     }
-    const ready = this.pacer.nextReadyAt(now);
-    if (ready !== undefined) delay = Math.min(delay, ready - now);
+    if (this.pacedUntil !== undefined) delay = Math.min(delay, this.pacedUntil - now);
     // A floor, so a row another process keeps taking cannot make this spin.
     return Math.max(delay, 5);
   }
@@ -326,14 +391,20 @@ export class NotifyWorker {
         return;
       }
       if (!claimed.slackUserId) {
-        // The channel became known just now: wait for its slot if it is busy.
+        // The channel became known just now: wait for its slot if it is busy (here or at
+        // another instance). The team's slot was taken at the claim.
         const now = Date.now();
-        if (this.channels.readyAt(row.teamId, row.slackUserId!, now) !== undefined) {
-          const at = this.channels.slotFor(row.teamId, row.slackUserId!, row.id, now);
+        const channel = row.slackUserId!;
+        let notYet = this.channels.readyAt(row.teamId, channel, now);
+        if (notYet === undefined)
+          notYet = (await this.pace.begin(row.teamId, channel, now, false))?.at;
+        if (notYet !== undefined) {
+          this.channels.limited(row.teamId, channel, notYet - now, now);
+          const at = this.channels.slotFor(row.teamId, channel, row.id, now);
           await outbox.requeue(row.id, at, now);
           return;
         }
-        this.channels.starting(row.teamId, row.slackUserId!, row.id, now);
+        this.channels.starting(row.teamId, channel, row.id, now);
       }
       if (row.uncertain) {
         const found = await this.reconcile(slack, row);
@@ -355,6 +426,8 @@ export class NotifyWorker {
             dueDate: row.dueDate,
             priority: row.priority,
           });
+      // Posted only while this instance holds the row (its lease may have run out in a stall).
+      if (!(await this.held.ensure(row.id))) return;
       startedAt = Date.now();
       const res = await slack.chat.postMessage({
         channel: row.slackUserId!,
@@ -368,9 +441,11 @@ export class NotifyWorker {
         unfurl_media: false,
       });
       await outbox.markSent(row.id, { ts: res.ts, channel: res.channel });
-      this.pacer.sent(row.teamId, startedAt);
-      this.channels.answered(row.teamId, row.slackUserId!, startedAt);
       this.stats.sent++;
+      // Bookkeeping only: a failure here must not touch the row, which is sent.
+      await this.pace
+        .answered(row.teamId, row.slackUserId!, startedAt, Date.now())
+        .catch((e: unknown) => this.options.logger?.warn(`DM pace not recorded: ${e}`));
     } catch (e) {
       await this.handleFailure(row, classifySlackError(e), startedAt);
     }
@@ -390,8 +465,7 @@ export class NotifyWorker {
         let scope: 'team' | 'channel' = 'team';
         if (startedAt !== undefined && row.slackUserId) {
           // A send: its channel waits; the team too when this is the team's limit.
-          this.channels.limited(row.teamId, row.slackUserId, failure.retryAfterMs, now);
-          scope = this.pacer.refused(
+          scope = await this.pace.refused(
             row.teamId,
             row.slackUserId,
             failure.retryAfterMs,
@@ -400,7 +474,7 @@ export class NotifyWorker {
           );
         } else {
           // Other calls (e-mail lookups) have limits of their own: pause, learn nothing.
-          this.pacer.limited(row.teamId, failure.retryAfterMs, now);
+          await this.pace.limited(row.teamId, failure.retryAfterMs, now);
         }
         this.stats.rateLimited++;
         // Slack did not take the call: this try does not count against the row.

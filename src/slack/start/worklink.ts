@@ -12,6 +12,7 @@ import type { App } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
 import type { AppConfig } from '../../config.js';
 import { errMessage } from '../../error-message.js';
+import { newInstanceId } from '../../instance-id.js';
 import { createLogger, type Logger } from '../../logger.js';
 import type { ServiceHandle } from '../../service/index.js';
 import type { Store } from '../../store/index.js';
@@ -130,11 +131,14 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       { maxResponseBytes: config.workMaxResponseBytes, log: logger },
       (client, teamId) => indexWorkClient(client, teamId, store.taskIndex, (m) => logger.warn(m)),
     );
+    // Who this process is in the leases it takes on shared work (outbox rows, looks, rounds).
+    const instanceId = newInstanceId();
     const indexRefresh = new TaskIndexRefresh(
       {
         store,
         logger,
         now: options.clock,
+        instanceId,
         // A change the re-reads find is shown in the messages about the task.
         onChanged: (teamId, taskId) => deps?.live.taskChanged(teamId, taskId),
         workFor: async (teamId) => {
@@ -155,6 +159,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       directory,
       matcher,
       service,
+      instanceId,
       activity,
     });
     // Tasks made outside Slack, found by looking (the hosted service sends no events).
@@ -163,6 +168,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       logger,
       intervalMs: (config.workPollSeconds ?? 0) * 1000,
       now: options.clock,
+      instanceId,
       workFor: async (teamId) => {
         const connection = await store.connections.get(teamId);
         return connection ? workClients.for(connection) : undefined;
@@ -224,6 +230,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       users: deps.users,
       slackFor: (teamId) => notifications.slackFor(teamId),
       now: options.clock,
+      instanceId,
     });
     deps.digest = digest;
     const lifecycle = new Lifecycle([notifications, indexRefresh, digest, watcher, live, feeds]);

@@ -13,10 +13,12 @@ import { pgConnectionsStore } from './connections.js';
 import { openPgDb, type PgDb, type Sql } from './db.js';
 import { pgInstallationsStore } from './installations.js';
 import { pgKnownProjectsStore } from './known-projects.js';
+import { pgLeasesStore } from './leases.js';
 import { pgLookupCacheStore } from './lookup-cache.js';
 import { migratePg } from './migrations.js';
 import { pgNotifySettingsStore } from './notify-settings.js';
 import { pgOutboxStore } from './outbox.js';
+import { pgPaceStore } from './pace.js';
 import { pgSeenEventsStore, pgSeenRequestsStore } from './seen-requests.js';
 import { pgTaskIndexStore } from './task-index.js';
 import { pgTaskMessagesStore } from './task-messages.js';
@@ -82,6 +84,8 @@ export async function openPgStore(options: OpenPgStoreOptions): Promise<Store> {
     taskIndex: pgTaskIndexStore(db),
     notifySettings: pgNotifySettingsStore(db),
     watchState: pgWatchStateStore(db),
+    leases: pgLeasesStore(db),
+    pace: pgPaceStore(db),
     forgetTeam: (teamId) => db.tx((tx) => forgetTeam(tx, teamId)),
     forgetUninstalledTeam: (teamId, reason, now = Date.now()) =>
       db.tx(async (tx) => {

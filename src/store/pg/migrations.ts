@@ -232,6 +232,34 @@ export const pgMigrations: readonly string[] = [
   CREATE INDEX feed_posts_task ON feed_posts (team_id, task_id);
   CREATE INDEX feed_posts_message ON feed_posts (team_id, channel_id, ts);
   `,
+  // 3: SQLite's 11 — several instances on one database: who holds an outbox row's lease,
+  // leases on periodic work, and the DM pace every instance keeps (src/store/leases.ts,
+  // src/store/pace.ts).
+  `
+  ALTER TABLE notify_outbox ADD COLUMN claimed_by TEXT;
+
+  CREATE TABLE leases (
+    key         TEXT PRIMARY KEY,
+    claimed_by  TEXT,
+    lease_until BIGINT NOT NULL,
+    next_at     BIGINT NOT NULL
+  );
+
+  CREATE TABLE team_pace (
+    team_id       TEXT PRIMARY KEY,
+    state         TEXT NOT NULL,
+    blocked_until BIGINT NOT NULL
+  );
+  CREATE INDEX team_pace_blocked ON team_pace (blocked_until);
+
+  CREATE TABLE channel_pace (
+    team_id  TEXT NOT NULL,
+    channel  TEXT NOT NULL,
+    ready_at BIGINT NOT NULL,
+    PRIMARY KEY (team_id, channel)
+  );
+  CREATE INDEX channel_pace_ready ON channel_pace (ready_at);
+  `,
 ];
 
 // Any constant shared by every Worklink instance; spells "wlnk".

@@ -1,7 +1,8 @@
 /**
  * notify_outbox on PostgreSQL: the DMs to send, one row per (team, task, person); the states,
  * leases and reconciling are those of ../outbox.ts, statement for statement. A claim is one
- * UPDATE … WHERE (still claimable) RETURNING, so of two workers racing for a row one gets it.
+ * UPDATE … RETURNING of the row locked with FOR UPDATE SKIP LOCKED while still claimable, so
+ * of two workers racing for a row one gets it and the other moves on without waiting.
  */
 import {
   changeSignal,
@@ -102,18 +103,34 @@ export function pgOutboxStore(sql: Sql): OutboxStore {
               : { id: r.id, teamId: r.team_id, slackUserId: r.slack_user_id },
         );
     },
-    async claim(id, now, leaseMs) {
+    async claim(id, now, leaseMs, holder) {
+      // The row is locked with SKIP LOCKED: an instance claiming it this very moment is not
+      // waited for (its claim wins); the lock is held only by this one statement.
       const r = await sql.row<Row>(
         `UPDATE notify_outbox SET
            uncertain = CASE WHEN status = 'sending' THEN true ELSE uncertain END,
-           status = 'sending', claimed_until = $3, attempts = attempts + 1, updated_at = $4
-         WHERE id = $1 AND ((status = 'pending' AND next_attempt_at <= $2)
-                         OR (status = 'sending' AND claimed_until <= $2))
+           status = 'sending', claimed_until = $3, claimed_by = $5, attempts = attempts + 1,
+           updated_at = $4
+         WHERE id = (SELECT id FROM notify_outbox
+                      WHERE id = $1 AND ((status = 'pending' AND next_attempt_at <= $2)
+                                      OR (status = 'sending' AND claimed_until <= $2))
+                      FOR UPDATE SKIP LOCKED)
          RETURNING *`,
-        [id, now, now + leaseMs, iso(now)],
+        [id, now, now + leaseMs, iso(now), holder ?? null],
       );
       return r ? fromRow(r) : undefined;
     },
+    renew: async (ids, holder, until) =>
+      ids.length
+        ? (
+            await sql.rows<{ id: number }>(
+              `UPDATE notify_outbox SET claimed_until = $1
+                WHERE status = 'sending' AND claimed_by = $2 AND id = ANY($3::bigint[])
+                RETURNING id`,
+              [until, holder, ids],
+            )
+          ).map((r) => r.id)
+        : [],
     async nextDueAt(excludeTeams = []) {
       const r = await sql.row<{ at: number | null }>(
         `SELECT least(

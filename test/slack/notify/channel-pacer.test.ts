@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ChannelPacer } from '../../../src/slack/notify/channel-pacer.js';
-import { TeamPacer } from '../../../src/slack/notify/pacer.js';
+import { PaceRules } from '../../../src/slack/notify/pacer.js';
+import type { TeamPaceState } from '../../../src/store/pace.js';
 
 describe('ChannelPacer', () => {
   it('spaces sends into one channel; other channels and teams are free', () => {
@@ -24,7 +25,8 @@ describe('ChannelPacer', () => {
     p.answered('T1', 'U_A', 0, 10);
     p.starting('T1', 'U_BOB', 2, 0);
     p.answered('T1', 'U_BOB', 0, 400);
-    expect(p.readyAt('T1', 'U_A', 10)).toBe(1_000);
+    // The first answer, before any round trip is known, counts from the answer.
+    expect(p.readyAt('T1', 'U_A', 10)).toBe(1_010);
     expect(p.readyAt('T1', 'U_BOB', 1_000)).toBe(1_390);
   });
 
@@ -49,30 +51,32 @@ describe('ChannelPacer', () => {
   });
 });
 
-describe('TeamPacer.refused', () => {
+describe('PaceRules.refused', () => {
   it('takes one refused channel for that channel’s limit: the team is not paused', () => {
-    const p = new TeamPacer();
-    for (let i = 0; i < 50; i++) p.sent('T1', i * 10);
-    expect(p.refused('T1', 'U_BOB', 1_000, 600, 590)).toBe('channel');
-    expect(p.readyAt('T1', 600)).toBeUndefined();
+    const p = new PaceRules();
+    const t1: TeamPaceState = {};
+    for (let i = 0; i < 50; i++) p.sent(t1, i * 10);
+    expect(p.refused(t1, 'U_BOB', 1_000, 600, 590)).toBe('channel');
+    expect(p.readyAt(t1, 600)).toBeUndefined();
     // The same channel refused again is still that channel.
-    expect(p.refused('T1', 'U_BOB', 1_000, 700, 690)).toBe('channel');
-    expect(p.readyAt('T1', 700)).toBeUndefined();
+    expect(p.refused(t1, 'U_BOB', 1_000, 700, 690)).toBe('channel');
+    expect(p.readyAt(t1, 700)).toBeUndefined();
   });
 
   it('takes refusals in two channels within the window for the team’s limit', () => {
-    const p = new TeamPacer({ headroom: 1 });
-    for (let i = 0; i < 50; i++) p.sent('T1', i * 10); // 50 in 0.5 s
-    expect(p.refused('T1', 'U_BOB', 1_000, 510, 500)).toBe('channel');
-    expect(p.refused('T1', 'U_CAROL', 1_000, 520, 505)).toBe('team');
-    expect(p.readyAt('T1', 520)).toBe(1_520);
-    expect(1_000 / p.intervalOf('T1', 520)!).toBeCloseTo(50, 0);
-    expect(p.readyAt('T2', 520)).toBeUndefined();
+    const p = new PaceRules({ headroom: 1 });
+    const t1: TeamPaceState = {};
+    for (let i = 0; i < 50; i++) p.sent(t1, i * 10); // 50 in 0.5 s
+    expect(p.refused(t1, 'U_BOB', 1_000, 510, 500)).toBe('channel');
+    expect(p.refused(t1, 'U_CAROL', 1_000, 520, 505)).toBe('team');
+    expect(p.readyAt(t1, 520)).toBe(1_520);
+    expect(1_000 / p.intervalOf(t1, 520)!).toBeCloseTo(50, 0);
   });
 
   it('does not pair refusals further apart than the window', () => {
-    const p = new TeamPacer();
-    expect(p.refused('T1', 'U_BOB', 1_000, 0, 0)).toBe('channel');
-    expect(p.refused('T1', 'U_CAROL', 1_000, 1_500, 1_500)).toBe('channel');
+    const p = new PaceRules();
+    const t1: TeamPaceState = {};
+    expect(p.refused(t1, 'U_BOB', 1_000, 0, 0)).toBe('channel');
+    expect(p.refused(t1, 'U_CAROL', 1_000, 1_500, 1_500)).toBe('channel');
   });
 });

@@ -3,76 +3,93 @@
  * pace just under what Slack accepted, which is forgotten after a quiet spell.
  */
 import { describe, expect, it } from 'vitest';
-import { TeamPacer } from '../../../src/slack/notify/pacer.js';
+import { PaceRules } from '../../../src/slack/notify/pacer.js';
+import type { TeamPaceState } from '../../../src/store/pace.js';
 
-describe('TeamPacer', () => {
+/** Each test's teams' states, made on first use. */
+function teamStates() {
+  const states = new Map<string, TeamPaceState>();
+  return (id: string): TeamPaceState => {
+    const s = states.get(id) ?? {};
+    states.set(id, s);
+    return s;
+  };
+}
+
+describe('PaceRules', () => {
   it('pauses only the team that got the 429, for Retry-After', () => {
-    const p = new TeamPacer();
-    p.limited('T1', 2_000, 10_000);
-    expect(p.readyAt('T1', 10_000)).toBe(12_000);
-    expect(p.readyAt('T2', 10_000)).toBeUndefined();
-    expect(p.blocked(11_999)).toEqual(['T1']);
-    expect(p.nextReadyAt(10_000)).toBe(12_000);
-    expect(p.readyAt('T1', 12_000)).toBeUndefined();
+    const p = new PaceRules();
+    const team = teamStates();
+    p.limited(team('T1'), 2_000, 10_000);
+    expect(p.readyAt(team('T1'), 10_000)).toBe(12_000);
+    expect(p.readyAt(team('T2'), 10_000)).toBeUndefined();
+    expect(p.blockedUntil(team('T1'), 11_999)).toBe(12_000);
+    expect(p.blockedUntil(team('T2'), 10_000)).toBe(0);
+    expect(p.readyAt(team('T1'), 12_000)).toBeUndefined();
     // One refused send says nothing about the rate: no pace.
-    expect(p.intervalOf('T1', 12_000)).toBeUndefined();
+    expect(p.intervalOf(team('T1'), 12_000)).toBeUndefined();
   });
 
   it('learns the pace from a burst refused within the window, and spaces the sends', () => {
-    const p = new TeamPacer({ headroom: 0.95 });
-    for (let i = 0; i < 50; i++) p.sent('T1', 1_000 + i * 10); // 50 in 0.5 s
-    p.limited('T1', 1_000, 1_520, 1_500);
-    const interval = p.intervalOf('T1', 1_520)!;
+    const p = new PaceRules({ headroom: 0.95 });
+    const team = teamStates();
+    for (let i = 0; i < 50; i++) p.sent(team('T1'), 1_000 + i * 10); // 50 in 0.5 s
+    p.limited(team('T1'), 1_000, 1_520, 1_500);
+    const interval = p.intervalOf(team('T1'), 1_520)!;
     expect(interval).toBeCloseTo(1_000 / (50 * 0.95), 5);
-    expect(p.readyAt('T1', 1_520)).toBe(2_520);
-    p.starting('T1', 2_520);
-    expect(p.readyAt('T1', 2_520)).toBeCloseTo(2_520 + interval, 5);
-    p.starting('T1', 2_520 + interval);
-    expect(p.readyAt('T1', 2_520 + interval)).toBeCloseTo(2_520 + 2 * interval, 5);
-    expect(p.readyAt('T2', 2_520)).toBeUndefined();
+    expect(p.readyAt(team('T1'), 1_520)).toBe(2_520);
+    p.starting(team('T1'), 2_520);
+    expect(p.readyAt(team('T1'), 2_520)).toBeCloseTo(2_520 + interval, 5);
+    p.starting(team('T1'), 2_520 + interval);
+    expect(p.readyAt(team('T1'), 2_520 + interval)).toBeCloseTo(2_520 + 2 * interval, 5);
+    expect(p.readyAt(team('T2'), 2_520)).toBeUndefined();
   });
 
   it('learns from a long run at about the limit', () => {
-    const p = new TeamPacer({ headroom: 1 });
-    for (let i = 0; i < 200; i++) p.sent('T1', i * 25); // 40/s for 5 s
-    p.limited('T1', 1_000, 5_000, 5_000);
-    expect(1_000 / p.intervalOf('T1', 5_000)!).toBeCloseTo(40, 0);
+    const p = new PaceRules({ headroom: 1 });
+    const team = teamStates();
+    for (let i = 0; i < 200; i++) p.sent(team('T1'), i * 25); // 40/s for 5 s
+    p.limited(team('T1'), 1_000, 5_000, 5_000);
+    expect(1_000 / p.intervalOf(team('T1'), 5_000)!).toBeCloseTo(40, 0);
   });
 
   it('lets a late start catch up a little, but a long idle gap does not become a burst', () => {
-    const p = new TeamPacer({ headroom: 1 });
-    for (let i = 0; i < 10; i++) p.sent('T1', i * 100); // 10/s
-    p.limited('T1', 1_000, 1_000, 1_000);
+    const p = new PaceRules({ headroom: 1 });
+    const team = teamStates();
+    for (let i = 0; i < 10; i++) p.sent(team('T1'), i * 100); // 10/s
+    p.limited(team('T1'), 1_000, 1_000, 1_000);
     // Ready at 2 000, then every 100 ms. Starting 150 ms late, the next send may go at once…
-    p.starting('T1', 2_150);
-    expect(p.readyAt('T1', 2_150)).toBeUndefined();
-    p.starting('T1', 2_150);
+    p.starting(team('T1'), 2_150);
+    expect(p.readyAt(team('T1'), 2_150)).toBeUndefined();
+    p.starting(team('T1'), 2_150);
     // …and then the pace resumes.
-    expect(p.readyAt('T1', 2_150)).toBeCloseTo(2_200, 5);
+    expect(p.readyAt(team('T1'), 2_150)).toBeCloseTo(2_200, 5);
     // After a minute of nothing, at most three go at once.
-    p.starting('T1', 60_000);
-    p.starting('T1', 60_000);
-    expect(p.readyAt('T1', 60_000)).toBeUndefined();
-    p.starting('T1', 60_000);
-    expect(p.readyAt('T1', 60_000)).toBeCloseTo(60_100, 5);
+    p.starting(team('T1'), 60_000);
+    p.starting(team('T1'), 60_000);
+    expect(p.readyAt(team('T1'), 60_000)).toBeUndefined();
+    p.starting(team('T1'), 60_000);
+    expect(p.readyAt(team('T1'), 60_000)).toBeCloseTo(60_100, 5);
   });
 
   it('forgets the pace after a quiet hold time', () => {
-    const p = new TeamPacer({ holdMs: 10_000 });
-    for (let i = 0; i < 20; i++) p.sent('T1', i * 10);
-    p.limited('T1', 1_000, 300, 300);
-    expect(p.intervalOf('T1', 9_000)).toBeDefined();
-    expect(p.intervalOf('T1', 10_300)).toBeUndefined();
-    expect(p.readyAt('T1', 10_300)).toBeUndefined();
+    const p = new PaceRules({ holdMs: 10_000 });
+    const team = teamStates();
+    for (let i = 0; i < 20; i++) p.sent(team('T1'), i * 10);
+    p.limited(team('T1'), 1_000, 300, 300);
+    expect(p.intervalOf(team('T1'), 9_000)).toBeDefined();
+    expect(p.intervalOf(team('T1'), 10_300)).toBeUndefined();
+    expect(p.readyAt(team('T1'), 10_300)).toBeUndefined();
   });
 });
 
-describe('TeamPacer and other calls', () => {
+describe('PaceRules and other calls', () => {
   it('only pauses when the refused call was not a send', () => {
-    const p = new TeamPacer();
-    for (let i = 0; i < 50; i++) p.sent('T1', i * 10);
-    p.limited('T1', 1_000, 600);
-    expect(p.readyAt('T1', 600)).toBe(1_600);
-    expect(p.intervalOf('T1', 600)).toBeUndefined();
+    const p = new PaceRules();
+    const team = teamStates();
+    for (let i = 0; i < 50; i++) p.sent(team('T1'), i * 10);
+    p.limited(team('T1'), 1_000, 600);
+    expect(p.readyAt(team('T1'), 600)).toBe(1_600);
+    expect(p.intervalOf(team('T1'), 600)).toBeUndefined();
   });
 });

@@ -113,7 +113,7 @@ describe('delivery', () => {
     );
     worker.wake();
     await waitFor(async () => (await statuses(more.slice(1))).every((s) => s === 'sent'));
-    expect(worker.teamPausedUntil('T_A')).toBeDefined();
+    expect(await worker.teamPausedUntil('T_A')).toBeDefined();
     expect(dmAttempts(fake).filter((c) => String(c.body.channel).startsWith('U_A'))).toHaveLength(
       2,
     );
@@ -142,7 +142,7 @@ describe('delivery', () => {
     );
     worker.wake();
     await waitFor(async () => (await statuses(others)).every((s) => s === 'sent'));
-    expect(worker.teamPausedUntil('T_A')).toBeUndefined();
+    expect(await worker.teamPausedUntil('T_A')).toBeUndefined();
     expect((await outbox.get(bob.id))?.status).toBe('pending');
     const othersAt = dmCalls(fake).filter((c) => c.body.channel !== 'U_BOB');
     expect(othersAt.every((c) => c.at - refusedAt < 1_500)).toBe(true);

@@ -5,13 +5,17 @@
  * zone, their digest is queued in the outbox. The outbox row (team, `digest:<their date>`,
  * person) is unique, so each person gets at most one a day, across restarts and however many
  * instances look; a day with nothing to say stores a 'skipped' row, so nothing is sent later
- * that day either. The clock is injectable (tests).
+ * that day either. With several instances on one database, each team's look is claimed
+ * first (src/store/leases.ts, key `digest:<team>`, due again a minute later): one instance
+ * makes it per minute. The clock is injectable (tests).
  */
 import { TZDate } from '@date-fns/tz';
 import type { Logger } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { errMessage } from '../../../error-message.js';
+import { newInstanceId } from '../../../instance-id.js';
 import { DecryptError, type Store } from '../../../store/index.js';
+import { runLeased } from '../../../store/leases.js';
 import type { SlackUserDirectory } from '../../context/slack-users.js';
 import type { WorkClientCache } from '../../context/work-clients.js';
 import type { LongLivedPart } from '../../start/lifecycle.js';
@@ -35,7 +39,12 @@ export interface DigestDeps {
   slackFor(teamId: string): Promise<WebClient | undefined>;
   now?: () => number;
   intervalMs?: number;
+  /** Who this process is in the looks' leases (default: made up). */
+  instanceId?: string;
 }
+
+/** How long a team's look may take before another instance may make it instead. */
+const LOOK_LEASE_MS = 5 * 60_000;
 
 /** The outbox key of a person's digest on their date. */
 export const digestKey = (day: string) => `digest:${day}`;
@@ -45,8 +54,13 @@ export class DigestScheduler implements LongLivedPart {
   readonly name = 'daily digest';
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
+  private readonly instanceId: string;
+  private readonly intervalMs: number;
 
-  constructor(private readonly deps: DigestDeps) {}
+  constructor(private readonly deps: DigestDeps) {
+    this.instanceId = deps.instanceId ?? newInstanceId();
+    this.intervalMs = deps.intervalMs ?? 60_000;
+  }
 
   start(): void {
     if (this.timer) return;
@@ -54,7 +68,7 @@ export class DigestScheduler implements LongLivedPart {
       this.running ??= this.runOnce().finally(() => {
         this.running = undefined;
       });
-    }, this.deps.intervalMs ?? 60_000);
+    }, this.intervalMs);
     this.timer.unref();
   }
 
@@ -64,16 +78,26 @@ export class DigestScheduler implements LongLivedPart {
     await this.running;
   }
 
-  /** One look at every workspace; returns how many digests were queued. */
+  /**
+   * One look at every workspace whose look is due (no other instance made it this minute);
+   * returns how many digests were queued.
+   */
   async runOnce(): Promise<number> {
+    const { store } = this.deps;
+    const now = this.deps.now?.() ?? Date.now();
+    const teams = (await store.connections.list()).map((c) => c.teamId);
     let queued = 0;
-    for (const { teamId } of await this.deps.store.connections.list()) {
-      try {
-        queued += await this.runTeam(teamId);
-      } catch (e) {
-        this.deps.logger.warn(`Daily digest for ${teamId} failed: ${errMessage(e)}`);
-      }
-    }
+    await runLeased(
+      store.leases,
+      teams.map((t) => `digest:${t}`),
+      // Due again a little before the next tick: timers drift, and a look must not be missed.
+      { holder: this.instanceId, now, leaseMs: LOOK_LEASE_MS, nextAt: now + 0.9 * this.intervalMs },
+      async (key) => {
+        queued += await this.runTeam(key.slice('digest:'.length));
+      },
+      (key, e) =>
+        this.deps.logger.warn(`Daily digest for ${key.slice(7)} failed: ${errMessage(e)}`),
+    );
     return queued;
   }
 

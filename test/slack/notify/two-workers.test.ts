@@ -1,0 +1,64 @@
+/**
+ * Two outbox workers, each with its own connection to one database (two instances; SQLite and
+ * PostgreSQL), deliver one queue to a fake Slack that refuses a second message into one DM
+ * channel within a second (Slack's per-channel limit): both take part, every DM goes out
+ * once, and the channel pace they share keeps them from colliding in a channel — no 429 from
+ * the channel limit (without it they do not even finish: the collisions look like the team's
+ * limit and pause the team).
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Store } from '../../../src/store/index.js';
+import { type FakeSlack, startFakeSlack } from '../../support/fake-slack.js';
+import { waitFor } from '../../support/harness.js';
+import { matchedRow, testWorker } from '../../support/notify-rows.js';
+import {
+  dmCalls,
+  dmCountsByOutboxId,
+  imOf,
+  scriptDmHistory,
+  scriptRateLimit,
+} from '../../support/notify-slack.js';
+import { storeEngines } from '../../support/store-engines.js';
+
+let fake: FakeSlack;
+beforeAll(async () => {
+  fake = await startFakeSlack({ teamId: 'T_TWO' });
+});
+afterAll(() => fake?.close());
+
+for (const engine of storeEngines()) {
+  it(`${engine.name}: share one queue: each DM once, one a second per DM channel between them`, async () => {
+    fake.reset();
+    scriptDmHistory(fake);
+    const db = await engine.fresh();
+    const stores: Store[] = [await db.open(), await db.open()];
+    const limits = scriptRateLimit(fake, { perSecond: 50, perChannel: true, latencyMs: 20 });
+    const users = ['U_A1', 'U_A2', 'U_A3', 'U_A4'];
+    const rows = await stores[0].outbox.enqueue(
+      Array.from({ length: 12 }, (_, i) => matchedRow('T_TWO', users[i % users.length])),
+      'slack',
+    );
+    const workers = stores.map((s, i) => testWorker(s, fake.apiUrl, { instanceId: `W${i}` }));
+    for (const w of workers) w.start();
+    try {
+      await waitFor(async () => (await stores[1].outbox.counts()).sent === rows.length, {
+        timeoutMs: 20_000,
+      });
+    } finally {
+      await Promise.all(workers.map((w) => w.stop()));
+    }
+
+    expect([...dmCountsByOutboxId(fake).values()]).toEqual(rows.map(() => 1));
+    // Both instances sent some.
+    expect(workers.map((w) => w.stats.sent).every((n) => n > 0)).toBe(true);
+    expect(workers[0].stats.sent + workers[1].stats.sent).toBe(rows.length);
+    // The channel pace is shared: no channel refused a send for coming too soon.
+    expect(limits.limitedChannel).toBe(0);
+    for (const user of users) {
+      const at = dmCalls(fake)
+        .filter((c) => imOf(String(c.body.channel)) === imOf(user))
+        .map((c) => c.at);
+      for (let i = 1; i < at.length; i++) expect(at[i] - at[i - 1]).toBeGreaterThanOrEqual(1_000);
+    }
+  });
+}

@@ -1,0 +1,134 @@
+/**
+ * Work shared by several instances on one database, each instance its own connection (two
+ * stores opened on one database): outbox leases stamped with their holder, renewed, and taken
+ * over once they run out; leases on periodic work (one holder per due time, the next instance
+ * after expiry); the DM pace, one for the team and one second per channel, whoever sends.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ChannelPacer } from '../../src/slack/notify/channel-pacer.js';
+import { SharedPace } from '../../src/slack/notify/shared-pace.js';
+import type { Store } from '../../src/store/index.js';
+import { matchedRow } from '../support/notify-rows.js';
+import { storeEngines } from '../support/store-engines.js';
+
+for (const engine of storeEngines()) {
+  let a: Store;
+  let b: Store;
+  beforeEach(async () => {
+    // Two instances: two stores (two connections, pools) on one database; closed by storeEngines.
+    const db = await engine.fresh();
+    a = await db.open();
+    b = await db.open();
+  });
+
+  describe(`${engine.name}: `, () => {
+    describe('outbox leases', () => {
+      it('stamps the holder; renews only its own rows; another instance takes a row once its lease ran out', async () => {
+        const [row, other] = await a.outbox.enqueue(
+          [matchedRow('T1', 'U_BOB'), matchedRow('T1', 'U_CAROL')],
+          'slack',
+          0,
+        );
+        const claimed = await a.outbox.claim(row.id, 1_000, 30_000, 'A');
+        expect(claimed).toMatchObject({ status: 'sending', claimedBy: 'A', claimedUntil: 31_000 });
+        expect(await b.outbox.claim(row.id, 1_001, 30_000, 'B')).toBeUndefined();
+        await b.outbox.claim(other.id, 1_002, 30_000, 'B');
+
+        // Renewal keeps A's row and not B's.
+        expect(await a.outbox.renew([row.id, other.id], 'A', 50_000)).toEqual([row.id]);
+        expect(await b.outbox.claim(row.id, 40_000, 30_000, 'B')).toBeUndefined();
+
+        // A stops renewing (it died): after 50 000 B takes the row over, to be reconciled.
+        const taken = await b.outbox.claim(row.id, 50_000, 30_000, 'B');
+        expect(taken).toMatchObject({ claimedBy: 'B', uncertain: true, attempts: 2 });
+        expect(await a.outbox.renew([row.id], 'A', 90_000)).toEqual([]);
+      });
+    });
+
+    describe('leases on periodic work', () => {
+      it('gives due work to one instance, tells the others when it is due, and lets another take it after a holder died', async () => {
+        const keys = ['watch:T1:P1', 'watch:T1:P2'];
+        const first = await a.leases.claim(keys, 'A', 1_000, 10_000);
+        expect(first.taken).toEqual([{ key: 'watch:T1:P1' }, { key: 'watch:T1:P2' }]);
+        const second = await b.leases.claim(keys, 'B', 1_001, 10_000);
+        expect(second.taken).toEqual([]);
+        expect(second.busy).toEqual([
+          { key: 'watch:T1:P1', until: 11_000 },
+          { key: 'watch:T1:P2', until: 11_000 },
+        ]);
+
+        // A finishes P1 (next look at 61 000) and dies holding P2.
+        expect(await a.leases.finish('watch:T1:P1', 'A', 61_000)).toBe(true);
+        const later = await b.leases.claim(keys, 'B', 11_000, 10_000);
+        expect(later.taken).toEqual([{ key: 'watch:T1:P2', previousHolder: 'A' }]);
+        expect(later.busy).toEqual([{ key: 'watch:T1:P1', until: 61_000 }]);
+        // A, back from a stall, no longer holds P2.
+        expect(await a.leases.finish('watch:T1:P2', 'A', 70_000)).toBe(false);
+        expect(await b.leases.finish('watch:T1:P2', 'B', 71_000)).toBe(true);
+        expect((await a.leases.claim(keys, 'A', 61_000, 10_000)).taken).toEqual([
+          { key: 'watch:T1:P1', previousHolder: 'A' },
+        ]);
+      });
+    });
+
+    describe('the shared DM pace', () => {
+      const paceOf = (store: Store) =>
+        new SharedPace(store.pace, new ChannelPacer(), { headroom: 1 });
+
+      it('gives a DM channel one send a second, whichever instance sends', async () => {
+        const [pa, pb] = [paceOf(a), paceOf(b)];
+        expect(await pa.begin('T1', 'U_BOB', 1_000)).toBeUndefined();
+        expect(await pb.begin('T1', 'U_BOB', 1_100)).toEqual({ at: 2_050, scope: 'channel' });
+        expect(await pb.begin('T1', 'U_CAROL', 1_100)).toBeUndefined();
+        expect(await pb.begin('T1', 'U_BOB', 2_050)).toBeUndefined();
+      });
+
+      it('learns the team limit from every instance’s accepted sends and holds both to it', async () => {
+        const [pa, pb] = [paceOf(a), paceOf(b)];
+        // 50 sends in half a second, alternating instances; then refusals in two channels.
+        for (let i = 0; i < 50; i++) {
+          const p = i % 2 ? pb : pa;
+          const user = `U${i}`;
+          expect(await p.begin('T1', user, i * 10)).toBeUndefined();
+          await p.answered('T1', user, i * 10, i * 10 + 5);
+        }
+        expect(await pa.refused('T1', 'U_X', 1_000, 510, 500)).toBe('channel');
+        expect(await pb.refused('T1', 'U_Y', 1_000, 520, 505)).toBe('team');
+        // Both instances see the pause and the one learned pace: 50/s, not 25/s each.
+        expect(await pa.blocked(600)).toEqual({ teams: ['T1'], nextReadyAt: 1_520 });
+        const state = await pb.state('T1', 600);
+        expect(state.pausedUntil).toBe(1_520);
+        expect(1_000 / state.intervalMs!).toBeCloseTo(50, 0);
+        expect(await pa.begin('T1', 'U_Z', 600)).toEqual({ at: 1_520, scope: 'team' });
+        // After the pause, one slot per 20 ms between them.
+        expect(await pa.begin('T1', 'U_Z', 1_520)).toBeUndefined();
+        expect((await pb.begin('T1', 'U_W', 1_521))?.scope).toBe('team');
+        expect(await pb.begin('T1', 'U_W', 1_540)).toBeUndefined();
+      });
+
+      it('keeps a pace of fractional milliseconds in whole ones', async () => {
+        const pa = new SharedPace(a.pace, new ChannelPacer(), { headroom: 0.97 });
+        for (let i = 0; i < 50; i++) await pa.answered('T1', `U${i}`, i * 10, i * 10 + 5);
+        await pa.refused('T1', 'U_X', 1_000, 510, 500);
+        expect(await pa.refused('T1', 'U_Y', 1_000, 520, 505)).toBe('team');
+        expect(await pa.begin('T1', 'U_Z', 1_520)).toBeUndefined();
+        const next = await pa.begin('T1', 'U_W', 1_521);
+        expect(next?.scope).toBe('team');
+        expect(Number.isInteger(next?.at)).toBe(true);
+        const { nextReadyAt } = await pa.blocked(1_521);
+        expect(Number.isInteger(nextReadyAt)).toBe(true);
+      });
+
+      it('forgets idle channels and teams', async () => {
+        const pa = paceOf(a);
+        await pa.begin('T1', 'U_BOB', 1_000);
+        await pa.limited('T2', 1_000, 1_000);
+        // The channel's row and T2's (PostgreSQL also keeps an empty row for T1).
+        expect(await b.pace.sweep(5_000_000)).toBeGreaterThanOrEqual(2);
+        expect(await b.pace.sweep(5_000_000)).toBe(0);
+        // Forgotten: the channel is free again even at a time before its old next moment.
+        expect(await pa.begin('T1', 'U_BOB', 1_100)).toBeUndefined();
+      });
+    });
+  });
+}
