@@ -272,6 +272,26 @@ export const pgMigrations: readonly string[] = [
   CREATE INDEX notify_outbox_team_id ON notify_outbox (team_id, status, updated_at, id);
   DROP INDEX notify_outbox_team;
   `,
+  // 5: SQLite's migration 12 — quiet hours' value, DMs held during quiet hours, task creators.
+  `
+  ALTER TABLE notify_settings ADD COLUMN value TEXT;
+  CREATE TABLE notify_held (
+    outbox_id     BIGINT PRIMARY KEY,
+    team_id       TEXT NOT NULL,
+    slack_user_id TEXT NOT NULL,
+    release_at    BIGINT NOT NULL,       -- epoch ms: the end of the quiet hours
+    summary       TEXT NOT NULL
+  );
+  CREATE INDEX notify_held_release ON notify_held (release_at);
+  CREATE TABLE task_creators (
+    team_id         TEXT NOT NULL,
+    task_id         TEXT NOT NULL,
+    slack_user_id   TEXT,
+    service_user_id TEXT,
+    created_at      BIGINT NOT NULL,
+    PRIMARY KEY (team_id, task_id)
+  );
+  `,
 ];
 
 // Any constant shared by every Worklink instance; spells "wlnk".
