@@ -7,8 +7,8 @@
  *   await fetch(`${a.url}/healthz`);   a.kill('SIGKILL');   await a.exited;
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './postgres.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -25,18 +25,6 @@ export interface Instance {
   output(): string;
   /** SIGTERM, then waits for the exit (SIGKILL after 10 s). */
   stop(): Promise<void>;
-}
-
-/** A port nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts `worklink start` with `env` (PORT is picked) and waits until /healthz answers. */
