@@ -130,3 +130,52 @@ it('sends no live markup from hostile names anywhere', async () => {
   expect(calls.some((c) => JSON.stringify(c.body).includes('&lt;!channel&gt;'))).toBe(true);
   expect(liveMarkup(calls)).toEqual([]);
 });
+
+it('sends no live markup from hostile names and replies in a channel feed', async () => {
+  h.fake.reset();
+  const projectId = (await h.worklink.store.channelProjects.get(h.teamId, 'C_GENERAL'))!.projectId;
+  await h.worklink.store.channelProjects.link(h.teamId, 'C_SECOND', projectId, h.users.alice.id);
+  await h.worklink.store.channelFeeds.enable(h.teamId, 'C_GENERAL', true, h.users.alice.id);
+  await h.worklink.store.channelFeeds.enable(h.teamId, 'C_SECOND', false, h.users.alice.id);
+  // Cards, then past 5 in a minute the summary, with hostile names.
+  for (let i = 1; i <= 7; i++) {
+    await h.slack.slashCommand(`add Burst ${i} <!channel> &lt;@U_EVIL&gt; &lt;#C_EVIL&gt;`);
+  }
+  await h.fake.waitForCall(
+    'chat.postMessage',
+    (c) => c.body.channel === 'C_GENERAL' && JSON.stringify(c.body).includes('more new task'),
+  );
+  const [task] = (await h.work.listTasks({ projectId })).filter((t) =>
+    t.taskName?.startsWith('Burst 1 '),
+  );
+  const card = await h.waitFor(async () =>
+    (await h.worklink.store.channelFeeds.cardsOf(h.teamId, task!.taskId)).find(
+      (c) => c.channelId === 'C_GENERAL',
+    ),
+  );
+  const second = await h.waitFor(async () =>
+    (await h.worklink.store.channelFeeds.cardsOf(h.teamId, task!.taskId)).find(
+      (c) => c.channelId === 'C_SECOND',
+    ),
+  );
+  // A reply in the card's thread, as Slack sends what a person typed: synced, and echoed in
+  // the other feed channel's thread, quoted.
+  await h.slack.event({
+    type: 'message',
+    channel_type: 'channel',
+    channel: 'C_GENERAL',
+    user: h.users.bob.id,
+    text: '<!channel> see <https://evil.example|this> &lt;@U_EVIL&gt;',
+    ts: `${Date.now() / 1000}`,
+    thread_ts: card.ts,
+  });
+  await h.fake.waitForCall(
+    'chat.postMessage',
+    (c) => c.body.channel === 'C_SECOND' && c.body.thread_ts === second.ts,
+  );
+  await h.worklink.deps.activity.idle();
+  await h.worklink.deps.feeds.idle();
+  const calls = [...h.fake.calls, ...h.fake.responses];
+  expect(calls.some((c) => JSON.stringify(c.body).includes('&lt;!channel&gt;'))).toBe(true);
+  expect(liveMarkup(calls)).toEqual([]);
+});

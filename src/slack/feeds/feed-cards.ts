@@ -15,7 +15,7 @@ import type { ChannelFeed } from '../../store/channel-feeds.js';
 import { errMessage } from '../context/error-replies.js';
 import type { WorkContext } from '../context/work-context.js';
 import type { TaskActivity } from '../notify/activity.js';
-import { liveMessage } from '../tasks/card/live-view.js';
+import { postCard } from '../tasks/card/live-post.js';
 import type { TaskCardData } from '../tasks/card/view.js';
 import { type SummaryEntry, summaryMessage } from './feed-text.js';
 import { KeyedSerial } from './keyed-serial.js';
@@ -78,24 +78,8 @@ export class FeedCards {
     const data = await load();
     if (!data) return;
     const actor = await whoActed(ctx, a.actor);
-    const message = liveMessage({ kind: 'card', data, actor });
     try {
-      const res = await ctx.slack.chat.postMessage({
-        channel: a.source.channel,
-        thread_ts: a.source.ts,
-        ...message,
-      });
-      if (res.channel && res.ts) {
-        await ctx.store.taskMessages.remember({
-          teamId: ctx.teamId,
-          taskId: a.taskId,
-          channelId: res.channel,
-          ts: res.ts,
-          kind: 'card',
-          actor,
-          number: data.number,
-        });
-      }
+      await postCard(ctx, data, { channel: a.source.channel, threadTs: a.source.ts, actor });
     } catch (e) {
       ctx.logger.warn(
         `Could not answer in the thread of ${a.source.channel}/${a.source.ts} for task ${a.taskId}: ${errMessage(e)}`,
@@ -135,20 +119,9 @@ export class FeedCards {
       await store.channelFeeds.release(teamId, channelId, taskId);
       return 'failed';
     }
-    const message = liveMessage({ kind: 'card', data, actor });
     try {
-      const res = await ctx.slack.chat.postMessage({ channel: channelId, ...message });
-      if (!res.ts) throw new Error('chat.postMessage answered no ts');
-      await store.taskMessages.remember({
-        teamId,
-        taskId,
-        channelId: res.channel ?? channelId,
-        ts: res.ts,
-        kind: 'card',
-        actor,
-        number: data.number,
-      });
-      await store.channelFeeds.cardPosted(teamId, channelId, taskId, res.ts);
+      const ts = await postCard(ctx, data, { channel: channelId, actor });
+      await store.channelFeeds.cardPosted(teamId, channelId, taskId, ts);
       return 'card';
     } catch (e) {
       // Not posted (not a member, channel gone…): the task may be posted by a later telling.

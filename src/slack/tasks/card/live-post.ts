@@ -22,26 +22,42 @@ export async function postLiveCard(
   place: LivePlace,
 ): Promise<LiveMessage | undefined> {
   const actor = `<@${ctx.userId}>`;
-  const message = liveMessage({ kind: 'card', data, actor });
   const channel = place === 'here' && !inDirectMessage(ctx) ? ctx.channelId! : ctx.userId;
   try {
-    const res = await ctx.slack.chat.postMessage({ channel, ...message });
-    if (res.channel && res.ts) {
-      await ctx.store.taskMessages.remember({
-        teamId: ctx.teamId,
-        taskId: data.taskId,
-        channelId: res.channel,
-        ts: res.ts,
-        kind: 'card',
-        actor,
-        number: data.number,
-      });
-    }
+    await postCard(ctx, data, { channel, actor });
     return undefined;
   } catch (e) {
     ctx.logger.warn(
       `Could not post the card of task ${data.taskId} in ${channel}: ${errMessage(e)}`,
     );
-    return message;
+    return liveMessage({ kind: 'card', data, actor });
   }
+}
+
+/**
+ * Posts the task's live card in `channel` (in the thread of `threadTs` when given) and
+ * remembers it; returns the posted message's ts. Throws when Slack refuses it.
+ */
+export async function postCard(
+  ctx: WorkContext,
+  data: TaskCardData,
+  where: { channel: string; threadTs?: string; actor: string | undefined },
+): Promise<string> {
+  const message = liveMessage({ kind: 'card', data, actor: where.actor });
+  const res = await ctx.slack.chat.postMessage({
+    channel: where.channel,
+    ...(where.threadTs ? { thread_ts: where.threadTs } : {}),
+    ...message,
+  });
+  if (!res.ts) throw new Error('chat.postMessage answered no ts');
+  await ctx.store.taskMessages.remember({
+    teamId: ctx.teamId,
+    taskId: data.taskId,
+    channelId: res.channel ?? where.channel,
+    ts: res.ts,
+    kind: 'card',
+    actor: where.actor,
+    number: data.number,
+  });
+  return res.ts;
 }
