@@ -15,7 +15,11 @@
  * sends into one channel less than 1 s apart (attempts, refused or not), duplicates
  * (more than one accepted DM for an outbox row) and losses (rows never delivered).
  *
- *   npm run bench:notify [-- --limit 50 --people 500 --repeat-people 50 --repeats 10 --latency 100]
+ * Then a burst of mixed task activity — assignments, comments, completions — for
+ * --mixed-people people through the activity hub (bench/notify-activity.ts): DMs/s against
+ * what both limits allow, duplicates, losses and DMs to the person who acted.
+ *
+ *   npm run bench:notify [-- --limit 50 --people 500 --repeat-people 50 --repeats 10 --latency 100 --mixed-people 200]
  */
 import { parseArgs } from 'node:util';
 import type { NewOutboxRow } from '../src/store/outbox.js';
@@ -29,6 +33,7 @@ import {
   scriptDmHistory,
   scriptRateLimit,
 } from '../test/support/notify-slack.js';
+import { runMixed } from './notify-activity.js';
 
 const { values } = parseArgs({
   options: {
@@ -37,6 +42,7 @@ const { values } = parseArgs({
     'repeat-people': { type: 'string', default: '50' },
     repeats: { type: 'string', default: '10' },
     latency: { type: 'string', default: '100' },
+    'mixed-people': { type: 'string', default: '200' },
     'timeout-s': { type: 'string', default: '120' },
   },
 });
@@ -175,6 +181,32 @@ async function main() {
         String(o.tooSoon).padStart(10),
         String(o.duplicates).padStart(4),
         String(o.losses).padStart(5),
+      ].join(' '),
+    );
+  }
+  const mixedPeople = Number(values['mixed-people']);
+  console.log(
+    `\nMixed activity burst, ${mixedPeople} people (assign, comment, complete; assignments and comments told twice):`,
+  );
+  console.log(
+    'latency  events  queued in  delivered   DMs/s  achievable  % of max  429s  dup  lost  to actor',
+  );
+  for (const latencyMs of [0, latency]) {
+    const m = await runMixed(mixedPeople, LIMIT, latencyMs, TIMEOUT_MS);
+    if (m.duplicates > 0 || m.losses > 0 || m.toActor > 0) bad = true;
+    console.log(
+      [
+        `${latencyMs} ms`.padStart(7),
+        String(m.events).padStart(7),
+        `${m.queuedMs} ms`.padStart(10),
+        `${m.delivered}/${m.expected}`.padStart(10),
+        m.rate.toFixed(1).padStart(7),
+        `${m.achievable}/s`.padStart(11),
+        `${((m.rate / m.achievable) * 100).toFixed(1)} %`.padStart(9),
+        String(m.limited).padStart(5),
+        String(m.duplicates).padStart(4),
+        String(m.losses).padStart(5),
+        String(m.toActor).padStart(9),
       ].join(' '),
     );
   }

@@ -3,15 +3,24 @@
  * first --deliver DMs, to a fake Slack allowing --limit chat.postMessage/s per team and 1/s
  * per channel, so the worker is paced most of the time) with 1,000 and with 50,000 rows
  * pending. Prints the process's CPU time per delivered DM for each backlog and the ratio;
- * flat (≈ 1×) means the worker's queries do not walk the backlog.
+ * flat (≈ 1×) means the worker's queries do not walk the backlog. Also the time spent in the
+ * queue's own queries (due, nextDueAt, claim) per DM, which on PostgreSQL includes the
+ * server's work (the process's CPU does not). `--engine postgres` runs it on a PostgreSQL
+ * server started for the run (Debian's binaries, as the tests start them).
  *
- *   npm run bench:outbox [-- --deliver 1000 --limit 200 --backlogs 1000,50000]
+ *   npm run bench:outbox [-- --deliver 1000 --limit 200 --backlogs 1000,50000 --engine sqlite]
  */
+
+import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import type { NewOutboxRow } from '../src/store/outbox.js';
+import { createSecretBox } from '../src/store/crypto.js';
+import type { Store } from '../src/store/index.js';
+import type { NewOutboxRow, OutboxStore } from '../src/store/outbox.js';
+import { openPgStore } from '../src/store/pg/index.js';
 import { startFakeSlack } from '../test/support/fake-slack.js';
-import { tempStore, testWorker } from '../test/support/notify-rows.js';
+import { type TempStore, tempStore, testWorker } from '../test/support/notify-rows.js';
 import { scriptRateLimit } from '../test/support/notify-slack.js';
+import { startPostgres } from '../test/support/postgres.js';
 
 const { values } = parseArgs({
   options: {
@@ -19,8 +28,41 @@ const { values } = parseArgs({
     limit: { type: 'string', default: '200' },
     backlogs: { type: 'string', default: '1000,50000' },
     recipients: { type: 'string', default: '1000' },
+    engine: { type: 'string', default: 'sqlite' },
   },
 });
+if (values.engine !== 'sqlite' && values.engine !== 'postgres') {
+  throw new Error(`--engine is sqlite or postgres, not "${values.engine}".`);
+}
+const postgres = values.engine === 'postgres' ? await startPostgres() : undefined;
+
+/** A new, empty store of the chosen engine. */
+async function freshStore(): Promise<TempStore> {
+  if (!postgres) return tempStore('worklink-bench-outbox-');
+  const store = await openPgStore({
+    url: await postgres.createDatabase(),
+    dataDir: '.',
+    secrets: createSecretBox(randomBytes(32)),
+  });
+  return { dir: '', store, remove: () => store.close() };
+}
+
+/** The store with the queue's reads timed (ms summed into `spent.ms`). */
+function timed(store: Store, spent: { ms: number }): Store {
+  const outbox: OutboxStore = { ...store.outbox };
+  for (const name of ['due', 'nextDueAt', 'claim'] as const) {
+    const original = store.outbox[name] as (...args: unknown[]) => Promise<unknown>;
+    (outbox as unknown as Record<string, unknown>)[name] = async (...args: unknown[]) => {
+      const t0 = performance.now();
+      try {
+        return await original(...args);
+      } finally {
+        spent.ms += performance.now() - t0;
+      }
+    };
+  }
+  return { ...store, outbox };
+}
 const DELIVER = Number(values.deliver);
 const LIMIT = Number(values.limit);
 const RECIPIENTS = Number(values.recipients);
@@ -28,7 +70,7 @@ const TEAM = 'T_BENCH';
 
 async function run(backlog: number) {
   const fake = await startFakeSlack({ teamId: TEAM });
-  const tmp = tempStore('worklink-bench-outbox-');
+  const tmp = await freshStore();
   try {
     scriptRateLimit(fake, { perSecond: LIMIT, perChannel: true });
     const { outbox } = tmp.store;
@@ -46,7 +88,11 @@ async function run(backlog: number) {
       };
     });
     await outbox.enqueue(rows, 'slack');
-    const worker = testWorker(tmp.store, fake.apiUrl, { timeoutMs: 10_000, idlePollMs: 1_000 });
+    const spent = { ms: 0 };
+    const worker = testWorker(timed(tmp.store, spent), fake.apiUrl, {
+      timeoutMs: 10_000,
+      idlePollMs: 1_000,
+    });
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     worker.start();
@@ -56,7 +102,12 @@ async function run(backlog: number) {
     const wall = performance.now() - t0;
     await worker.stop();
     const { sent } = worker.stats;
-    return { sent, cpuPerDm: (cpu.user + cpu.system) / 1000 / sent, rate: sent / (wall / 1000) };
+    return {
+      sent,
+      cpuPerDm: (cpu.user + cpu.system) / 1000 / sent,
+      queuePerDm: spent.ms / sent,
+      rate: sent / (wall / 1000),
+    };
   } finally {
     await fake.close();
     await tmp.remove();
@@ -66,7 +117,7 @@ async function run(backlog: number) {
 async function main() {
   const backlogs = String(values.backlogs).split(',').map(Number);
   console.log(
-    `Delivering ${DELIVER} DMs from a backlog of ${backlogs.join(' / ')} pending rows; fake Slack ${LIMIT}/s per team, 1/s per channel, ${RECIPIENTS} recipients.`,
+    `Delivering ${DELIVER} DMs from a backlog of ${backlogs.join(' / ')} pending rows on ${values.engine}; fake Slack ${LIMIT}/s per team, 1/s per channel, ${RECIPIENTS} recipients.`,
   );
   // Warm-up (JIT, SQLite page cache), not shown.
   await run(Math.min(...backlogs));
@@ -75,14 +126,18 @@ async function main() {
     const r = await run(backlog);
     results.push(r);
     console.log(
-      `  ${String(backlog).padStart(6)} pending: ${r.cpuPerDm.toFixed(3)} ms CPU per delivered DM, ${r.rate.toFixed(1)} DMs/s`,
+      `  ${String(backlog).padStart(6)} pending: ${r.cpuPerDm.toFixed(3)} ms CPU and ${r.queuePerDm.toFixed(3)} ms in queue queries per delivered DM, ${r.rate.toFixed(1)} DMs/s`,
     );
   }
   const first = results[0];
   const last = results.at(-1)!;
   console.log(
-    `CPU per DM, ${backlogs.at(-1)} vs ${backlogs[0]} pending: ×${(last.cpuPerDm / first.cpuPerDm).toFixed(2)} (flat = ×1)`,
+    `Per DM, ${backlogs.at(-1)} vs ${backlogs[0]} pending: CPU ×${(last.cpuPerDm / first.cpuPerDm).toFixed(2)}, queue queries ×${(last.queuePerDm / first.queuePerDm).toFixed(2)} (flat = ×1)`,
   );
 }
 
-await main();
+try {
+  await main();
+} finally {
+  await postgres?.stop();
+}

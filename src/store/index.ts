@@ -25,6 +25,7 @@ import {
   connectionsStore,
 } from './connections.js';
 import { createSecretBox, loadSecretsKey, type SecretBox } from './crypto.js';
+import { type HeldDmsStore, heldDmsStore } from './held-dms.js';
 import { type InstallationsStore, installationsStore } from './installations.js';
 import { type KnownProjectsStore, knownProjectsStore } from './known-projects.js';
 import { type LeasesStore, leasesStore } from './leases.js';
@@ -41,6 +42,7 @@ import {
 import { type PaceStore, paceStore } from './pace.js';
 import { type SeenRequestsStore, seenRequestsStore } from './seen-requests.js';
 import { asyncStore } from './sync.js';
+import { type TaskCreatorsStore, taskCreatorsStore } from './task-creators.js';
 import { type TaskIndexStore, taskIndexStore } from './task-index.js';
 import { type TaskMessagesStore, taskMessagesStore } from './task-messages.js';
 import { type UserLinksStore, userLinksStore } from './user-links.js';
@@ -103,6 +105,10 @@ export interface Store {
   readonly taskIndex: TaskIndexStore;
   /** Which notifications each person gets (`/work notify`). */
   readonly notifySettings: NotifySettingsStore;
+  /** DMs held during their recipient's quiet hours. */
+  readonly heldDms: HeldDmsStore;
+  /** Who created each task, as Slack knows it (comment and completion DMs). */
+  readonly taskCreators: TaskCreatorsStore;
   /** What the watcher has seen in each watched project (src/sync/watcher.ts). */
   readonly watchState: WatchStateStore;
   /** Periodic work one instance does at a time: watched projects' looks, digest looks. */
@@ -194,9 +200,12 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
   const taskMessages = taskMessagesStore(db);
   const notifySettings = notifySettingsStore(db);
   const channelFeeds = channelFeedsStore(db);
+  const heldDms = heldDmsStore(db, outbox);
+  const taskCreators = taskCreatorsStore(db);
 
   const forgetTeam = db.transaction((teamId: string): ForgottenTeam => {
     taskIndex.deleteTeam(teamId);
+    taskCreators.deleteTeam(teamId);
     watchState.forgetTeam(teamId);
     channelFeeds.deleteTeam(teamId);
     return {
@@ -208,6 +217,8 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
   const forgetUninstalledTeam = db.transaction((teamId: string, reason: string, now: number) => {
     lookups.clear(teamId);
     notifySettings.deleteTeam(teamId);
+    // Held DMs could no longer be sent.
+    heldDms.deleteTeam(teamId);
     // Without a token its messages can no longer be updated.
     taskMessages.deleteTeam(teamId);
     return {
@@ -280,6 +291,8 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     taskMessages: asyncStore(taskMessages),
     taskIndex: asyncStore(taskIndex),
     notifySettings: asyncStore(notifySettings),
+    heldDms: asyncStore(heldDms),
+    taskCreators: asyncStore(taskCreators),
     watchState: asyncStore(watchState),
     leases: asyncStore(leasesStore(db)),
     pace: asyncStore(paceStore(db)),

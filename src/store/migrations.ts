@@ -294,6 +294,29 @@ export const migrations: Migration[] = [
   ) STRICT, WITHOUT ROWID;
   CREATE INDEX channel_pace_ready ON channel_pace (ready_at);
   `,
+  // 12: notification kinds and quiet hours (issue 11). A setting may carry a value (quiet
+  // hours '20:00-08:00'); DMs held during someone's quiet hours wait in notify_held
+  // (src/store/held-dms.ts) and go out together after; task_creators remembers who created
+  // a task as Slack knows it (src/store/task-creators.ts), told "completed" and comments.
+  `
+  ALTER TABLE notify_settings ADD COLUMN value TEXT;
+  CREATE TABLE notify_held (
+    outbox_id     INTEGER PRIMARY KEY,   -- the held notify_outbox row (status 'skipped')
+    team_id       TEXT NOT NULL,
+    slack_user_id TEXT NOT NULL,
+    release_at    INTEGER NOT NULL,      -- epoch ms: the end of the quiet hours
+    summary       TEXT NOT NULL          -- one line for the combined message
+  ) STRICT;
+  CREATE INDEX notify_held_release ON notify_held (release_at);
+  CREATE TABLE task_creators (
+    team_id         TEXT NOT NULL,
+    task_id         TEXT NOT NULL,
+    slack_user_id   TEXT,
+    service_user_id TEXT,
+    created_at      INTEGER NOT NULL,    -- epoch ms
+    PRIMARY KEY (team_id, task_id)
+  ) STRICT;
+  `,
 ];
 
 /** Brings `db` up to date. Throws when the file is newer than this code. */

@@ -49,7 +49,7 @@ export interface RefreshDeps {
    * Told when a re-read finds a task changed in what Slack shows (name, status, due date,
    * assignees), so the messages about it are updated (deps.live.taskChanged).
    */
-  onChanged?(teamId: string, taskId: string): void;
+  onChanged?(teamId: string, taskId: string, was?: IndexedTask, now?: IndexedTask): void;
 }
 
 export interface RefreshReport {
@@ -153,7 +153,7 @@ export class TaskIndexRefresh implements TasksListedObserver {
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     for (const was of before) {
       const now = await store.taskIndex.get(teamId, was.taskId);
-      if (now && shownDiffers(was, now)) this.deps.onChanged?.(teamId, was.taskId);
+      if (now && shownDiffers(was, now)) this.deps.onChanged?.(teamId, was.taskId, was, now);
     }
     this.totals.listReads += report.listReads;
     this.totals.taskReads += report.taskReads;

@@ -145,6 +145,8 @@ export class SlackRequests {
       value?: string;
       type?: string;
       selectedOption?: { value: string; text?: string };
+      /** Checkboxes: every option ticked now. */
+      selectedOptions?: { value: string; text?: string }[];
     },
     opts: Who &
       SignOptions & { view?: Record<string, unknown>; message?: Record<string, unknown> } = {},
@@ -179,6 +181,12 @@ export class SlackRequests {
       is_enterprise_install: false,
       actions: [act],
     };
+    if (action.selectedOptions) {
+      act.selected_options = action.selectedOptions.map((o) => ({
+        value: o.value,
+        text: { type: 'plain_text', text: o.text ?? o.value },
+      }));
+    }
     if (opts.view) {
       // The modal the action happened in is open in Slack for this user.
       const id = typeof opts.view.id === 'string' ? opts.view.id : 'V_TEST';

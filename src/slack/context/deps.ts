@@ -11,6 +11,7 @@ import type { Watcher } from '../../sync/watcher.js';
 import type { ChannelFeedsPart } from '../feeds/channel-feeds.js';
 import type { ActivityHub } from '../notify/activity.js';
 import type { DigestScheduler } from '../notify/digest/scheduler.js';
+import type { QuietRelease } from '../notify/dm-gate.js';
 import type { LiveMessages } from '../notify/live-messages.js';
 import type { SlackMatcher } from '../notify/match.js';
 import type { Notifications } from '../notify/notifications.js';
@@ -48,6 +49,8 @@ export interface WorklinkDeps {
   indexRefresh: TaskIndexRefresh;
   /** Queues each person's daily digest at 09:00 their time (a long-lived part). */
   digest?: DigestScheduler;
+  /** Releases DMs held during people's quiet hours when the hours end (a long-lived part). */
+  quietHours?: QuietRelease;
   /** Looks for tasks made outside Slack (a long-lived part: sync/watcher.ts). */
   watcher: Watcher;
   /** Epoch ms now; tests give a fake clock (the daily digest). Default Date.now. */

@@ -3,6 +3,7 @@
  * state, linked channels, known projects and the /work commands it is given (src/slack/app.ts).
  */
 import type { App } from '@slack/bolt';
+import { isNotifyKind, NOTIFY_KINDS, type NotifyKind } from '../../store/notify-settings.js';
 import type { Subcommand } from '../commands/router.js';
 import type { WorklinkDeps } from '../context/deps.js';
 import { errMessage } from '../context/error-replies.js';
@@ -51,7 +52,17 @@ export async function publishHome(
         l.projectId,
     })),
   );
+  const settings = await store.notifySettings.all(teamId, ctx.userId);
+  const notify = {
+    kinds: (Object.keys(NOTIFY_KINDS) as NotifyKind[]).map((kind) => ({
+      kind,
+      label: NOTIFY_KINDS[kind].label,
+      on: settings[kind],
+    })),
+    quiet: await store.notifySettings.quietHours(teamId, ctx.userId),
+  };
   const view = homeView({
+    notify,
     connection: info
       ? { workspaceName: info.workspaceName, connectedBy: info.connectedBy, connectedAt }
       : undefined,
@@ -74,6 +85,19 @@ export function registerHome(app: App, deps: WorklinkDeps, commands: readonly Su
       await completeTask(ctx, taskId);
     } catch (e) {
       await replyCompletionError(ctx, e, taskId);
+    }
+    await publishHome(ctx, commands);
+  });
+
+  // The notification checkboxes: every kind is set to whether it is ticked now.
+  onAction(app, deps, ACTION.homeNotify, async (ctx, args) => {
+    const { action } = args;
+    const ticked =
+      'selected_options' in action && Array.isArray(action.selected_options)
+        ? action.selected_options.map((o: { value?: string }) => o.value ?? '')
+        : [];
+    for (const kind of Object.keys(NOTIFY_KINDS).filter(isNotifyKind)) {
+      await ctx.store.notifySettings.set(ctx.teamId, ctx.userId, kind, ticked.includes(kind));
     }
     await publishHome(ctx, commands);
   });

@@ -26,6 +26,8 @@ export interface HomeInput {
   admin: boolean;
   /** The reader's My tasks blocks (tasks/mine/view.ts), when connected. */
   myTasks?: readonly KnownBlock[];
+  /** The reader's notification settings: each kind (on or off) and quiet hours. */
+  notify?: { kinds: readonly { kind: string; label: string; on: boolean }[]; quiet?: string };
 }
 
 /** Slack allows 100 blocks in a Home tab; projects with an Open button take one each. */
@@ -45,6 +47,8 @@ export function homeView(input: HomeInput): HomeView {
     blocks.push({ type: 'actions', block_id: 'home_buttons', elements: buttons });
     if (input.myTasks) blocks.push({ type: 'divider' }, ...input.myTasks);
   }
+
+  if (input.notify) blocks.push({ type: 'divider' }, ...notifyBlocks(input.notify));
 
   blocks.push({ type: 'divider' }, section('*Channels linked to projects*'));
   if (input.links.length) {
@@ -92,6 +96,36 @@ export function homeView(input: HomeInput): HomeView {
   for (const [group, lines] of groups) blocks.push(...packed(`_${group}_`, lines));
   blocks.push(context('`/work help` in any channel shows an example for each command.'));
   return { type: 'home', blocks: blocks.slice(0, 100) };
+}
+
+/** The same settings as `/work notify`, as checkboxes (saved as they are ticked). */
+function notifyBlocks(notify: NonNullable<HomeInput['notify']>): KnownBlock[] {
+  const options = notify.kinds.map((k) => ({
+    text: { type: 'plain_text' as const, text: k.label },
+    value: k.kind,
+  }));
+  const on = options.filter((o) => notify.kinds.find((k) => k.kind === o.value)?.on);
+  return [
+    section('*Your notifications*'),
+    {
+      type: 'actions',
+      block_id: 'home_notify',
+      elements: [
+        {
+          type: 'checkboxes',
+          action_id: ACTION.homeNotify,
+          options,
+          // Slack refuses an empty initial_options.
+          ...(on.length ? { initial_options: on } : {}),
+        },
+      ],
+    },
+    context(
+      notify.quiet
+        ? `Quiet hours: *${esc(notify.quiet)}* your time (DMs wait until they end). \`/work notify quiet off\` turns them off.`
+        : 'Quiet hours: off. `/work notify quiet 20:00-08:00` holds DMs until the morning, your time.',
+    ),
+  ];
 }
 
 function connectionText(input: HomeInput): string {

@@ -5,6 +5,7 @@
  * A pure function of the outbox row's inputs.
  */
 import type { KnownBlock } from '@slack/types';
+import type { OutboxRow } from '../../store/outbox.js';
 import { PRIORITY_NAMES, priorityNumber } from '../../workapi/contract.js';
 import { calendarDate, formatDueDate } from '../format/date-text.js';
 import { esc } from '../format/text.js';
@@ -31,7 +32,7 @@ export interface AssignmentMessage {
 const MENTION = /^<@[UW][A-Z0-9_]+>$/;
 
 /** Why: a name with * or _ must not turn the sentence bold or italic half-way. */
-function bold(s: string): string {
+export function bold(s: string): string {
   const clean = esc(s.replace(/\s+/g, ' ').trim()).replace(/\*/g, '∗');
   return `*${clean || 'Untitled task'}*`;
 }
@@ -86,4 +87,17 @@ export function assignmentMessage(input: AssignmentInput): AssignmentMessage {
   const when = calendarDate(input.dueDate) ? `due ${due}` : due;
   const text = `${sentence} — ${when}${priority ? `, priority ${priority}` : ''}`;
   return { text, blocks };
+}
+
+/** What an outbox row sends: the message it carries (digest, activity DMs), else its assignment DM. */
+export function rowMessage(row: OutboxRow): AssignmentMessage {
+  if (row.message) return JSON.parse(row.message) as AssignmentMessage;
+  return assignmentMessage({
+    taskId: row.taskId,
+    taskName: row.taskName,
+    projectName: row.projectName,
+    creator: row.creatorLabel,
+    dueDate: row.dueDate,
+    priority: row.priority,
+  });
 }

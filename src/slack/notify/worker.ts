@@ -23,7 +23,6 @@
  */
 
 import type { Logger } from '@slack/bolt';
-import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { errMessage } from '../../error-message.js';
 import { newInstanceId } from '../../instance-id.js';
@@ -34,7 +33,7 @@ import {
   type OutboxStore,
 } from '../../store/outbox.js';
 import type { PaceStore } from '../../store/pace.js';
-import { assignmentMessage } from './assignment-message.js';
+import { rowMessage } from './assignment-message.js';
 import { ChannelPacer, type ChannelPacerOptions } from './channel-pacer.js';
 import { HeldLeases } from './held-leases.js';
 import type { PacerOptions } from './pacer.js';
@@ -59,6 +58,15 @@ export type Preparation =
 /** Called for a claimed row that has no recipient yet; throws on Slack/service failures. */
 export type PrepareRow = (row: OutboxRow, slack: WebClient) => Promise<Preparation>;
 
+/**
+ * The recipient's say, once known, just before sending: send, skip (they turned this kind
+ * off) or held (quiet hours: the gate has already taken the row out of the queue).
+ */
+export type GateRow = (
+  row: OutboxRow & { slackUserId: string },
+  slack: WebClient,
+) => Promise<{ kind: 'send' } | { kind: 'skipped'; reason: string } | { kind: 'held' }>;
+
 export interface NotifyWorkerOptions {
   /** The app store's outbox (src/store/outbox.ts); its changed() wakes the worker. */
   outbox: OutboxStore;
@@ -70,6 +78,8 @@ export interface NotifyWorkerOptions {
   slackFor(teamId: string): Promise<WebClient | undefined>;
   /** Default: rows without a recipient fail ("no Slack account linked"). */
   prepare?: PrepareRow;
+  /** Default: every row is sent. */
+  gate?: GateRow;
   logger?: Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
   /** Sends in flight per team (default 16) and overall (default 64). */
   perTeamConcurrency?: number;
@@ -364,12 +374,7 @@ export class NotifyWorker {
             ? await this.options.prepare(row, slack)
             : { kind: 'failed', reason: NO_SLACK_ACCOUNT };
         } catch (e) {
-          // Nothing was posted yet, so a retry needs no reconciling.
-          const failure = classifySlackError(e);
-          await this.handleFailure(
-            row,
-            failure.kind === 'transient' ? { ...failure, ambiguous: false } : failure,
-          );
+          await this.failedBeforeSending(row, e);
           return;
         }
         if (prep.kind === 'failed') {
@@ -389,6 +394,21 @@ export class NotifyWorker {
         await outbox.markSkipped(row.id, CREATOR_SKIPPED);
         this.stats.skipped++;
         return;
+      }
+      if (this.options.gate && !row.uncertain) {
+        let say: Awaited<ReturnType<GateRow>>;
+        try {
+          say = await this.options.gate({ ...row, slackUserId: row.slackUserId! }, slack);
+        } catch (e) {
+          await this.failedBeforeSending(row, e);
+          return;
+        }
+        if (say.kind === 'skipped') {
+          await outbox.markSkipped(row.id, say.reason);
+          this.stats.skipped++;
+          return;
+        }
+        if (say.kind === 'held') return;
       }
       if (!claimed.slackUserId) {
         // The channel became known just now: wait for its slot if it is busy (here or at
@@ -415,17 +435,7 @@ export class NotifyWorker {
           return;
         }
       }
-      // A DM that carries its own message (the digest), else the assignment DM.
-      const message = row.message
-        ? (JSON.parse(row.message) as { text: string; blocks: KnownBlock[] })
-        : assignmentMessage({
-            taskId: row.taskId,
-            taskName: row.taskName,
-            projectName: row.projectName,
-            creator: row.creatorLabel,
-            dueDate: row.dueDate,
-            priority: row.priority,
-          });
+      const message = rowMessage(row);
       // Posted only while this instance holds the row (its lease may have run out in a stall).
       if (!(await this.held.ensure(row.id))) return;
       startedAt = Date.now();
@@ -449,6 +459,15 @@ export class NotifyWorker {
     } catch (e) {
       await this.handleFailure(row, classifySlackError(e), startedAt);
     }
+  }
+
+  /** Preparing or gating failed: nothing was posted yet, so a retry needs no reconciling. */
+  private async failedBeforeSending(row: OutboxRow, e: unknown): Promise<void> {
+    const failure = classifySlackError(e);
+    await this.handleFailure(
+      row,
+      failure.kind === 'transient' ? { ...failure, ambiguous: false } : failure,
+    );
   }
 
   /** `startedAt`: when the failed chat.postMessage started (undefined for other calls). */

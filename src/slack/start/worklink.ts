@@ -29,10 +29,13 @@ import { SlackUserDirectory } from '../context/slack-users.js';
 import { WorkClientCache, type WorkUrls } from '../context/work-clients.js';
 import { createChannelFeeds } from '../feeds/channel-feeds.js';
 import { createActivityHub } from '../notify/activity.js';
+import { activityDms } from '../notify/activity-dms.js';
 import { DigestScheduler } from '../notify/digest/scheduler.js';
+import { dmGate, QuietRelease } from '../notify/dm-gate.js';
 import { createLiveMessages } from '../notify/live-messages.js';
 import { SlackMatcher } from '../notify/match.js';
 import { createNotifications } from '../notify/notifications.js';
+import { emitSeenChanges } from '../notify/seen-changes.js';
 import { ServiceDirectory } from '../notify/service-directory.js';
 import { slackCode } from '../ui/error-text.js';
 import { applyServerLimits, DEFAULT_HTTP_LIMITS, serverOptions } from './http-guard.js';
@@ -139,8 +142,12 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
         logger,
         now: options.clock,
         instanceId,
-        // A change the re-reads find is shown in the messages about the task.
-        onChanged: (teamId, taskId) => deps?.live.taskChanged(teamId, taskId),
+        // A change the re-reads find is shown in the messages about the task, and a new
+        // assignee is told.
+        onChanged: (teamId, taskId, was, now) => {
+          deps?.live.taskChanged(teamId, taskId);
+          if (deps && was && now) emitSeenChanges(deps.activity, teamId, was, now);
+        },
         workFor: async (teamId) => {
           const connection = await store.connections.get(teamId);
           return connection ? workClients.for(connection) : undefined;
@@ -150,18 +157,14 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
     );
     const directory = new ServiceDirectory();
     const matcher = new SlackMatcher(store);
+    const users = new SlackUserDirectory();
+    const clock = options.clock ?? Date.now;
     const activity = createActivityHub(logger);
-    const notifications = createNotifications({
-      config,
-      store,
-      logger,
-      workClients,
-      directory,
-      matcher,
-      service,
-      instanceId,
-      activity,
-    });
+    const notifications = createNotifications(
+      { config, store, logger, workClients, directory, matcher, service, instanceId, activity },
+      // Each person's settings and quiet hours, applied as their DM goes out.
+      { gate: dmGate({ store, users, now: clock }) },
+    );
     // Tasks made outside Slack, found by looking (the hosted service sends no events).
     const watcher = new Watcher({
       store,
@@ -207,7 +210,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       logger,
       workUrls,
       routes: new RouteRegistry(),
-      users: new SlackUserDirectory(),
+      users,
       workClients,
       directory,
       matcher,
@@ -233,7 +236,33 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       instanceId,
     });
     deps.digest = digest;
-    const lifecycle = new Lifecycle([notifications, indexRefresh, digest, watcher, live, feeds]);
+    const quietHours = new QuietRelease({ store, logger, now: clock });
+    deps.quietHours = quietHours;
+    // Task activity → DMs (assigned, comments, completed), through the outbox.
+    activity.on(
+      activityDms({
+        store,
+        logger,
+        slackFor: notifications.slackFor,
+        workFor: async (teamId) => {
+          const connection = await store.connections.get(teamId);
+          return connection ? workClients.for(connection) : undefined;
+        },
+        directory,
+        matcher,
+      }),
+    );
+    const lifecycle = new Lifecycle([
+      notifications,
+      indexRefresh,
+      digest,
+      quietHours,
+      watcher,
+      live,
+      feeds,
+      // Stopped first: listeners under way finish before the parts they use stop.
+      { name: 'task activity', start: () => {}, stop: () => activity.idle() },
+    ]);
     deps.routes.add(notifications.eventsRoute);
     deps.routes.add({
       method: 'GET',

@@ -8,7 +8,7 @@ import { STATUS_TYPE, type StatusEntry } from '../../workapi/contract.js';
 import { replyError } from '../context/error-replies.js';
 import type { WorkContext } from '../context/work-context.js';
 import { esc } from '../format/text.js';
-import { factsFromTask, factsFromUpdated, mergeFacts, type TaskFacts } from './facts.js';
+import { actorOf, factsFromTask, factsFromUpdated, mergeFacts, type TaskFacts } from './facts.js';
 import {
   defaultStatus,
   firstDoneStatus,
@@ -42,6 +42,7 @@ export async function completeTask(ctx: WorkContext, taskId: string): Promise<Co
     );
   }
   const updated = await ctx.work.updateTask(taskId, { projectId, statusId: status._id });
+  ctx.deps.activity.emit(ctx.teamId, { kind: 'completed', taskId, projectId, actor: actorOf(ctx) });
   return {
     already: false,
     // Any 2xx set the status, whether or not the answer describes the task.
@@ -67,6 +68,7 @@ export async function reopenTask(ctx: WorkContext, taskId: string): Promise<Comp
     );
   }
   const updated = await ctx.work.updateTask(taskId, { projectId, statusId: status._id });
+  ctx.deps.activity.emit(ctx.teamId, { kind: 'reopened', taskId, projectId, actor: actorOf(ctx) });
   return {
     already: false,
     facts: updated

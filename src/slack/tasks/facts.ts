@@ -5,6 +5,7 @@
  */
 import { priorityNumber, type Task, type UpdatedTask } from '../../workapi/contract.js';
 import type { WorkContext } from '../context/work-context.js';
+import type { Actor } from '../notify/activity.js';
 
 export interface TaskFacts {
   taskId: string;
@@ -65,6 +66,11 @@ export function mergeFacts(read: TaskFacts, updated: TaskFacts): TaskFacts {
     statusId: updated.statusId ?? read.statusId,
     number: updated.number ?? read.number,
   };
+}
+
+/** Who acted, for task activity (deps.activity): the Slack user of the request. */
+export function actorOf(ctx: Pick<WorkContext, 'userId'>): Actor {
+  return { slackUserId: ctx.userId };
 }
 
 /**

@@ -15,7 +15,7 @@ import { taskCardData } from './card/load.js';
 import { taskCard, taskCardText } from './card/view.js';
 import { authoredContent } from './comment/authored.js';
 import { completeTask, completionSentence, replyCompletionError } from './complete.js';
-import { factsFromTask, factsFromUpdated, taskChanged } from './facts.js';
+import { actorOf, factsFromTask, factsFromUpdated, taskChanged } from './facts.js';
 import { findTask, parseTaskRef, type TaskRef } from './find-task.js';
 import { openTaskForm } from './form/open.js';
 import { type PickValue, pickListMessage } from './pick-list.js';
@@ -181,8 +181,16 @@ async function comment(ctx: WorkContext, taskId: string, typed: string): Promise
         ctx.work.getTask(taskId),
         authoredContent(ctx, text),
       ]);
-      await ctx.work.postComment(taskId, { content });
+      const posted = await ctx.work.postComment(taskId, { content });
       taskChanged(ctx, { taskId });
+      ctx.deps.activity.emit(ctx.teamId, {
+        kind: 'commented',
+        taskId,
+        projectId: task.projectId,
+        actor: actorOf(ctx),
+        text,
+        commentId: posted?.commentId,
+      });
       await ctx.reply(`Added your comment to *${esc(task.taskName || taskId)}*.`);
     },
   );
@@ -215,6 +223,13 @@ async function assign(ctx: WorkContext, taskId: string, typed: string): Promise<
       taskUsers: [...before, ...added],
     });
     taskChanged(ctx, updated ? factsFromUpdated(updated) : { taskId });
+    ctx.deps.activity.emit(ctx.teamId, {
+      kind: 'assigned',
+      taskId,
+      projectId: task.projectId,
+      actor: actorOf(ctx),
+      added,
+    });
     const users = await workspaceUsers(ctx).catch(orDebug(ctx.logger, 'Service users', []));
     const who = added.map((id) => esc(users.find((u) => u.id === id)?.name ?? id)).join(', ');
     await ctx.reply(`Assigned ${who} to ${name}.`);

@@ -31,6 +31,8 @@ export const ACTION = {
   /** App Home buttons (no value). */
   homeNewTask: 'home_new_task',
   homeNewProject: 'home_new_project',
+  /** App Home's notification checkboxes; option value = the kind (store/notify-settings.ts). */
+  homeNotify: 'home_notify',
 } as const;
 
 export const VIEW = {

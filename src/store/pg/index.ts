@@ -11,6 +11,7 @@ import { pgChannelFeedsStore } from './channel-feeds.js';
 import { pgChannelProjectsStore } from './channel-projects.js';
 import { pgConnectionsStore } from './connections.js';
 import { openPgDb, type PgDb, type Sql } from './db.js';
+import { pgHeldDmsStore } from './held-dms.js';
 import { pgInstallationsStore } from './installations.js';
 import { pgKnownProjectsStore } from './known-projects.js';
 import { pgLeasesStore } from './leases.js';
@@ -20,6 +21,7 @@ import { pgNotifySettingsStore } from './notify-settings.js';
 import { pgOutboxStore } from './outbox.js';
 import { pgPaceStore } from './pace.js';
 import { pgSeenEventsStore, pgSeenRequestsStore } from './seen-requests.js';
+import { pgTaskCreatorsStore } from './task-creators.js';
 import { pgTaskIndexStore } from './task-index.js';
 import { pgTaskMessagesStore } from './task-messages.js';
 import { pgUserLinksStore } from './user-links.js';
@@ -59,6 +61,7 @@ export async function openPgStore(options: OpenPgStoreOptions): Promise<Store> {
   /** What forgetTeam forgets, inside the caller's transaction. */
   const forgetTeam = async (tx: Sql, teamId: string) => {
     await pgTaskIndexStore(tx).deleteTeam(teamId);
+    await pgTaskCreatorsStore(tx).deleteTeam(teamId);
     await pgWatchStateStore(tx).forgetTeam(teamId);
     await pgChannelFeedsStore(tx).deleteTeam(teamId);
     return {
@@ -67,6 +70,7 @@ export async function openPgStore(options: OpenPgStoreOptions): Promise<Store> {
       projects: await pgKnownProjectsStore(tx).deleteTeam(teamId),
     };
   };
+  const outbox = pgOutboxStore(db);
   const store: Store = {
     dataDir: options.dataDir,
     secrets,
@@ -75,7 +79,7 @@ export async function openPgStore(options: OpenPgStoreOptions): Promise<Store> {
     channelProjects: pgChannelProjectsStore(db),
     knownProjects: pgKnownProjectsStore(db),
     channelFeeds: pgChannelFeedsStore(db),
-    outbox: pgOutboxStore(db),
+    outbox,
     seenEvents: pgSeenEventsStore(db),
     seenRequests: pgSeenRequestsStore(db),
     userLinks: pgUserLinksStore(db),
@@ -83,6 +87,8 @@ export async function openPgStore(options: OpenPgStoreOptions): Promise<Store> {
     taskMessages: pgTaskMessagesStore(db),
     taskIndex: pgTaskIndexStore(db),
     notifySettings: pgNotifySettingsStore(db),
+    heldDms: pgHeldDmsStore(db, outbox),
+    taskCreators: pgTaskCreatorsStore(db),
     watchState: pgWatchStateStore(db),
     leases: pgLeasesStore(db),
     pace: pgPaceStore(db),
@@ -91,6 +97,8 @@ export async function openPgStore(options: OpenPgStoreOptions): Promise<Store> {
       db.tx(async (tx) => {
         await pgLookupCacheStore(tx).clear(teamId);
         await pgNotifySettingsStore(tx).deleteTeam(teamId);
+        // Held DMs could no longer be sent.
+        await pgHeldDmsStore(tx, outbox).deleteTeam(teamId);
         // Without a token its messages can no longer be updated.
         await pgTaskMessagesStore(tx).deleteTeam(teamId);
         return {

@@ -260,6 +260,38 @@ export const pgMigrations: readonly string[] = [
   );
   CREATE INDEX channel_pace_ready ON channel_pace (ready_at);
   `,
+  // 4: the outbox's ordered reads (a team's due rows by due time then id, abandoned claims by
+  // lease end then id, a team's latest failures) straight from an index, as on SQLite, whose
+  // indexes end with the rowid. Without the id, PostgreSQL sorts a team's whole due range to
+  // take the first few rows.
+  `
+  CREATE INDEX notify_outbox_team_due_id ON notify_outbox (status, team_id, next_attempt_at, id);
+  DROP INDEX notify_outbox_team_due;
+  CREATE INDEX notify_outbox_claims_id ON notify_outbox (status, claimed_until, id);
+  DROP INDEX notify_outbox_claims;
+  CREATE INDEX notify_outbox_team_id ON notify_outbox (team_id, status, updated_at, id);
+  DROP INDEX notify_outbox_team;
+  `,
+  // 5: SQLite's migration 12 — quiet hours' value, DMs held during quiet hours, task creators.
+  `
+  ALTER TABLE notify_settings ADD COLUMN value TEXT;
+  CREATE TABLE notify_held (
+    outbox_id     BIGINT PRIMARY KEY,
+    team_id       TEXT NOT NULL,
+    slack_user_id TEXT NOT NULL,
+    release_at    BIGINT NOT NULL,       -- epoch ms: the end of the quiet hours
+    summary       TEXT NOT NULL
+  );
+  CREATE INDEX notify_held_release ON notify_held (release_at);
+  CREATE TABLE task_creators (
+    team_id         TEXT NOT NULL,
+    task_id         TEXT NOT NULL,
+    slack_user_id   TEXT,
+    service_user_id TEXT,
+    created_at      BIGINT NOT NULL,
+    PRIMARY KEY (team_id, task_id)
+  );
+  `,
 ];
 
 // Any constant shared by every Worklink instance; spells "wlnk".

@@ -1,4 +1,7 @@
-/** notify_settings on PostgreSQL: which notifications each person gets (../notify-settings.ts). */
+/**
+ * notify_settings on PostgreSQL: which notifications each person gets, and their quiet hours
+ * (../notify-settings.ts).
+ */
 import { NOTIFY_KINDS, type NotifyKind, type NotifySettingsStore } from '../notify-settings.js';
 import type { Sql } from './db.js';
 
@@ -31,6 +34,23 @@ export function pgNotifySettingsStore(sql: Sql): NotifySettingsStore {
         out[kind] = rows.find((r) => r.kind === kind)?.enabled ?? NOTIFY_KINDS[kind].default;
       }
       return out;
+    },
+    async quietHours(teamId, userId) {
+      const row = await sql.row<{ enabled: boolean; value: string | null }>(
+        `SELECT enabled, value FROM notify_settings
+          WHERE team_id = $1 AND slack_user_id = $2 AND kind = 'quiet'`,
+        [teamId, userId],
+      );
+      return row?.enabled && row.value ? row.value : undefined;
+    },
+    async setQuietHours(teamId, userId, window) {
+      await sql.run(
+        `INSERT INTO notify_settings (team_id, slack_user_id, kind, enabled, value, updated_at)
+         VALUES ($1, $2, 'quiet', $3, $4, $5)
+         ON CONFLICT (team_id, slack_user_id, kind) DO UPDATE SET enabled = excluded.enabled,
+           value = excluded.value, updated_at = excluded.updated_at`,
+        [teamId, userId, Boolean(window), window ?? null, new Date().toISOString()],
+      );
     },
     deleteTeam: (teamId) => sql.run('DELETE FROM notify_settings WHERE team_id = $1', [teamId]),
   };

@@ -17,7 +17,7 @@ import {
 import type { Sql } from './db.js';
 import { BY_KEY, fromRow, INSERT_IGNORE, INSERT_SLACK, type Row, toParams } from './outbox-rows.js';
 
-// The teams with pending rows, found by skipping through notify_outbox_team_due, one step
+// The teams with pending rows, found by skipping through notify_outbox_team_due_id, one step
 // per team, less the excluded ones ($1).
 const READY_TEAMS = `WITH RECURSIVE teams(id) AS (
     SELECT min(team_id) FROM notify_outbox WHERE status = 'pending'

@@ -135,7 +135,7 @@ describe('/work digest and /work notify', () => {
       await h.slack.slashCommand('notify digest maybe', { userId: 'U_ERIN' }),
     );
     expect(bad.text).toBe(
-      '`digest maybe` is not a setting. Use `/work notify digest on` or `/work notify digest off`; nothing was changed.',
+      '`digest maybe` is not a setting. Use `/work notify <assigned|comments|completed|digest> <on|off>` or `/work notify quiet 20:00-08:00` (`quiet off`); nothing was changed.',
     );
     expect(await h.worklink.store.notifySettings.enabled(h.teamId, 'U_ERIN', 'digest')).toBe(true);
   });

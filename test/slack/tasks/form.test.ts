@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ACTION, VIEW } from '../../../src/slack/ui/block-ids.js';
 import { STATUS_TYPE } from '../../../src/workapi/contract.js';
-import { type Harness, startHarness } from '../../support/harness.js';
+import { type Harness, startHarness, waitFor } from '../../support/harness.js';
 import type { SlackResponse } from '../../support/slack-requests.js';
 import {
   answeredView,
@@ -380,6 +380,38 @@ describe('edit form', () => {
     });
     expect(task.dueDate?.slice(0, 10)).toBe('2026-03-01');
     expect(task.taskUsers).toEqual([{ taskUserId: seedUser('Bob').id }]);
+  });
+
+  it('tells a person the edit assigned, and the creator when the edit completed the task', async () => {
+    const taskId = (await h.work.listTasks({ projectId: website }))[1]!.taskId;
+    await h.work.updateTask(taskId, { projectId: website, taskUsers: [seedUser('Bob').id] });
+    const done = (await statusesOf(h, website)).find((s) => s.Type === STATUS_TYPE.done)!;
+    // Alice made it from Slack (as the create paths record).
+    await h.worklink.store.taskCreators.note(h.teamId, taskId, { slackUserId: 'U_ALICE' });
+    const { view } = await openForm(`edit ${taskId}`, 'U_CAROL');
+    await submit(
+      view,
+      {
+        task_assignees_input: [seedUser('Bob').id, seedUser('Dan').id, seedUser('Carol').id],
+        task_status_input: done._id,
+      },
+      'U_CAROL',
+    );
+    const toDm = (user: string, prefix: string) =>
+      h.fake
+        .callsOf('chat.postMessage')
+        .filter(
+          (c) =>
+            c.body.channel === user &&
+            JSON.stringify(c.body.metadata).includes(`"task_id":"${prefix}`),
+        );
+    await waitFor(() => toDm('U_DAN', taskId).length === 1);
+    await waitFor(() => toDm('U_ALICE', `completed:${taskId}`).length === 1);
+    expect(toDm('U_DAN', taskId)[0]!.body.text).toContain('<@U_CAROL> assigned you');
+    // Nobody is told of their own edit; Bob was assigned already.
+    await h.worklink.deps.activity.idle();
+    expect(toDm('U_CAROL', '')).toHaveLength(0);
+    expect(toDm('U_BOB', taskId)).toHaveLength(0);
   });
 
   it('saves nothing when nothing changed, and refuses to clear a due date', async () => {

@@ -158,7 +158,12 @@ describe('Add to task as comment', () => {
   });
 
   it('posts the text and the permalink, naming a Slack author who is not the key owner', async () => {
-    const { taskId } = await h.work.createTask({ projectId: website, name: 'Design sign-off' });
+    const bob = h.seed.users.find((u) => u.email === 'bob@example.com')!.id;
+    const { taskId } = await h.work.createTask({
+      projectId: website,
+      name: 'Design sign-off',
+      taskUsers: [bob],
+    });
     const { res, view } = await openCommentModal(h.users.dan.id);
     const sent = await h.slack.viewSubmission(
       {
@@ -177,6 +182,18 @@ describe('Add to task as comment', () => {
     expect(updated.Comments?.filter((c) => c.Type === 1).map((c) => c.Comment)).toEqual([
       `The client approved the design.\n\n${PERMALINK}\n\n— Dan Diaz (via Slack)`,
     ]);
+    // The assignee is told, the comment quoted; the person who ran the shortcut is not.
+    const dm = await h.fake.waitForCall(
+      'chat.postMessage',
+      (c) => c.body.channel === h.users.bob.id && String(c.body.text).includes('commented on'),
+    );
+    expect(dm.body.text).toContain(
+      '<@U_DAN> commented on *Design sign-off*: The client approved the design.',
+    );
+    await h.worklink.deps.activity.idle();
+    expect(h.fake.callsOf('chat.postMessage').some((c) => c.body.channel === h.users.dan.id)).toBe(
+      false,
+    );
   });
 });
 

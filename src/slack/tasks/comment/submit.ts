@@ -20,7 +20,7 @@ import { esc } from '../../format/text.js';
 import { taskIdProblem } from '../../parse/service-id.js';
 import { VIEW } from '../../ui/block-ids.js';
 import { NOT_CONNECTED } from '../../ui/error-text.js';
-import { taskChanged } from '../facts.js';
+import { actorOf, taskChanged } from '../facts.js';
 import { authoredContent } from './authored.js';
 import { COMMENT_BLOCK, type CommentMeta, readCommentMeta, readCommentValues } from './view.js';
 
@@ -106,8 +106,18 @@ async function post(
       return { kind: 'invalid', errors: { [COMMENT_BLOCK.text]: 'Write a comment to post.' } };
     }
     const author = fromMessage ? { userId: meta.messageUser, botName: meta.messageBot } : undefined;
-    await ctx.work.postComment(taskId, { content: await authoredContent(ctx, body, author) });
+    const posted = await ctx.work.postComment(taskId, {
+      content: await authoredContent(ctx, body, author),
+    });
     taskChanged(ctx, { taskId });
+    ctx.deps.activity.emit(ctx.teamId, {
+      kind: 'commented',
+      taskId,
+      projectId: task.projectId,
+      actor: actorOf(ctx),
+      text: body,
+      commentId: posted?.commentId,
+    });
     const name = esc(task.taskName || taskId);
     return {
       kind: 'posted',

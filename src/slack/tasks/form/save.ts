@@ -8,8 +8,9 @@ import type { CreateTaskBody } from '../../../workapi/contract.js';
 import { errorText } from '../../context/error-replies.js';
 import type { WorkContext } from '../../context/work-context.js';
 import { esc, listing } from '../../format/text.js';
+import { emitSeenChanges } from '../../notify/seen-changes.js';
 import { createTaskFromSlack } from '../create.js';
-import { factsFromTask, factsFromUpdated, type TaskFacts } from '../facts.js';
+import { actorOf, factsFromTask, factsFromUpdated, type TaskFacts } from '../facts.js';
 import { FileReadError, readSlackFiles } from '../files.js';
 import { mayHaveLanded } from './follow-up.js';
 import { blockForServiceError, errorBlock, type TaskFormCheck } from './read.js';
@@ -49,11 +50,20 @@ export async function saveTaskForm(
   try {
     if (edit) {
       const taskId = meta.taskId ?? '';
+      // What the task was (the form read it when it opened), to tell who was added and
+      // whether it was completed or reopened.
+      const before = await ctx.store.taskIndex.get(ctx.teamId, taskId);
       const answer = await ctx.work.updateTask(taskId, check.body);
       // Any 2xx saved it; an answer that does not describe the task is made up by a read.
       const updated = answer
         ? factsFromUpdated(answer)
         : await ctx.work.getTask(taskId).then(factsFromTask, () => undefined);
+      if (before && updated) {
+        emitSeenChanges(ctx.deps.activity, ctx.teamId, before, updated, {
+          actor: actorOf(ctx),
+          status: check.body.statusId !== undefined,
+        });
+      }
       const what = check.changed.length ? `: changed ${listing(check.changed)}` : '';
       const name = updated?.name ? `*${esc(updated.name)}*` : `task \`${taskId}\``;
       return { kind: 'saved', facts: updated, sentence: `Saved ${name}${what}.`, created: false };

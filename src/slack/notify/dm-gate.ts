@@ -1,0 +1,114 @@
+/**
+ * Each person's say over the DMs sent to them, applied by the outbox worker just before a DM
+ * goes out (worker.ts `gate`), whichever path queued it (new task, event, watcher, activity,
+ * digest): a kind they turned off is skipped; during their quiet hours (in their Slack time
+ * zone) the DM is held (store/held-dms.ts). `QuietRelease`, a long-lived part, releases held
+ * DMs when the hours end: one alone as it was, several as one message listing them.
+ */
+import type { Logger } from '@slack/bolt';
+import type { KnownBlock } from '@slack/types';
+import { errMessage } from '../../error-message.js';
+import type { Store } from '../../store/index.js';
+import type { NotifyKind } from '../../store/notify-settings.js';
+import type { OutboxRow } from '../../store/outbox.js';
+import type { SlackUserDirectory } from '../context/slack-users.js';
+import type { LongLivedPart } from '../start/lifecycle.js';
+import { heldMessage } from './activity-messages.js';
+import { rowMessage } from './assignment-message.js';
+import { parseQuietHours, quietUntil } from './quiet-hours.js';
+import type { GateRow } from './worker.js';
+
+/** An outbox key's prefix → the setting that governs it (activity-dms.ts makes the keys). */
+const KEY_KINDS: Record<string, NotifyKind> = {
+  comment: 'comments',
+  completed: 'completed',
+  digest: 'digest',
+};
+
+/**
+ * The setting a row falls under: a bare task id is an assignment DM; a known prefix its kind;
+ * anything else (the combined quiet-hours message) is not gated.
+ */
+export function kindOfRow(taskId: string): NotifyKind | undefined {
+  const colon = taskId.indexOf(':');
+  if (colon < 0) return 'assigned';
+  return KEY_KINDS[taskId.slice(0, colon)];
+}
+
+/** The DM's notification text (the line it gets in a combined message). */
+export function summaryOf(row: OutboxRow): string {
+  return rowMessage(row).text;
+}
+
+export interface GateDeps {
+  store: Store;
+  users: SlackUserDirectory;
+  /** Epoch ms now (tests: a fake clock). */
+  now: () => number;
+}
+
+export function dmGate({ store, users, now }: GateDeps): GateRow {
+  return async (row, slack) => {
+    const kind = kindOfRow(row.taskId);
+    if (!kind) return { kind: 'send' };
+    if (!(await store.notifySettings.enabled(row.teamId, row.slackUserId, kind))) {
+      return { kind: 'skipped', reason: `${kind} notifications turned off by the recipient` };
+    }
+    const stored = await store.notifySettings.quietHours(row.teamId, row.slackUserId);
+    const window = stored ? parseQuietHours(stored) : undefined;
+    if (!window) return { kind: 'send' };
+    const tz = (await users.get(slack, row.teamId, row.slackUserId)).tz || 'UTC';
+    const releaseAt = quietUntil(window, tz, now());
+    if (releaseAt === undefined) return { kind: 'send' };
+    await store.heldDms.hold({
+      outboxId: row.id,
+      teamId: row.teamId,
+      slackUserId: row.slackUserId,
+      releaseAt,
+      summary: summaryOf(row),
+    });
+    return { kind: 'held' };
+  };
+}
+
+export interface QuietReleaseDeps {
+  store: Store;
+  logger: Pick<Logger, 'warn'>;
+  now: () => number;
+  /** How often held DMs are looked at (default 30 s). */
+  intervalMs?: number;
+}
+
+/** Releases held DMs whose quiet hours are over (a long-lived part). */
+export class QuietRelease implements LongLivedPart {
+  readonly name = 'quiet hours';
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+
+  constructor(private readonly deps: QuietReleaseDeps) {}
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      this.running ??= this.runOnce()
+        .catch((e) => this.deps.logger.warn(`Releasing held DMs failed: ${errMessage(e)}`))
+        .finally(() => {
+          this.running = undefined;
+        });
+    }, this.deps.intervalMs ?? 30_000);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  /** Queues what is due now; returns how many messages were queued. */
+  runOnce(): Promise<number> {
+    return this.deps.store.heldDms.release(this.deps.now(), (held) =>
+      JSON.stringify(heldMessage(held) satisfies { text: string; blocks: KnownBlock[] }),
+    );
+  }
+}

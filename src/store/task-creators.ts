@@ -1,0 +1,47 @@
+/**
+ * task_creators: who created each task, as Slack knows it — the Slack user who made it from
+ * Slack, or the service user the service names. The service's own "created by" is often the
+ * API key's owner (everything Worklink makes is made with one key), so the person who acted
+ * in Slack is remembered here. The first record wins: a task's creator never changes.
+ */
+import type Database from 'better-sqlite3';
+import type { Sync } from './sync.js';
+
+export interface TaskCreator {
+  slackUserId?: string;
+  serviceUserId?: string;
+}
+
+export interface TaskCreatorsStore {
+  /** Records the creator unless one is known already; nothing when both ids are missing. */
+  note(teamId: string, taskId: string, creator: TaskCreator, now?: number): Promise<void>;
+  get(teamId: string, taskId: string): Promise<TaskCreator | undefined>;
+  deleteTeam(teamId: string): Promise<number>;
+}
+
+export function taskCreatorsStore(db: Database.Database): Sync<TaskCreatorsStore> {
+  const insert = db.prepare(
+    `INSERT INTO task_creators (team_id, task_id, slack_user_id, service_user_id, created_at)
+     VALUES (?, ?, ?, ?, ?) ON CONFLICT (team_id, task_id) DO NOTHING`,
+  );
+  const select = db.prepare<
+    [string, string],
+    { slack_user_id: string | null; service_user_id: string | null }
+  >('SELECT slack_user_id, service_user_id FROM task_creators WHERE team_id = ? AND task_id = ?');
+  const remove = db.prepare('DELETE FROM task_creators WHERE team_id = ?');
+  return {
+    note(teamId, taskId, creator, now = Date.now()) {
+      if (!creator.slackUserId && !creator.serviceUserId) return;
+      insert.run(teamId, taskId, creator.slackUserId ?? null, creator.serviceUserId ?? null, now);
+    },
+    get(teamId, taskId) {
+      const r = select.get(teamId, taskId);
+      if (!r) return undefined;
+      return {
+        ...(r.slack_user_id ? { slackUserId: r.slack_user_id } : {}),
+        ...(r.service_user_id ? { serviceUserId: r.service_user_id } : {}),
+      };
+    },
+    deleteTeam: (teamId) => remove.run(teamId).changes,
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * Quiet hours' tables on both engines: a person's window, DMs held and released (one alone as
+ * it was, several as one new row, never twice), and who created each task (first one wins).
+ */
+import { describe, expect, it } from 'vitest';
+import { HELD_REASON, SENT_COMBINED } from '../../src/store/held-dms.js';
+import { matchedRow } from '../support/notify-rows.js';
+import { storeEngines } from '../support/store-engines.js';
+
+for (const engine of storeEngines()) {
+  describe(engine.name, () => {
+    const open = async () => (await engine.fresh()).open();
+
+    it('keeps a person’s quiet hours until they are turned off', async () => {
+      const store = await open();
+      const s = store.notifySettings;
+      expect(await s.quietHours('T1', 'U1')).toBeUndefined();
+      await s.setQuietHours('T1', 'U1', '20:00-08:00');
+      expect(await s.quietHours('T1', 'U1')).toBe('20:00-08:00');
+      expect(await s.quietHours('T1', 'U2')).toBeUndefined();
+      // The on/off kinds are untouched by it.
+      expect(await s.all('T1', 'U1')).toEqual({
+        assigned: true,
+        comments: true,
+        completed: true,
+        digest: true,
+      });
+      await s.setQuietHours('T1', 'U1', undefined);
+      expect(await s.quietHours('T1', 'U1')).toBeUndefined();
+    });
+
+    it('holds DMs, then releases one alone as it was and several as one message', async () => {
+      const store = await open();
+      const [a, b, c] = await store.outbox.enqueue(
+        [matchedRow('T1', 'U1'), matchedRow('T1', 'U1'), matchedRow('T1', 'U2')],
+        'slack',
+      );
+      for (const [row, summary] of [
+        [a!, 'first'],
+        [b!, 'second'],
+        [c!, 'alone'],
+      ] as const) {
+        await store.heldDms.hold({
+          outboxId: row.id,
+          teamId: 'T1',
+          slackUserId: row.slackUserId!,
+          releaseAt: 5_000,
+          summary,
+        });
+      }
+      expect((await store.outbox.get(a!.id))?.status).toBe('skipped');
+      expect((await store.outbox.get(a!.id))?.lastError).toBe(HELD_REASON);
+      expect((await store.heldDms.heldFor('T1', 'U1')).map((h) => h.summary)).toEqual([
+        'first',
+        'second',
+      ]);
+      expect(await store.heldDms.nextReleaseAt()).toBe(5_000);
+
+      const combine = (held: readonly { summary: string }[]) =>
+        JSON.stringify({ text: held.map((h) => h.summary).join(', '), blocks: [] });
+      expect(await store.heldDms.release(4_999, combine)).toBe(0);
+      expect(await store.heldDms.release(5_000, combine)).toBe(2);
+      expect(await store.heldDms.release(5_000, combine)).toBe(0);
+      expect(await store.heldDms.nextReleaseAt()).toBeUndefined();
+
+      expect((await store.outbox.get(c!.id))?.status).toBe('pending');
+      for (const id of [a!.id, b!.id]) {
+        expect(await store.outbox.get(id)).toMatchObject({
+          status: 'skipped',
+          lastError: SENT_COMBINED,
+        });
+      }
+      const [combined] = await store.outbox.forTask('T1', 'quiet:5000');
+      expect(combined).toMatchObject({
+        status: 'pending',
+        slackUserId: 'U1',
+        serviceUserId: 'slack:U1',
+        message: JSON.stringify({ text: 'first, second', blocks: [] }),
+      });
+    });
+
+    it('remembers the first creator of a task, and forgets them with the team', async () => {
+      const store = await open();
+      await store.taskCreators.note('T1', 'task1', { slackUserId: 'U_ALICE' });
+      await store.taskCreators.note('T1', 'task1', { serviceUserId: 'svc_bob' });
+      await store.taskCreators.note('T1', 'task2', {});
+      expect(await store.taskCreators.get('T1', 'task1')).toEqual({ slackUserId: 'U_ALICE' });
+      expect(await store.taskCreators.get('T1', 'task2')).toBeUndefined();
+      await store.forgetTeam('T1');
+      expect(await store.taskCreators.get('T1', 'task1')).toBeUndefined();
+    });
+  });
+}
