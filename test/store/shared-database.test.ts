@@ -100,6 +100,29 @@ describe('several instances on one PostgreSQL database', () => {
     expect(await b!.taskIndex.assignedTo('T1', 'u1')).toHaveLength(60);
   });
 
+  it('merge what two instances see of a new task at the same moment', async () => {
+    const [a, b] = await instances(2);
+    for (let round = 0; round < 20; round++) {
+      const taskId = `new${round}`;
+      await Promise.all([
+        a!.taskIndex.record('T1', {
+          taskId,
+          projectId: 'p1',
+          name: 'Seen by A',
+          assigneeIds: ['u1'],
+        }),
+        b!.taskIndex.record('T1', { taskId, projectId: 'p1', dueDate: '2026-12-01', priority: 2 }),
+      ]);
+      expect(await a!.taskIndex.get('T1', taskId)).toMatchObject({
+        name: 'Seen by A',
+        assigneeIds: ['u1'],
+        dueDate: '2026-12-01',
+        priority: 2,
+      });
+    }
+    expect(await a!.taskIndex.assignedTo('T1', 'u1')).toHaveLength(20);
+  });
+
   it('take in a replayed request or a redelivered event once between them', async () => {
     const [a, b] = await instances(2);
     const claims = await Promise.all([

@@ -5,7 +5,7 @@
  * hundreds of tasks is one locked read, one upsert and the assignees' rewrite, not a round
  * trip per task. The rows are locked (in task id order, so two instances recording
  * overlapping lists cannot deadlock) until the transaction ends, so neither loses the
- * other's fields.
+ * other's fields, also for a task both see first.
  */
 import { indexDate, type TaskSighting } from '../task-index.js';
 import type { Sql } from './db.js';
@@ -90,13 +90,35 @@ export async function recordSightings(
   now: number,
 ): Promise<void> {
   if (!sightings.length) return;
+  // Tasks not indexed yet get a placeholder row first (those with a project; the others are
+  // ignored), so that the locked read below also covers a task another instance is adding
+  // this moment: this one waits for that row and merges onto it instead of overwriting it.
+  // Placeholders made here are new tasks.
+  const projects = new Map<string, string>();
+  for (const s of sightings) {
+    if (s.projectId && !projects.has(s.taskId)) projects.set(s.taskId, s.projectId);
+  }
+  const newIds = [...projects.keys()].sort();
+  const created = new Set(
+    newIds.length
+      ? (
+          await tx.rows<{ task_id: string }>(
+            `INSERT INTO task_index (team_id, task_id, project_id, name, words, seen_at)
+             SELECT $1, v.id, v.project, '', ''::tsvector, $4
+               FROM unnest($2::text[], $3::text[]) AS v(id, project) ORDER BY v.id
+             ON CONFLICT DO NOTHING RETURNING task_id`,
+            [teamId, newIds, newIds.map((id) => projects.get(id)), now],
+          )
+        ).map((r) => r.task_id)
+      : [],
+  );
   const ids = [...new Set(sightings.map((s) => s.taskId))].sort();
   const stored = await tx.rows<Row>(
     `SELECT ${ROW} FROM task_index WHERE team_id = $1 AND task_id = ANY($2::text[])
       ORDER BY task_id FOR UPDATE`,
     [teamId, ids],
   );
-  const before = new Map(stored.map((r) => [r.task_id, r]));
+  const before = new Map(stored.filter((r) => !created.has(r.task_id)).map((r) => [r.task_id, r]));
   const rows = new Map<string, Row>();
   const rewrite = new Set<string>();
   for (const s of sightings) {
