@@ -169,6 +169,28 @@ describe('/work feed on sync', () => {
     expect(h.hosted.comments.length).toBe(before + 1);
   });
 
+  it('assignment and completion go in the thread of every feed card of the task', async () => {
+    await h.slack.slashCommand(`assign ${taskId} <@${h.users.dan.id}>`);
+    await h.slack.slashCommand(`done ${taskId}`, { userId: h.users.bob.id });
+    for (const [channel, ts] of [
+      ['C_GENERAL', general],
+      ['C_SECOND', second],
+    ] as const) {
+      const replies = () =>
+        h.fake
+          .callsOf('chat.postMessage')
+          .filter((c) => c.body.channel === channel && c.body.thread_ts === ts)
+          .map((c) => String(c.body.text));
+      await waitFor(() => replies().length === 2 || undefined);
+      expect(replies().sort()).toEqual(
+        ['👤 <@U_ALICE> assigned <@U_DAN>.', '✅ <@U_BOB> completed this task.'].sort(),
+      );
+    }
+    expect(topPosts('C_GENERAL').filter((c) => /assigned|completed/.test(shown(c.body)))).toEqual(
+      [],
+    );
+  });
+
   it('takes nothing else: apps, edits, channel messages, other threads, feeds without sync', async () => {
     const before = h.hosted.comments.length;
     await message({

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TASK_ACTION } from '../../../src/slack/tasks/form/view.js';
-import { SHORTCUT } from '../../../src/slack/ui/block-ids.js';
+import { ACTION, SHORTCUT } from '../../../src/slack/ui/block-ids.js';
 import type { RecordedCall } from '../../support/fake-slack.js';
 import { type Harness, startHarness } from '../../support/harness.js';
 import {
@@ -42,7 +42,11 @@ beforeAll(async () => {
   onboarding = await linkChannel(h, 1, 'C_ONBOARDING');
 });
 afterAll(() => h?.stop());
-beforeEach(() => h.fake.reset());
+beforeEach(() => {
+  h.fake.reset();
+  // Each test starts a minute later: the burst rule counts only its own posts.
+  now += 61_000;
+});
 
 const feedOf = (channel: string) => h.worklink.store.channelFeeds.get(h.teamId, channel);
 
@@ -173,6 +177,48 @@ describe('a channel with a feed', () => {
     expect(shown(post!.body)).toMatch(/<@U_ALICE> created \*Made in the service\* for <@U_DAN>/);
     await settled();
     expect(posts('C_GENERAL', 'Made in the service')).toHaveLength(1);
+  });
+
+  it('later activity goes in the card’s thread, never in the channel', async () => {
+    await h.slack.slashCommand(`add Thread me @bob in:${website}`, { channelId: 'D_ALICE' });
+    const task = await h.waitFor(() => findTask(h, website, 'Thread me'));
+    const card = await feedCard(task.taskId);
+    const inThread = (text: string) =>
+      h.fake.waitForCall(
+        'chat.postMessage',
+        (c) =>
+          c.body.channel === 'C_GENERAL' &&
+          c.body.thread_ts === card.ts &&
+          shown(c.body).includes(text),
+      );
+
+    await h.slack.slashCommand(`comment ${task.taskId} Looks good & ready`, {
+      userId: h.users.bob.id,
+    });
+    expect(shown((await inThread('commented')).body)).toContain(
+      '💬 <@U_BOB> commented:\\n>Looks good &amp; ready',
+    );
+
+    await h.slack.slashCommand(`assign ${task.taskId} <@${h.users.carol.id}>`);
+    await inThread('👤 <@U_ALICE> assigned <@U_CAROL>.');
+
+    await h.slack.slashCommand(`done ${task.taskId}`, { userId: h.users.bob.id });
+    await inThread('✅ <@U_BOB> completed this task.');
+    // Reopen, pressed on the feed card itself.
+    await h.slack.blockAction(
+      { actionId: ACTION.taskReopen, value: task.taskId },
+      { message: { type: 'message', ts: card.ts } },
+    );
+    await inThread('↩️ <@U_ALICE> reopened this task.');
+    // Never a new message in the channel about it.
+    await settled();
+    expect(posts('C_GENERAL', 'Thread me')).toHaveLength(1);
+    expect(
+      h.fake
+        .callsOf('chat.postMessage')
+        .filter((c) => c.body.channel === 'C_GENERAL' && !c.body.thread_ts)
+        .filter((c) => /commented|assigned|completed|reopened/.test(shown(c.body))),
+    ).toEqual([]);
   });
 
   it('the feed card is updated in place when the task changes', async () => {
