@@ -6,11 +6,15 @@
  * each person's settings (command and App Home checkboxes); quiet hours with a fake clock
  * (held, then one message listing them after the window).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION } from '../../src/slack/ui/block-ids.js';
 import type { RecordedCall } from '../support/fake-slack.js';
 import { type AppHarness, type HarnessOptions, startHarness, waitFor } from '../support/harness.js';
-import { startHostedHarness } from '../support/hosted-harness.js';
+import { type HostedFake, startHostedFake } from '../support/hosted-fake.js';
+import { type HostedHarness, startHostedHarness } from '../support/hosted-harness.js';
 
 type Backend = { name: string; start(o: HarnessOptions): Promise<AppHarness> };
 const backends: Backend[] = [
@@ -284,5 +288,79 @@ describe.each(backends)('DM kinds against the $name', ({ start }) => {
     await settle();
     expect(commentsTo(U.erin, task)).toHaveLength(2);
     fakeNow = undefined;
+  });
+});
+
+describe('DM kinds across a restart (hosted-style service, same files)', () => {
+  let hosted: HostedFake;
+  let dataDir: string;
+  let h: HostedHarness;
+  let fakeNow: number | undefined;
+  const start = () =>
+    startHostedHarness({
+      fake: hosted,
+      dataDir,
+      connect: true,
+      clock: () => fakeNow ?? Date.now(),
+    });
+
+  beforeAll(async () => {
+    hosted = await startHostedFake();
+    dataDir = mkdtempSync(join(tmpdir(), 'worklink-dm-kinds-'));
+    h = await start();
+    await h.worklink.store.channelProjects.link(
+      h.teamId,
+      'C_GENERAL',
+      hosted.projects.website,
+      'U_ALICE',
+    );
+  });
+  afterAll(async () => {
+    await h?.stop();
+    await hosted?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const commentDms = (to: string) =>
+    (h.fake.callsOf('chat.postMessage') as RecordedCall[]).filter(
+      (c) => c.body.channel === to && String(c.body.text).includes('commented on'),
+    );
+
+  it('neither repeats a comment DM nor loses a held one', async () => {
+    await h.slack.slashCommand('add Survives restarts <@U_BOB>', { userId: 'U_ALICE' });
+    const task = await waitFor(
+      async () => (await h.worklink.store.taskIndex.search(h.teamId, 'Survives restarts'))[0],
+    );
+    await waitFor(async () => await h.worklink.store.taskCreators.get(h.teamId, task.taskId));
+    // Bob holds his DMs for the night; Carol comments at 23:00 Berlin.
+    await h.slack.slashCommand('notify quiet 22:00-07:00', { userId: 'U_BOB' });
+    fakeNow = Date.parse('2026-11-23T22:00:00Z');
+    await h.slack.slashCommand(`comment ${task.taskId} Before the restart`, { userId: 'U_CAROL' });
+    await waitFor(() => commentDms('U_ALICE').length === 1);
+    await waitFor(
+      async () => (await h.worklink.store.heldDms.heldFor(h.teamId, 'U_BOB')).length === 1,
+    );
+    const key = (commentDms('U_ALICE')[0]!.body.metadata as { event_payload: { task_id: string } })
+      .event_payload.task_id;
+
+    await h.stop();
+    h = await start();
+    // The same comment told again (a replayed event) is not a second DM…
+    h.worklink.deps.activity.emit(h.teamId, {
+      kind: 'commented',
+      taskId: task.taskId,
+      actor: { slackUserId: 'U_CAROL' },
+      text: 'Before the restart',
+      commentId: key.split(':')[2],
+    });
+    await h.worklink.deps.activity.idle();
+    // …and Bob's held DM goes out once when his night ends.
+    fakeNow = Date.parse('2026-11-24T06:00:00Z');
+    await h.worklink.deps.quietHours!.runOnce();
+    await waitFor(() => commentDms('U_BOB').length === 1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(commentDms('U_ALICE')).toHaveLength(0);
+    expect(commentDms('U_BOB')).toHaveLength(1);
+    expect(commentDms('U_BOB')[0]!.body.text).toContain('Before the restart');
   });
 });

@@ -47,7 +47,8 @@ function postgresUid(): { uid: number; gid: number } {
   return { uid: Number(out.stdout.trim()), gid: Number(gid.stdout.trim()) };
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on right now. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

@@ -1,0 +1,262 @@
+/**
+ * Several instances on one database: one vs two Worklink processes on one PostgreSQL, with
+ * one process on SQLite as the floor, all started the production way (`worklink start`,
+ * test/support/instances.ts) against the embedded service and a fake Slack in this process.
+ *
+ * - Commands: signed `/work list` slash commands (each acked after the replay guard's claim
+ *   in the database; the list is read from the service and answered at response_url after
+ *   the ack), sent open-loop at rising rates, spread over the instances in turn (a load
+ *   balancer). Reported: the highest rate whose ack p99 stays within --p99-ms, and that p99.
+ * - DMs: --dms assignment DMs to distinct people queued at once in the shared database;
+ *   Slack (the fake) allows 50 chat.postMessage a second per team and one a second per DM
+ *   channel, answering 429 + Retry-After past either, after --latency ms. Reported: DMs/s
+ *   from the first to the last, 429s by kind, duplicates and losses.
+ * - The shared pace's own cost per DM: `begin` + `answered` (two transactions) on each
+ *   engine, one instance, no Slack.
+ *
+ *   npm run bench:scale [-- --p99-ms 250 --dms 500 --latency 100 --step-s 3 --rates 20,40,80]
+ *
+ * Needs Debian's postgresql package (scripts/ensure-postgres.sh installs it).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ChannelPacer } from '../src/slack/notify/channel-pacer.js';
+import { SharedPace } from '../src/slack/notify/shared-pace.js';
+import { openConfiguredStore } from '../src/store/open.js';
+import { SIGNING_SECRET, SLACK_USERS, TEAM_ID } from '../test/support/harness.js';
+import { type Instance, startInstance } from '../test/support/instances.js';
+import { matchedRow } from '../test/support/notify-rows.js';
+import { dmCalls, dmCountsByOutboxId, scriptRateLimit } from '../test/support/notify-slack.js';
+import { startPostgres } from '../test/support/postgres.js';
+import { CHANNEL, type ScaleFixture, startScaleFixture } from '../test/support/scale-fixture.js';
+import { SlackRequests } from '../test/support/slack-requests.js';
+
+const { values } = parseArgs({
+  options: {
+    'p99-ms': { type: 'string', default: '250' },
+    dms: { type: 'string', default: '500' },
+    latency: { type: 'string', default: '100' },
+    'step-s': { type: 'string', default: '3' },
+    rates: { type: 'string', default: '20,40,80,120,160,200,240,320' },
+  },
+});
+const P99_MS = Number(values['p99-ms']);
+const DMS = Number(values.dms);
+const LATENCY_MS = Number(values.latency);
+const STEP_MS = Number(values['step-s']) * 1000;
+const RATES = values.rates.split(',').map(Number);
+const LIMIT = 50;
+
+interface Setup {
+  name: string;
+  engine: 'sqlite' | 'pg';
+  instances: number;
+}
+
+interface CommandFigures {
+  /** The highest offered rate whose p99 stayed within P99_MS (0: none did). */
+  rate: number;
+  /** Commands acked per second at that rate. */
+  throughput: number;
+  p99: number;
+}
+
+interface DmFigures {
+  rate: number;
+  limitedTeam: number;
+  limitedChannel: number;
+  duplicates: number;
+  losses: number;
+}
+
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN;
+};
+
+/** Open-loop load at `rate` a second for STEP_MS, over the instances in turn. */
+async function step(senders: SlackRequests[], rate: number) {
+  const latencies: number[] = [];
+  let failed = 0;
+  const n = Math.round((rate * STEP_MS) / 1000);
+  const started = performance.now();
+  const sends: Promise<void>[] = [];
+  for (let i = 0; i < n; i++) {
+    const due = started + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const t0 = performance.now();
+    sends.push(
+      senders[i % senders.length]!.slashCommand('list').then(
+        (res) => {
+          if (res.status === 200) latencies.push(performance.now() - t0);
+          else failed++;
+        },
+        () => {
+          failed++;
+        },
+      ),
+    );
+  }
+  await Promise.all(sends);
+  const seconds = (performance.now() - started) / 1000;
+  return { p99: percentile(latencies, 99), throughput: latencies.length / seconds, failed };
+}
+
+async function commands(fixture: ScaleFixture, instances: Instance[]): Promise<CommandFigures> {
+  const senders = instances.map(
+    (i) =>
+      new SlackRequests({
+        url: i.eventsUrl,
+        signingSecret: SIGNING_SECRET,
+        fake: fixture.fake,
+        teamId: TEAM_ID,
+        userId: SLACK_USERS.alice.id,
+        channelId: CHANNEL,
+      }),
+  );
+  await step(senders, 10); // warm-up: connections, JIT, caches
+  let best: CommandFigures = { rate: 0, throughput: 0, p99: Number.NaN };
+  for (const rate of RATES) {
+    const r = await step(senders, rate);
+    if (r.failed > 0 || !(r.p99 <= P99_MS)) break;
+    best = { rate, throughput: r.throughput, p99: r.p99 };
+  }
+  return best;
+}
+
+async function dms(fixture: ScaleFixture, dataDir: string, databaseUrl?: string) {
+  const { fake } = fixture;
+  fake.reset();
+  const limits = scriptRateLimit(fake, {
+    perSecond: LIMIT,
+    perChannel: true,
+    latencyMs: LATENCY_MS,
+  });
+  // The instances' database (on SQLite, their DATA_DIR's file).
+  const store = await openConfiguredStore({ dataDir, databaseUrl, secretsKey: fixture.secretsKey });
+  try {
+    const rows = await store.outbox.enqueue(
+      fixture.people.map((p, i) => matchedRow(TEAM_ID, p.id, { taskName: `Bench DM ${i}` })),
+      'slack',
+    );
+    const deadline = Date.now() + 120_000;
+    while (Date.now() < deadline) {
+      const c = await store.outbox.counts();
+      if (c.sent + c.failed >= DMS) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const sent = dmCalls(fake);
+    const span = ((sent.at(-1)?.at ?? 0) - (sent[0]?.at ?? 0)) / 1000;
+    const perRow = dmCountsByOutboxId(fake);
+    const figures: DmFigures = {
+      rate: span > 0 ? (sent.length - 1) / span : 0,
+      limitedTeam: limits.limitedTeam,
+      limitedChannel: limits.limitedChannel,
+      duplicates: [...perRow.values()].reduce((n, k) => n + Math.max(0, k - 1), 0),
+      losses: rows.filter((r) => !perRow.has(r.id)).length,
+    };
+    return figures;
+  } finally {
+    await store.close();
+  }
+}
+
+async function run(setup: Setup, databaseUrl: string | undefined) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'worklink-bench-scale-'));
+  const fixture = await startScaleFixture({ dataDir, databaseUrl, people: DMS });
+  const instances: Instance[] = [];
+  try {
+    for (let i = 0; i < setup.instances; i++) instances.push(await startInstance(fixture.env()));
+    const cmd = await commands(fixture, instances);
+    const dm = await dms(fixture, dataDir, databaseUrl);
+    return { cmd, dm };
+  } finally {
+    await Promise.all(instances.map((i) => i.stop()));
+    await fixture.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** µs per DM of the shared pace's two transactions, on one engine, in this process. */
+async function paceCost(databaseUrl: string | undefined): Promise<number> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'worklink-bench-pace-'));
+  const store = await openConfiguredStore({
+    dataDir,
+    databaseUrl,
+    secretsKey: Buffer.alloc(32, 1),
+  });
+  try {
+    const pace = new SharedPace(store.pace, new ChannelPacer());
+    const n = 2_000;
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) {
+      const now = Date.now();
+      await pace.begin('T_COST', `U${i}`, now);
+      await pace.answered('T_COST', `U${i}`, now, now + 1);
+    }
+    return ((performance.now() - t0) * 1000) / n;
+  } finally {
+    await store.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const pg = await startPostgres();
+  try {
+    const setups: Setup[] = [
+      { name: 'SQLite, 1 instance', engine: 'sqlite', instances: 1 },
+      { name: 'PostgreSQL, 1 instance', engine: 'pg', instances: 1 },
+      { name: 'PostgreSQL, 2 instances', engine: 'pg', instances: 2 },
+    ];
+    console.log(
+      `Commands: signed /work list, open loop at ${RATES.join(', ')}/s (${STEP_MS / 1000} s each), best rate with ack p99 ≤ ${P99_MS} ms.`,
+    );
+    console.log(
+      `DMs: ${DMS} to distinct people; fake Slack ${LIMIT}/s per team, 1/s per channel, ${LATENCY_MS} ms latency, 429 past either.`,
+    );
+    console.log(
+      'setup                      cmds/s @p99   p99 ms   DMs/s  % of 50   429 team/ch   dup  lost',
+    );
+    const results: Record<string, Awaited<ReturnType<typeof run>>> = {};
+    let bad = false;
+    for (const s of setups) {
+      const url = s.engine === 'pg' ? await pg.createDatabase() : undefined;
+      const r = await run(s, url);
+      results[s.name] = r;
+      if (r.dm.duplicates > 0 || r.dm.losses > 0) bad = true;
+      console.log(
+        [
+          s.name.padEnd(25),
+          r.cmd.throughput.toFixed(1).padStart(12),
+          r.cmd.p99.toFixed(0).padStart(8),
+          r.dm.rate.toFixed(1).padStart(7),
+          `${((r.dm.rate / LIMIT) * 100).toFixed(1)} %`.padStart(8),
+          `${r.dm.limitedTeam}/${r.dm.limitedChannel}`.padStart(13),
+          String(r.dm.duplicates).padStart(5),
+          String(r.dm.losses).padStart(5),
+        ].join(' '),
+      );
+    }
+    const floor = results['SQLite, 1 instance']!;
+    const one = results['PostgreSQL, 1 instance']!;
+    const two = results['PostgreSQL, 2 instances']!;
+    const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a');
+    console.log(
+      `Ratios: commands/s PostgreSQL 1 vs SQLite ${ratio(one.cmd.throughput, floor.cmd.throughput)}, PostgreSQL 2 vs 1 ${ratio(two.cmd.throughput, one.cmd.throughput)}; DMs/s PostgreSQL 2 vs 1 ${ratio(two.dm.rate, one.dm.rate)}, 2 instances vs the 50/s limit ${ratio(two.dm.rate, LIMIT)}.`,
+    );
+    const sqliteCost = await paceCost(undefined);
+    const pgCost = await paceCost(await pg.createDatabase());
+    console.log(
+      `Shared pace per DM (begin + answered, two transactions): SQLite ${sqliteCost.toFixed(0)} µs, PostgreSQL ${pgCost.toFixed(0)} µs (${ratio(pgCost, sqliteCost)}); at ${LIMIT} DMs/s, ${((pgCost * LIMIT) / 1000).toFixed(1)} ms of every second on PostgreSQL.`,
+    );
+    if (bad) process.exitCode = 1;
+  } finally {
+    await pg.stop();
+  }
+}
+
+await main();
