@@ -22,6 +22,7 @@
  */
 import type { Logger } from '@slack/bolt';
 import { newInstanceId } from '../instance-id.js';
+import { Periodic } from '../periodic.js';
 import type { Store } from '../store/index.js';
 import { runLeased } from '../store/leases.js';
 import type { IndexedTask } from '../store/task-index.js';
@@ -61,8 +62,7 @@ export interface RefreshReport {
 export class TaskIndexRefresh implements TasksListedObserver {
   /** When each (team, project) list was last read, by kind. */
   private readonly listedAt = new Map<string, number>();
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
+  private readonly rounds: Periodic;
   /** Totals since start (the benchmark's reads per minute). */
   readonly totals = { listReads: 0, taskReads: 0 };
   private readonly instanceId: string;
@@ -72,26 +72,22 @@ export class TaskIndexRefresh implements TasksListedObserver {
     private readonly budget = READS_PER_MINUTE,
   ) {
     this.instanceId = deps.instanceId ?? newInstanceId();
+    this.rounds = new Periodic({
+      name: 'Task index refresh',
+      intervalMs: deps.intervalMs ?? TICK_MS,
+      round: () => this.runAll(),
+      logger: deps.logger,
+    });
   }
 
   readonly name = 'task index refresh';
 
   start(): void {
-    if (this.timer) return;
-    const intervalMs = this.deps.intervalMs ?? TICK_MS;
-    this.timer = setInterval(() => {
-      if (this.running !== undefined) return;
-      this.running = this.runAll().finally(() => {
-        this.running = undefined;
-      });
-    }, intervalMs);
-    this.timer.unref();
+    this.rounds.start();
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
+  stop(): Promise<void> {
+    return this.rounds.stop();
   }
 
   /** One round for every connected workspace whose round no other instance made. */

@@ -22,6 +22,7 @@
  */
 import type { Logger } from '@slack/bolt';
 import { newInstanceId } from '../instance-id.js';
+import { Periodic } from '../periodic.js';
 import type { Store } from '../store/index.js';
 import { isWorkApiError, type WorkClient } from '../workapi/client.js';
 import type { Task, TaskListItem } from '../workapi/contract.js';
@@ -82,8 +83,7 @@ export class Watcher {
   private readonly watchedIds = new Map<string, { at: number; ids: string[] }>();
   /** `team:project` → epoch ms of the last look (kept in the store only when ids change). */
   private readonly lookedAt = new Map<string, number>();
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private rounds: Periodic | undefined;
   private readonly now: () => number;
   private readonly instanceId: string;
 
@@ -102,24 +102,19 @@ export class Watcher {
   }
 
   start(): void {
-    if (!this.enabled || this.timer) return;
-    const step = this.options.stepMs ?? Math.min(1_000, this.options.intervalMs / 10);
-    this.timer = setInterval(() => void this.step(), step);
-    this.timer.unref();
+    if (!this.enabled || this.rounds) return;
+    this.rounds = new Periodic({
+      name: 'Watcher',
+      intervalMs: this.options.stepMs ?? Math.min(1_000, this.options.intervalMs / 10),
+      round: () => this.runDue(),
+      logger: this.options.logger,
+    });
+    this.rounds.start();
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
-  }
-
-  /** Starts the looks that are due unless a round is still running. */
-  step(): Promise<void> {
-    this.running ??= this.runDue().finally(() => {
-      this.running = undefined;
-    });
-    return this.running;
+    await this.rounds?.stop();
+    this.rounds = undefined;
   }
 
   /** Every look that is due now, for every connected workspace. */

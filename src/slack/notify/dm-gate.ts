@@ -7,7 +7,7 @@
  */
 import type { Logger } from '@slack/bolt';
 import type { KnownBlock } from '@slack/types';
-import { errMessage } from '../../error-message.js';
+import { Periodic } from '../../periodic.js';
 import type { Store } from '../../store/index.js';
 import type { NotifyKind } from '../../store/notify-settings.js';
 import type { OutboxRow } from '../../store/outbox.js';
@@ -82,27 +82,23 @@ export interface QuietReleaseDeps {
 /** Releases held DMs whose quiet hours are over (a long-lived part). */
 export class QuietRelease implements LongLivedPart {
   readonly name = 'quiet hours';
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
+  private readonly rounds: Periodic;
 
-  constructor(private readonly deps: QuietReleaseDeps) {}
-
-  start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => {
-      this.running ??= this.runOnce()
-        .catch((e) => this.deps.logger.warn(`Releasing held DMs failed: ${errMessage(e)}`))
-        .finally(() => {
-          this.running = undefined;
-        });
-    }, this.deps.intervalMs ?? 30_000);
-    this.timer.unref();
+  constructor(private readonly deps: QuietReleaseDeps) {
+    this.rounds = new Periodic({
+      name: 'Releasing held DMs',
+      intervalMs: deps.intervalMs ?? 30_000,
+      round: () => this.runOnce(),
+      logger: deps.logger,
+    });
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
+  start(): void {
+    this.rounds.start();
+  }
+
+  stop(): Promise<void> {
+    return this.rounds.stop();
   }
 
   /** Queues what is due now; returns how many messages were queued. */

@@ -14,6 +14,7 @@ import type { Logger } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { errMessage } from '../../../error-message.js';
 import { newInstanceId } from '../../../instance-id.js';
+import { Periodic } from '../../../periodic.js';
 import { DecryptError, type Store } from '../../../store/index.js';
 import { runLeased } from '../../../store/leases.js';
 import type { SlackUserDirectory } from '../../context/slack-users.js';
@@ -52,30 +53,27 @@ export const digestRecipient = (slackUserId: string) => `slack:${slackUserId}`;
 
 export class DigestScheduler implements LongLivedPart {
   readonly name = 'daily digest';
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
+  private readonly rounds: Periodic;
   private readonly instanceId: string;
   private readonly intervalMs: number;
 
   constructor(private readonly deps: DigestDeps) {
     this.instanceId = deps.instanceId ?? newInstanceId();
     this.intervalMs = deps.intervalMs ?? 60_000;
+    this.rounds = new Periodic({
+      name: 'Daily digest',
+      intervalMs: this.intervalMs,
+      round: () => this.runOnce(),
+      logger: deps.logger,
+    });
   }
 
   start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => {
-      this.running ??= this.runOnce().finally(() => {
-        this.running = undefined;
-      });
-    }, this.intervalMs);
-    this.timer.unref();
+    this.rounds.start();
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
+  stop(): Promise<void> {
+    return this.rounds.stop();
   }
 
   /**
