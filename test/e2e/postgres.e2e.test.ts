@@ -34,7 +34,10 @@ function start(env: Record<string, string>): Promise<{ code: number | null; stde
 const httpMode = { SLACK_BOT_TOKEN: 'xoxb-unused', SLACK_SIGNING_SECRET: 'sig', PORT: '0' };
 
 describe('worklink start with DATABASE_URL', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'worklink-pg-start-'));
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'worklink-pg-start-'));
+  });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('refuses to start without SECRETS_KEY, naming it', async () => {

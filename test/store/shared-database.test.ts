@@ -5,9 +5,7 @@
  * same DM queued twice. And on both engines: a unit of work that fails changes nothing.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../src/store/crypto.js';
 import type { Store } from '../../src/store/index.js';
@@ -17,7 +15,8 @@ import { usePostgres } from '../support/postgres.js';
 import { storeEngines } from '../support/store-engines.js';
 
 const postgres = usePostgres();
-const dataDir = mkdtempSync(join(tmpdir(), 'worklink-shared-'));
+// Nothing is written there with PostgreSQL.
+const dataDir = tmpdir();
 const opened: Store[] = [];
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((s) => s.close()));
@@ -197,6 +196,3 @@ for (const engine of storeEngines()) {
     });
   });
 }
-
-// The data directory stays empty with PostgreSQL; removed when the file ends.
-process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
