@@ -6,8 +6,8 @@
  *   the last one stopped, and several instances on one database share the work.
  * - A row is marked sent only after Slack said ok. Each DM carries the row's marker in its
  *   message metadata; a row whose previous send may have reached Slack (worker killed
- *   mid-send, timeout, 5xx) is RECONCILED first — the DM channel's recent history is searched
- *   for the marker — and resent only when the DM is not there.
+ *   mid-send, timeout, 5xx) is RECONCILED first (reconcile.ts) — the DM channel's recent
+ *   history is searched for the marker — and resent only when the DM is not there.
  * - Slack's two limits are paced apart: one message a second into one DM channel
  *   (channel-pacer.ts: a person with ten new tasks gets ten DMs a second apart while
  *   everyone else's go on) and the team's own limit (pacer.ts), both kept in the database
@@ -37,11 +37,9 @@ import { rowMessage } from './assignment-message.js';
 import { ChannelPacer, type ChannelPacerOptions } from './channel-pacer.js';
 import { HeldLeases } from './held-leases.js';
 import type { PacerOptions } from './pacer.js';
+import { DM_EVENT_TYPE, Reconciler } from './reconcile.js';
 import { type NotYet, SharedPace } from './shared-pace.js';
 import { classifySlackError, type SlackFailure } from './slack-errors.js';
-
-/** The message metadata event type that marks Worklink's assignment DMs. */
-export const DM_EVENT_TYPE = 'worklink_task_assigned';
 
 /** What preparing a row (finding its Slack recipient, filling DM details) decided. */
 export type Preparation =
@@ -115,15 +113,6 @@ export interface WorkerStats {
   reconciled: number;
 }
 
-/** Slack answers meaning "history cannot be read here", so the send goes ahead unchecked. */
-const CANNOT_RECONCILE = new Set([
-  'missing_scope',
-  'unknown_method',
-  'not_allowed_token_type',
-  'method_deprecated',
-  'no_permission',
-]);
-
 export class NotifyWorker {
   readonly stats: WorkerStats = {
     sent: 0,
@@ -141,7 +130,6 @@ export class NotifyWorker {
   private readonly retryCapMs: number;
   private readonly maxAttempts: number;
   private readonly idlePollMs: number;
-  private readonly historyLimit: number;
   private readonly active = new Set<Promise<void>>();
   private readonly teamActive = new Map<string, number>();
   private readonly pace: SharedPace;
@@ -156,7 +144,7 @@ export class NotifyWorker {
   private wakeUp: (() => void) | undefined;
   private woken = false;
   private unsubscribe: (() => void) | undefined;
-  private warnedNoHistory = false;
+  private readonly reconciler: Reconciler;
 
   constructor(private readonly options: NotifyWorkerOptions) {
     this.outbox = options.outbox;
@@ -167,11 +155,11 @@ export class NotifyWorker {
     this.retryCapMs = options.retryCapMs ?? 5 * 60_000;
     this.maxAttempts = options.maxAttempts ?? 10;
     this.idlePollMs = options.idlePollMs ?? 1_000;
-    this.historyLimit = options.historyLimit ?? 20;
     this.channels = new ChannelPacer(options.channelPacing);
     this.pace = new SharedPace(options.pace, this.channels, options.pacing);
     this.instanceId = options.instanceId ?? newInstanceId();
     this.held = new HeldLeases(this.outbox, this.instanceId, this.leaseMs, options.logger);
+    this.reconciler = new Reconciler(this.outbox, options.historyLimit ?? 20, options.logger);
   }
 
   start(): void {
@@ -427,7 +415,7 @@ export class NotifyWorker {
         this.channels.starting(row.teamId, channel, row.id, now);
       }
       if (row.uncertain) {
-        const found = await this.reconcile(slack, row);
+        const found = await this.reconciler.find(slack, row);
         if (found) {
           await outbox.markSent(row.id, found);
           this.stats.reconciled++;
@@ -533,51 +521,5 @@ export class NotifyWorker {
   private backoff(attempt: number): number {
     const ceiling = Math.min(this.retryCapMs, this.retryBaseMs * 2 ** Math.min(attempt - 1, 30));
     return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
-  }
-
-  /**
-   * Was this row's DM posted after all? Looks for its marker in the DM channel's recent
-   * messages. When history cannot be read at all (scope missing), the send goes ahead:
-   * a rare duplicate beats a lost notification.
-   */
-  private async reconcile(
-    slack: WebClient,
-    row: OutboxRow,
-  ): Promise<{ ts?: string; channel?: string } | undefined> {
-    try {
-      let channel = row.dmChannel;
-      if (!channel) {
-        const opened = await slack.conversations.open({ users: row.slackUserId! });
-        channel = opened.channel?.id;
-        if (!channel) return undefined;
-        await this.outbox.update(row.id, { dmChannel: channel });
-      }
-      const oldest = Math.floor(Date.parse(row.createdAt) / 1000) - 60;
-      const history = await slack.conversations.history({
-        channel,
-        limit: this.historyLimit,
-        include_all_metadata: true,
-        oldest: String(Math.max(oldest, 0)),
-      });
-      const found = history.messages?.find((m) => {
-        const meta = m.metadata as
-          | { event_type?: string; event_payload?: Record<string, unknown> }
-          | undefined;
-        return meta?.event_type === DM_EVENT_TYPE && meta.event_payload?.marker === row.marker;
-      });
-      return found ? { ts: found.ts, channel } : undefined;
-    } catch (e) {
-      const failure = classifySlackError(e);
-      if (failure.kind === 'permanent' && CANNOT_RECONCILE.has(failure.reason)) {
-        if (!this.warnedNoHistory) {
-          this.warnedNoHistory = true;
-          this.options.logger?.warn(
-            `Cannot read DM history to reconcile interrupted sends (${failure.reason}); add the im:history scope. Resending instead.`,
-          );
-        }
-        return undefined;
-      }
-      throw e;
-    }
   }
 }
