@@ -7,7 +7,9 @@ import type { KnownBlock } from '@slack/types';
 import { cut, esc } from '../format/text.js';
 import { ACTION } from '../ui/block-ids.js';
 import { parseObject, str } from '../ui/metadata.js';
-import type { TaskVerb } from './task-verbs.js';
+
+/** The task commands a pick list can finish. */
+export type TaskVerb = 'task' | 'edit' | 'done' | 'comment' | 'assign';
 
 export interface PickValue {
   verb: TaskVerb;

@@ -18,9 +18,7 @@ import { completeTask, completionSentence, replyCompletionError } from './comple
 import { actorOf, factsFromTask, factsFromUpdated, taskChanged } from './facts.js';
 import { findTask, parseTaskRef, type TaskRef } from './find-task.js';
 import { openTaskForm } from './form/open.js';
-import { type PickValue, pickListMessage } from './pick-list.js';
-
-export type TaskVerb = 'task' | 'edit' | 'done' | 'comment' | 'assign';
+import { type PickValue, pickListMessage, type TaskVerb } from './pick-list.js';
 
 export const TASK_VERB_USAGE: Record<TaskVerb, string> = {
   task: 'task <task>',
