@@ -6,7 +6,6 @@
  * is reported (and announced) as created. Not found after a few looks: not created. The
  * service unreachable the whole time: unknown, said once.
  */
-import { isWorkApiError } from '../../../workapi/client.js';
 import type { CreateTaskBody } from '../../../workapi/contract.js';
 import { errMessage } from '../../context/error-replies.js';
 import type { WorkContext } from '../../context/work-context.js';
@@ -14,16 +13,6 @@ import { esc } from '../../format/text.js';
 import { announceAndDescribe } from '../create.js';
 import { factsFromTask } from '../facts.js';
 import type { SaveOutcome } from './save.js';
-
-/** Whether a failed create may still have created the task. */
-export function mayHaveLanded(e: unknown): boolean {
-  return (
-    isWorkApiError(e) &&
-    e.operation === 'createTask' &&
-    !e.notSent &&
-    (e.kind === 'timeout' || e.kind === 'network' || (e.kind === 'server' && e.status >= 500))
-  );
-}
 
 export interface FollowUpOptions {
   /** Looks at the project's tasks; the create may still be under way at the first. */

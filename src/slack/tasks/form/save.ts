@@ -12,7 +12,6 @@ import { emitSeenChanges } from '../../notify/seen-changes.js';
 import { createTaskFromSlack } from '../create.js';
 import { actorOf, factsFromTask, factsFromUpdated, type TaskFacts } from '../facts.js';
 import { FileReadError, readSlackFiles } from '../files.js';
-import { mayHaveLanded } from './follow-up.js';
 import { blockForServiceError, errorBlock, type TaskFormCheck } from './read.js';
 import type { TaskFormMeta } from './view.js';
 
@@ -108,4 +107,14 @@ export async function saveTaskForm(
         : undefined;
     return { kind: 'failed', message, unconfirmed };
   }
+}
+
+/** Whether a failed create may still have created the task. */
+export function mayHaveLanded(e: unknown): boolean {
+  return (
+    isWorkApiError(e) &&
+    e.operation === 'createTask' &&
+    !e.notSent &&
+    (e.kind === 'timeout' || e.kind === 'network' || (e.kind === 'server' && e.status >= 500))
+  );
 }
