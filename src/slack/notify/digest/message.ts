@@ -5,6 +5,7 @@
 import type { KnownBlock } from '@slack/types';
 import { formatDueDate } from '../../format/date-text.js';
 import { cut } from '../../format/text.js';
+import { taskButton } from '../../tasks/card/view.js';
 import { addDays } from '../../tasks/mine/due-groups.js';
 import type { MineRow } from '../../tasks/mine/load.js';
 import { mineRowText } from '../../tasks/mine/view.js';
@@ -66,19 +67,8 @@ export function digestMessage(
         type: 'actions',
         block_id: `digest_task_${i}`,
         elements: [
-          {
-            type: 'button',
-            action_id: ACTION.taskComplete,
-            text: { type: 'plain_text', text: 'Mark complete' },
-            style: 'primary',
-            value: r.taskId,
-          },
-          {
-            type: 'button',
-            action_id: ACTION.taskOpen,
-            text: { type: 'plain_text', text: 'Open' },
-            value: r.taskId,
-          },
+          taskButton(r.taskId, 'Mark complete', ACTION.taskComplete, 'primary'),
+          taskButton(r.taskId, 'Open', ACTION.taskOpen),
         ],
       },
     );
