@@ -52,7 +52,7 @@ export function register(app: App, deps: WorklinkDeps): void {
     const meta = readTaskFormMeta(view.private_metadata, 'create');
     if (meta.mode !== 'create') return;
     const teamId = args.context.teamId ?? args.body.team?.id ?? '';
-    const values = readTaskFormValues(view.state.values as never);
+    const values = readTaskFormValues(view.state.values);
     const projectId = values.projectId ?? meta.projectId;
     const typed = 'value' in args.action ? (args.action.value ?? '') : '';
     const similar = projectId
