@@ -24,7 +24,7 @@
 import { parseArgs } from 'node:util';
 import type { NewOutboxRow } from '../src/store/outbox.js';
 import { startFakeSlack } from '../test/support/fake-slack.js';
-import { tempStore, testWorker } from '../test/support/notify-rows.js';
+import { matchedRow, tempStore, testWorker } from '../test/support/notify-rows.js';
 import {
   dmAttempts,
   dmCalls,
@@ -86,16 +86,12 @@ async function run(s: Scenario): Promise<Outcome> {
     for (let p = 0; p < s.people; p++) {
       for (let k = 0; k < s.each; k++) {
         const slackUserId = userId(p);
-        rows.push({
-          teamId: TEAM,
-          taskId: `task${String(p * s.each + k).padStart(20, '0')}`,
-          serviceUserId: `svc_${slackUserId}`,
-          source: 'slack',
-          creatorLabel: 'Alice Adams',
-          taskName: `Bench task ${k + 1}`,
-          projectName: 'Website',
-          slackUserId,
-        });
+        rows.push(
+          matchedRow(TEAM, slackUserId, {
+            taskId: `task${String(p * s.each + k).padStart(20, '0')}`,
+            taskName: `Bench task ${k + 1}`,
+          }),
+        );
       }
     }
     await outbox.enqueue(rows, 'slack');

@@ -18,7 +18,7 @@ import type { Store } from '../src/store/index.js';
 import type { NewOutboxRow, OutboxStore } from '../src/store/outbox.js';
 import { openPgStore } from '../src/store/pg/index.js';
 import { startFakeSlack } from '../test/support/fake-slack.js';
-import { type TempStore, tempStore, testWorker } from '../test/support/notify-rows.js';
+import { matchedRow, type TempStore, tempStore, testWorker } from '../test/support/notify-rows.js';
 import { scriptRateLimit } from '../test/support/notify-slack.js';
 import { startPostgres } from '../test/support/postgres.js';
 
@@ -76,16 +76,10 @@ async function run(backlog: number) {
     const { outbox } = tmp.store;
     const rows: NewOutboxRow[] = Array.from({ length: backlog }, (_, i) => {
       const slackUserId = `U${String(i % RECIPIENTS).padStart(5, '0')}`;
-      return {
-        teamId: TEAM,
+      return matchedRow(TEAM, slackUserId, {
         taskId: `task${String(i).padStart(20, '0')}`,
-        serviceUserId: `svc_${slackUserId}`,
-        source: 'slack',
-        creatorLabel: 'Alice Adams',
         taskName: `Backlog task ${i + 1}`,
-        projectName: 'Website',
-        slackUserId,
-      };
+      });
     });
     await outbox.enqueue(rows, 'slack');
     const spent = { ms: 0 };

@@ -43,6 +43,11 @@ export function sql<Row = unknown>(db: Db, text: string): TypedStatement<Row> {
   return stmt as unknown as TypedStatement<Row>;
 }
 
+/** SQLite's `PRAGMA data_version`: changes when another connection commits (-1 if unread). */
+export function dataVersion(db: Db): number {
+  return sql<{ data_version: number }>(db, 'PRAGMA data_version').get()?.data_version ?? -1;
+}
+
 /** The parts of a better-sqlite3 statement we use, typed by the row they return. */
 export interface TypedStatement<Row> {
   get(...params: unknown[]): Row | undefined;

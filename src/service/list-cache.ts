@@ -1,4 +1,4 @@
-import { type Db, sql } from './db.js';
+import { type Db, dataVersion } from './db.js';
 
 /**
  * List tasks' answers (JSON text and total), kept in memory per project and query: a project
@@ -67,8 +67,7 @@ class ListCache {
   }
 
   private dropIfChangedElsewhere(): void {
-    const version =
-      sql<{ data_version: number }>(this.db, 'PRAGMA data_version').get()?.data_version ?? -1;
+    const version = dataVersion(this.db);
     if (version !== this.dataVersion) {
       this.entries.clear();
       this.chars = 0;

@@ -1,4 +1,4 @@
-import { type Db, sql } from './db.js';
+import { type Db, dataVersion } from './db.js';
 
 /**
  * Get task's answers (JSON text), kept in memory: get task is the hottest read, and building
@@ -46,8 +46,7 @@ class TaskCache {
   }
 
   private dropIfChangedElsewhere(): void {
-    const version =
-      sql<{ data_version: number }>(this.db, 'PRAGMA data_version').get()?.data_version ?? -1;
+    const version = dataVersion(this.db);
     if (version !== this.dataVersion) {
       this.entries.clear();
       this.dataVersion = version;

@@ -43,7 +43,7 @@ export interface HeldDmsStore {
   deleteTeam(teamId: string): Promise<number>;
 }
 
-interface Row {
+export interface Row {
   outbox_id: number;
   team_id: string;
   slack_user_id: string;
@@ -51,7 +51,7 @@ interface Row {
   summary: string;
 }
 
-const fromRow = (r: Row): HeldDm => ({
+export const fromRow = (r: Row): HeldDm => ({
   outboxId: r.outbox_id,
   teamId: r.team_id,
   slackUserId: r.slack_user_id,

@@ -74,6 +74,8 @@ export interface TaskIndexStore {
   /** The service said the task does not exist (any more). */
   markGone(teamId: string, taskId: string, now?: number): Promise<void>;
   get(teamId: string, taskId: string): Promise<IndexedTask | undefined>;
+  /** The indexed tasks among `taskIds` (any state), in no particular order: one query. */
+  getMany(teamId: string, taskIds: readonly string[]): Promise<IndexedTask[]>;
   byNumber(teamId: string, projectId: string, number: number): Promise<IndexedTask | undefined>;
   /** Tasks whose name has every word (prefixes, any order); open first, best match first. */
   search(teamId: string, words: string, options?: SearchOptions): Promise<IndexedTask[]>;
@@ -167,6 +169,9 @@ export function indexDate(value: string | null | undefined): string | undefined 
 export function taskIndexStore(db: Database.Database): Sync<TaskIndexStore> {
   const select = db.prepare<[string, string], Row>(
     'SELECT * FROM task_index WHERE team_id = ? AND task_id = ?',
+  );
+  const selectMany = db.prepare<[string, string], Row>(
+    'SELECT * FROM task_index WHERE team_id = ? AND task_id IN (SELECT value FROM json_each(?))',
   );
   const upsert = db.prepare(
     `INSERT INTO task_index (team_id, task_id, project_id, number, name, done, gone, status_name,
@@ -308,6 +313,7 @@ export function taskIndexStore(db: Database.Database): Sync<TaskIndexStore> {
       const r = select.get(teamId, taskId);
       return r ? fromRow(r) : undefined;
     },
+    getMany: (teamId, taskIds) => selectMany.all(teamId, JSON.stringify(taskIds)).map(fromRow),
     byNumber: (teamId, projectId, number) => {
       const r = byNumber.get(teamId, projectId, number);
       return r ? fromRow(r) : undefined;

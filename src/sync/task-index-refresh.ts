@@ -106,7 +106,7 @@ export class TaskIndexRefresh implements TasksListedObserver {
       },
       (key, e) =>
         this.deps.logger.warn(
-          `Task index refresh of ${key.slice(6)} failed: ${(e as Error).message}`,
+          `Task index refresh of ${key.slice('index:'.length)} failed: ${(e as Error).message}`,
         ),
     );
   }
@@ -147,8 +147,17 @@ export class TaskIndexRefresh implements TasksListedObserver {
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    // The same tasks as they are now, in one query (not one per open task).
+    const after = new Map(
+      (
+        await store.taskIndex.getMany(
+          teamId,
+          before.map((t) => t.taskId),
+        )
+      ).map((t) => [t.taskId, t]),
+    );
     for (const was of before) {
-      const now = await store.taskIndex.get(teamId, was.taskId);
+      const now = after.get(was.taskId);
       if (now && shownDiffers(was, now)) this.deps.onChanged?.(teamId, was.taskId, was, now);
     }
     this.totals.listReads += report.listReads;

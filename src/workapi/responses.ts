@@ -244,14 +244,6 @@ export const strictResponses = buildResponses(strictFields);
 
 export type ResponseName = keyof typeof responses;
 
-/** Lists are read item by item: one unreadable item is dropped, not the whole list. */
-export const LIST_ITEMS = {
-  TaskList: 'TaskListItem',
-  GroupList: 'Group',
-  CustomerList: 'Customer',
-  WorkspaceUserList: 'WorkspaceUser',
-} as const satisfies Partial<Record<ResponseName, ResponseName>>;
-
 export type Project = z.infer<typeof responses.Project>;
 export type ProjectDetails = z.infer<typeof responses.ProjectDetails>;
 export type StatusEntry = z.infer<typeof responses.StatusEntry>;

@@ -170,6 +170,13 @@ for (const engine of storeEngines()) {
       // Never read first (by when seen), then the one read longest ago.
       expect(order.slice(-2)).toEqual([id('b'), id('a')]);
       expect(order).not.toContain(id('c'));
+      // Several by id in one query, done ones too; unknown ids are left out.
+      const many = await index().getMany(T, [id('a'), id('c'), id('zz')]);
+      expect(many.map((t) => [t.taskId, t.done]).sort()).toEqual([
+        [id('a'), false],
+        [id('c'), true],
+      ]);
+      expect(await index().getMany(T, [])).toEqual([]);
       await index().record(T, { taskId: id('a'), assigneeIds: ['u1'] });
       expect(await index().deleteTeam(T)).toBe(5);
       expect(await index().count(T)).toEqual({ open: 0, done: 0, gone: 0 });

@@ -3,26 +3,17 @@
  * statement). Releasing deletes the due rows with RETURNING inside one transaction, so of two
  * instances releasing at once each held DM is released by one of them.
  */
-import { HELD_REASON, type HeldDm, type HeldDmsStore, SENT_COMBINED } from '../held-dms.js';
+import {
+  fromRow,
+  HELD_REASON,
+  type HeldDm,
+  type HeldDmsStore,
+  type Row,
+  SENT_COMBINED,
+} from '../held-dms.js';
 import type { OutboxStore } from '../outbox.js';
 import type { Sql } from './db.js';
 import { pgOutboxStore } from './outbox.js';
-
-interface Row {
-  outbox_id: number;
-  team_id: string;
-  slack_user_id: string;
-  release_at: number;
-  summary: string;
-}
-
-const fromRow = (r: Row): HeldDm => ({
-  outboxId: r.outbox_id,
-  teamId: r.team_id,
-  slackUserId: r.slack_user_id,
-  releaseAt: r.release_at,
-  summary: r.summary,
-});
 
 const SET_STATUS = `UPDATE notify_outbox SET status = $1, last_error = $2, next_attempt_at = $3,
     claimed_until = NULL, updated_at = $4 WHERE id = $5`;

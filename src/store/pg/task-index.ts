@@ -72,6 +72,11 @@ export function pgTaskIndexStore(sql: Sql): TaskIndexStore {
     },
     get: (teamId, taskId) =>
       one(`SELECT ${ROW} FROM task_index WHERE team_id = $1 AND task_id = $2`, [teamId, taskId]),
+    getMany: (teamId, taskIds) =>
+      tasks(`SELECT ${ROW} FROM task_index WHERE team_id = $1 AND task_id = ANY($2::text[])`, [
+        teamId,
+        [...taskIds],
+      ]),
     byNumber: (teamId, projectId, number) =>
       one(
         `SELECT ${ROW} FROM task_index

@@ -8,7 +8,7 @@
  */
 
 /** A text's words, normalised: at most `max` of them. */
-export function normalWords(text: string, max = Number.POSITIVE_INFINITY): string[] {
+function normalWords(text: string, max = Number.POSITIVE_INFINITY): string[] {
   const words = text.normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? [];
   return words
     .slice(0, max)

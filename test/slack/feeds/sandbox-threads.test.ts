@@ -3,33 +3,17 @@
  * reply typed in a feed card's thread on the page reaches Worklink as a `message` event and
  * becomes a comment on the task.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createLogger } from '../../../src/logger.js';
-import { launchSandbox, type SandboxStack } from '../../../src/sandbox/start.js';
+import { expect, it } from 'vitest';
 import { waitFor } from '../../sandbox/helpers.js';
+import { useSandboxStack } from '../../support/sandbox-stack.js';
 import { SureWorkClient } from '../../support/sure-work.js';
 
 const ALICE = 'U0SBALICE';
 const BOB = 'U0SBBOB';
 
-let stack: SandboxStack;
-let dataDir: string;
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'worklink-feed-sandbox-'));
-  stack = await launchSandbox(
-    { slack: { mode: 'sandbox' }, port: 0, dataDir, logLevel: 'error' },
-    { logger: createLogger('error', () => {}) },
-  );
-});
-afterAll(async () => {
-  await stack?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const stack = useSandboxStack('worklink-feed-sandbox-');
 
-const state = () => stack.sandbox.state;
+const state = () => stack().sandbox.state;
 const botMessage = (channel: string, text: string) =>
   (state().messages.get(channel) ?? []).find(
     (m) => m.user === state().bot.botUserId && !m.ephemeralTo && JSON.stringify(m).includes(text),
@@ -38,7 +22,7 @@ const botMessage = (channel: string, text: string) =>
 it('a reply typed in a feed card’s thread becomes a comment, signed with its author', async () => {
   const website = [...state().channels.values()].find((c) => c.name === 'website')!.id;
   const say = async (user: string, text: string, threadTs?: string) =>
-    expect((await stack.sandbox.interactions.sendMessage(user, website, text, threadTs)).ok).toBe(
+    expect((await stack().sandbox.interactions.sendMessage(user, website, text, threadTs)).ok).toBe(
       true,
     );
   await say(ALICE, '/work feed on sync');
@@ -47,8 +31,8 @@ it('a reply typed in a feed card’s thread becomes a comment, signed with its a
   const card = await waitFor(() => botMessage(website, 'Thread in the sandbox'), 'the feed card');
   await say(BOB, 'Taking it today', card.ts);
 
-  const seed = stack.setup.seed!;
-  const work = new SureWorkClient({ ...stack.worklink.workUrls, apiKey: seed.apiKey });
+  const seed = stack().setup.seed!;
+  const work = new SureWorkClient({ ...stack().worklink.workUrls, apiKey: seed.apiKey });
   const task = (await work.listTasks({ projectId: websiteProject() })).find(
     (t) => t.taskName === 'Thread in the sandbox',
   )!;
@@ -61,5 +45,5 @@ it('a reply typed in a feed card’s thread becomes a comment, signed with its a
 });
 
 function websiteProject(): string {
-  return stack.setup.seed!.projects.find((p) => p.projectName === 'Website relaunch')!.projectId;
+  return stack().setup.seed!.projects.find((p) => p.projectName === 'Website relaunch')!.projectId;
 }

@@ -4,46 +4,30 @@
  * app_home_opened publishes the person's Home (connection, linked channels, known projects,
  * the router's commands); its buttons open the forms and the project card.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../src/logger.js';
-import { launchSandbox, type SandboxStack } from '../../../src/sandbox/start.js';
+import { describe, expect, it } from 'vitest';
 import type { SlackView } from '../../../src/sandbox/state.js';
 import { workSubcommands } from '../../../src/slack/app.js';
 import { WorkRouter } from '../../../src/slack/commands/router.js';
 import { ACTION, VIEW } from '../../../src/slack/ui/block-ids.js';
 import { waitFor } from '../../sandbox/helpers.js';
+import { useSandboxStack } from '../../support/sandbox-stack.js';
 
 const ALICE = 'U0SBALICE'; // the owner; America/New_York
 const BOB = 'U0SBBOB';
 const CAROL = 'U0SBCAROL';
 const DAN = 'U0SBDAN';
 
-let stack: SandboxStack;
-let dataDir: string;
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'worklink-home-'));
-  stack = await launchSandbox(
-    { slack: { mode: 'sandbox' }, port: 0, dataDir, logLevel: 'error' },
-    { logger: createLogger('error', () => {}) },
-  );
-});
-afterAll(async () => {
-  await stack?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const stack = useSandboxStack('worklink-home-');
 
-const state = () => stack.sandbox.state;
+const state = () => stack().sandbox.state;
 const projectId = (name: string) =>
-  stack.setup.seed?.projects.find((p) => p.projectName === name)?.projectId ?? '';
+  stack().setup.seed?.projects.find((p) => p.projectName === name)?.projectId ?? '';
 
 /** Opens the Home tab as `userId` and waits for the view the app publishes for it. */
 async function openHome(userId: string): Promise<SlackView> {
   const shownBefore = state().homeViews.get(userId);
   const hashBefore = shownBefore ? state().views.get(shownBefore)?.view.hash : undefined;
-  const opened = await stack.sandbox.interactions.openHome({ userId, tab: 'home' });
+  const opened = await stack().sandbox.interactions.openHome({ userId, tab: 'home' });
   expect(opened.ok).toBe(true);
   return waitFor(() => {
     const id = state().homeViews.get(userId);
@@ -62,7 +46,7 @@ async function press(userId: string, view: SlackView, actionId: string, value?: 
     );
   });
   expect(block, `a block with ${actionId}`).toBeDefined();
-  const result = await stack.sandbox.interactions.blockAction({
+  const result = await stack().sandbox.interactions.blockAction({
     userId,
     container: { type: 'view', viewId: view.id },
     blockId: String(block?.block_id),
@@ -84,7 +68,7 @@ function modalShowing(userId: string, callbackId: string): Promise<SlackView> {
 describe('connected', () => {
   it('shows an admin the connection, the linked channels, known projects and every command', async () => {
     const shown = JSON.stringify((await openHome(ALICE)).blocks);
-    const workspace = stack.setup.seed?.workspaceName ?? '';
+    const workspace = stack().setup.seed?.workspaceName ?? '';
     expect(shown).toContain(`Connected to *${workspace}* by <@${ALICE}>`);
     // Alice reads the moment in her own zone (America/New_York).
     expect(shown).toMatch(/[EG]MT-|[EP][SD]T/);
@@ -99,9 +83,9 @@ describe('connected', () => {
   });
 
   it('is personal: a non-admin sees their own tasks, no connection details, no admin commands', async () => {
-    await stack.worklink.deps.indexRefresh.runTeam(stack.teamId);
+    await stack().worklink.deps.indexRefresh.runTeam(stack().teamId);
     const shown = JSON.stringify((await openHome(CAROL)).blocks);
-    expect(shown).toContain(`Connected to *${stack.setup.seed?.workspaceName}*.`);
+    expect(shown).toContain(`Connected to *${stack().setup.seed?.workspaceName}*.`);
     expect(shown).not.toContain('by <@');
     for (const sub of new WorkRouter(workSubcommands()).visible()) {
       if (sub.adminOnly) expect(shown).not.toContain(`\`/work ${sub.usage}\``);
@@ -118,7 +102,9 @@ describe('connected', () => {
   });
 
   it('Mark complete on My tasks completes the task and publishes Home again without it', async () => {
-    const task = (await stack.worklink.store.taskIndex.search(stack.teamId, 'design home page'))[0];
+    const task = (
+      await stack().worklink.store.taskIndex.search(stack().teamId, 'design home page')
+    )[0];
     expect(task).toBeDefined();
     const home = await openHome(CAROL);
     const hash = home.hash;
@@ -128,8 +114,8 @@ describe('connected', () => {
       return view && view.hash !== hash ? view : undefined;
     }, 'Carol’s Home published again');
     expect(JSON.stringify(again.blocks)).not.toContain('Design the home page');
-    const connection = await stack.worklink.store.connections.get(stack.teamId);
-    const work = connection ? stack.worklink.deps.workClients.for(connection) : undefined;
+    const connection = await stack().worklink.store.connections.get(stack().teamId);
+    const work = connection ? stack().worklink.deps.workClients.for(connection) : undefined;
     expect((await work?.getTask(task?.taskId ?? ''))?.status).toBe(true);
   });
 
@@ -159,7 +145,7 @@ describe('connected', () => {
 
 describe('before connecting', () => {
   it('says how to connect and offers no buttons', async () => {
-    await stack.worklink.store.forgetTeam(stack.teamId);
+    await stack().worklink.store.forgetTeam(stack().teamId);
     const shown = JSON.stringify((await openHome(BOB)).blocks);
     expect(shown).toContain('Worklink is *not connected*');
     expect(shown).toContain('`/work connect`');
