@@ -17,8 +17,6 @@ import { noticeModal } from '../ui/notice-modal.js';
 import { checkKey, keyProblem, saveConnection } from './commands.js';
 import { API_KEY_ACTION, API_KEY_BLOCK, CONNECT_CALLBACK_ID, readConnectMeta } from './view.js';
 
-/** Time allowed for the role check and verify() before the modal must be answered. */
-
 export function register(app: App, deps: WorklinkDeps): void {
   app.view<ViewSubmitAction>(CONNECT_CALLBACK_ID, async (args) => {
     const { ack, view } = args;
