@@ -7,6 +7,8 @@
  * changes SQL alone cannot express.
  */
 import type Database from 'better-sqlite3';
+import { schemaChanges } from './schema/changes.js';
+import { newerThanCode, ordered, type SchemaChange, unknownIds } from './schema/schema-change.js';
 
 export type Migration = string | ((db: Database.Database) => void);
 
@@ -319,8 +321,13 @@ export const migrations: Migration[] = [
   `,
 ];
 
-/** Brings `db` up to date. Throws when the file is newer than this code. */
-export function migrate(db: Database.Database, list: readonly Migration[] = migrations): void {
+/** Brings `db` up to date: the numbered list, then the named changes (schema/). Throws when
+ *  the file is newer than this code. */
+export function migrate(
+  db: Database.Database,
+  list: readonly Migration[] = migrations,
+  named: readonly SchemaChange[] = schemaChanges,
+): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > list.length) {
     throw new Error(
@@ -333,6 +340,29 @@ export function migrate(db: Database.Database, list: readonly Migration[] = migr
       if (typeof step === 'string') db.exec(step);
       else step(db);
       db.pragma(`user_version = ${i + 1}`);
+    })();
+  }
+  applyNamed(db, named);
+}
+
+function applyNamed(db: Database.Database, named: readonly SchemaChange[]): void {
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS schema_changes (id TEXT PRIMARY KEY, applied_at INTEGER NOT NULL) STRICT',
+  );
+  const applied = new Set(
+    db
+      .prepare<[], { id: string }>('SELECT id FROM schema_changes')
+      .all()
+      .map((r) => r.id),
+  );
+  const unknown = unknownIds(applied, named);
+  if (unknown.length) throw newerThanCode(unknown);
+  const record = db.prepare('INSERT INTO schema_changes (id, applied_at) VALUES (?, ?)');
+  for (const change of ordered(named)) {
+    if (applied.has(change.id)) continue;
+    db.transaction(() => {
+      db.exec(change.sqlite);
+      record.run(change.id, Date.now());
     })();
   }
 }

@@ -11,6 +11,8 @@
  * the word search (filled by the store, see task-index.ts). A table added to SQLite's list
  * after this gets its entry here too.
  */
+import { schemaChanges } from '../schema/changes.js';
+import { newerThanCode, ordered, type SchemaChange, unknownIds } from '../schema/schema-change.js';
 import type { PgDb } from './db.js';
 
 export const pgMigrations: readonly string[] = [
@@ -298,7 +300,11 @@ export const pgMigrations: readonly string[] = [
 const MIGRATION_LOCK = 0x776c6e6b;
 
 /** Brings the database up to date. Throws when it is newer than this code. */
-export async function migratePg(db: PgDb, list: readonly string[] = pgMigrations): Promise<void> {
+export async function migratePg(
+  db: PgDb,
+  list: readonly string[] = pgMigrations,
+  named: readonly SchemaChange[] = schemaChanges,
+): Promise<void> {
   const client = await db.pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
@@ -325,6 +331,30 @@ export async function migratePg(db: PgDb, list: readonly string[] = pgMigrations
         try {
           await client.query(list[i]!);
           await client.query('UPDATE worklink_schema SET version = $1', [i + 1]);
+          await client.query('COMMIT');
+        } catch (e) {
+          await client.query('ROLLBACK');
+          throw e;
+        }
+      }
+      // The named changes (src/store/schema/), after the numbered list.
+      await client.query(
+        'CREATE TABLE IF NOT EXISTS schema_changes (id TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)',
+      );
+      const applied = new Set(
+        (await client.query<{ id: string }>('SELECT id FROM schema_changes')).rows.map((r) => r.id),
+      );
+      const unknown = unknownIds(applied, named);
+      if (unknown.length) throw newerThanCode(unknown);
+      for (const change of ordered(named)) {
+        if (applied.has(change.id)) continue;
+        await client.query('BEGIN');
+        try {
+          await client.query(change.pg);
+          await client.query('INSERT INTO schema_changes (id, applied_at) VALUES ($1, $2)', [
+            change.id,
+            Date.now(),
+          ]);
           await client.query('COMMIT');
         } catch (e) {
           await client.query('ROLLBACK');
