@@ -4,8 +4,8 @@
  * becomes ("15 more new tasks in *Website* this minute: …"), edited as more arrive.
  */
 import type { KnownBlock } from '@slack/types';
+import type { Actor, TaskActivity } from '../../activity/hub.js';
 import { cut, esc, plural } from '../format/text.js';
-import type { Actor, TaskActivity } from '../notify/activity.js';
 import { context, section } from '../ui/blocks.js';
 
 const SLACK_ID = /^[UW][A-Z0-9_]+$/;

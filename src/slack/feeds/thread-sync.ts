@@ -9,12 +9,12 @@
  * hub with `fromThread`, so the feed does not echo it back into the thread it came from.
  */
 import type { App } from '@slack/bolt';
+import { requireActing } from '../context/acting.js';
 import type { WorklinkDeps } from '../context/deps.js';
 import { errMessage, errorText } from '../context/error-replies.js';
 import { type WorkContext, workContext } from '../context/work-context.js';
 import { plainText } from '../format/text.js';
-import { authoredContent } from '../tasks/comment/authored.js';
-import { taskChanged } from '../tasks/facts.js';
+import { taskChanges } from '../tasks/changes.js';
 
 export interface ThreadReply {
   channel: string;
@@ -73,8 +73,12 @@ export function registerThreadSync(app: App, deps: WorklinkDeps): void {
 async function commentFromReply(ctx: WorkContext, taskId: string, reply: ThreadReply) {
   const text = plainText(reply.text).trim();
   if (!text) return;
+  const by = await requireActing(ctx);
+  if (!by) return;
   try {
-    await ctx.work.postComment(taskId, { content: await authoredContent(ctx, text) });
+    await taskChanges(ctx).comment(by, taskId, text, {
+      fromThread: { channel: reply.channel, ts: reply.threadTs },
+    });
   } catch (e) {
     const why = errorText(ctx, e, {
       action: 'add your reply to the task as a comment',
@@ -90,14 +94,5 @@ async function commentFromReply(ctx: WorkContext, taskId: string, reply: ThreadR
       .catch((err: unknown) =>
         ctx.logger.warn(`Feed sync: could not tell ${reply.user} (${errMessage(err)}): ${why}`),
       );
-    return;
   }
-  taskChanged(ctx, { taskId });
-  ctx.deps.activity.emit(ctx.teamId, {
-    kind: 'commented',
-    taskId,
-    actor: { slackUserId: reply.user },
-    text,
-    fromThread: { channel: reply.channel, ts: reply.threadTs },
-  });
 }

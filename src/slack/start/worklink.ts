@@ -10,6 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { App } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
+import { createActivityHub } from '../../activity/hub.js';
+import { type SeenEntry, seen } from '../../activity/seen.js';
 import type { AppConfig } from '../../config.js';
 import { errMessage } from '../../error-message.js';
 import { newInstanceId } from '../../instance-id.js';
@@ -17,7 +19,7 @@ import { createLogger, type Logger } from '../../logger.js';
 import type { ServiceHandle } from '../../service/index.js';
 import type { Store } from '../../store/index.js';
 import { openConfiguredStore, StoreOpenError } from '../../store/open.js';
-import { createdActivity, queueFoundTask } from '../../sync/found-task.js';
+import { foundTaskSeen, queueFoundTask } from '../../sync/found-task.js';
 import { TaskIndexRefresh } from '../../sync/task-index-refresh.js';
 import { indexWorkClient } from '../../sync/task-sightings.js';
 import { Watcher } from '../../sync/watcher.js';
@@ -28,14 +30,12 @@ import { RouteRegistry } from '../context/routes.js';
 import { SlackUserDirectory } from '../context/slack-users.js';
 import { WorkClientCache, type WorkUrls } from '../context/work-clients.js';
 import { createChannelFeeds } from '../feeds/channel-feeds.js';
-import { createActivityHub } from '../notify/activity.js';
+import { createLiveMessages, type LiveMessages } from '../live/live-messages.js';
 import { activityDms } from '../notify/activity-dms.js';
 import { DigestScheduler } from '../notify/digest/scheduler.js';
 import { dmGate, QuietRelease } from '../notify/dm-gate.js';
-import { createLiveMessages } from '../notify/live-messages.js';
 import { SlackMatcher } from '../notify/match.js';
 import { createNotifications } from '../notify/notifications.js';
-import { emitSeenChanges } from '../notify/seen-changes.js';
 import { ServiceDirectory } from '../notify/service-directory.js';
 import { slackCode } from '../ui/error-text.js';
 import { applyServerLimits, DEFAULT_HTTP_LIMITS, serverOptions } from './http-guard.js';
@@ -144,10 +144,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
         instanceId,
         // A change the re-reads find is shown in the messages about the task, and a new
         // assignee is told.
-        onChanged: (teamId, taskId, was, now) => {
-          deps?.live.taskChanged(teamId, taskId);
-          if (deps && was && now) emitSeenChanges(deps.activity, teamId, was, now);
-        },
+        onChanged: (teamId, was, now) => seenEntry(teamId, was, now),
         workFor: async (teamId) => {
           const connection = await store.connections.get(teamId);
           return connection ? workClients.for(connection) : undefined;
@@ -160,8 +157,22 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
     const users = new SlackUserDirectory();
     const clock = options.clock ?? Date.now;
     const activity = createActivityHub(logger);
+    // What the index, the watcher and the events saw: the task-change owner's `seen`.
+    let live: LiveMessages | undefined;
+    const seenEntry: SeenEntry = (teamId, before, now, opts) =>
+      seen({ activity, live, store, logger }, teamId, before, now, opts);
     const notifications = createNotifications(
-      { config, store, logger, workClients, directory, matcher, service, instanceId, activity },
+      {
+        config,
+        store,
+        logger,
+        workClients,
+        directory,
+        matcher,
+        service,
+        instanceId,
+        seen: seenEntry,
+      },
       // Each person's settings and quiet hours, applied as their DM goes out.
       { gate: dmGate({ store, users, now: clock }) },
     );
@@ -178,7 +189,8 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       },
       announce: (teamId, task) => {
         const now = options.clock?.() ?? Date.now();
-        activity.emit(teamId, createdActivity(task));
+        const found = foundTaskSeen(task);
+        seenEntry(teamId, undefined, found.task, { actor: found.actor });
         return queueFoundTask(store, teamId, task, {
           now,
           graceMs: notifications.tuning.eventGraceMs,
@@ -189,7 +201,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
     watcher.observe(indexRefresh);
     // Live messages read tasks through deps (work clients, users), built just below.
     let deps: WorklinkDeps | undefined;
-    const live = createLiveMessages({
+    live = createLiveMessages({
       store,
       logger,
       slackFor: notifications.slackFor,

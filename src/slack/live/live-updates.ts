@@ -9,21 +9,9 @@
  */
 import type { Logger } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import type { ChangeHint, LiveRefresh } from '../../activity/seen.js';
 import type { TaskMessage, TaskMessagesStore } from '../../store/task-messages.js';
 import type { LiveMessage } from '../tasks/card/live-view.js';
-
-/** What the caller already knows of the task's new state (update task answers these). */
-export interface ChangeHint {
-  number?: number;
-  /** The status id (get task has only a done flag). */
-  statusId?: string;
-}
-
-/** What a change needs to be shown: the interface the watcher and the index are given. */
-export interface TaskChanges {
-  /** Queue a refresh of the task's messages; returns at once. */
-  taskChanged(teamId: string, taskId: string, hint?: ChangeHint): void;
-}
 
 /** Errors after which a message can never be updated: it is forgotten. */
 const GONE = new Set([
@@ -64,7 +52,7 @@ interface Job {
   hint: ChangeHint;
 }
 
-export class LiveUpdates implements TaskChanges {
+export class LiveUpdates implements LiveRefresh {
   private readonly queue = new Map<string, Job>();
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
   /** Per team: no update before this time (a 429's Retry-After). */

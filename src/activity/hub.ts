@@ -5,7 +5,7 @@
  * listeners and never see their failures: a notification that fails must not fail the edit.
  */
 import type { Logger } from '@slack/bolt';
-import { errMessage } from '../../error-message.js';
+import { errMessage } from '../error-message.js';
 
 export interface Actor {
   slackUserId?: string;
