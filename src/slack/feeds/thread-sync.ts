@@ -78,6 +78,7 @@ async function commentFromReply(ctx: WorkContext, taskId: string, reply: ThreadR
   try {
     await taskChanges(ctx).comment(by, taskId, text, {
       fromThread: { channel: reply.channel, ts: reply.threadTs },
+      read: false,
     });
   } catch (e) {
     const why = errorText(ctx, e, {

@@ -52,8 +52,8 @@ export class NoDoneStatusError extends Error {
 }
 
 export interface Commented {
-  /** The task as read before posting (its name and project for the answer). */
-  task: Task;
+  /** The task as read before posting (its name and project); undefined with `read: false`. */
+  task?: Task;
   commentId?: string;
   /** What was posted, attribution line included. */
   content: string;
@@ -101,13 +101,19 @@ export interface TaskChanges {
   /**
    * Posts `text` as a comment; written on behalf (`by.onBehalf`) it ends with the attribution
    * line (comment/authored.ts). `author`: the message it was taken from; `fromThread`: the
-   * feed thread it came from (never echoed back there).
+   * feed thread it came from (never echoed back there); `read: false` posts without reading
+   * the task first (a thread reply: its card knows the task; one call fewer when the service
+   * struggles).
    */
   comment(
     by: Acting,
     taskId: string,
     text: string,
-    options?: { author?: MessageAuthor; fromThread?: { channel: string; ts: string } },
+    options?: {
+      author?: MessageAuthor;
+      fromThread?: { channel: string; ts: string };
+      read?: boolean;
+    },
   ): Promise<Commented>;
   /** Adds assignees (update task replaces the set, so the current ones are kept). */
   assign(by: Acting, taskId: string, serviceUserIds: readonly string[]): Promise<Assigned>;
@@ -220,7 +226,7 @@ export function taskChanges(ctx: WorkContext): TaskChanges {
 
     async comment(by, taskId, text, options = {}) {
       const [task, content] = await Promise.all([
-        by.work.getTask(taskId),
+        options.read === false ? undefined : by.work.getTask(taskId),
         authoredContent(ctx, by, text, options.author),
       ]);
       const posted = await by.work.postComment(taskId, { content });
@@ -228,7 +234,7 @@ export function taskChanges(ctx: WorkContext): TaskChanges {
       deps.activity.emit(by.teamId, {
         kind: 'commented',
         taskId,
-        projectId: task.projectId,
+        projectId: task?.projectId,
         actor: actorOf(by),
         text,
         commentId: posted?.commentId,

@@ -181,7 +181,7 @@ async function comment(ctx: WorkContext, taskId: string, typed: string): Promise
     { action: 'post the comment', id: taskId, checkWith: `\`/work task ${taskId}\`` },
     async () => {
       const { task } = await taskChanges(ctx).comment(by, taskId, text);
-      await ctx.reply(`Added your comment to *${esc(task.taskName || taskId)}*.`);
+      await ctx.reply(`Added your comment to *${esc(task?.taskName || taskId)}*.`);
     },
   );
 }

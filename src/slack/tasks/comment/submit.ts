@@ -111,7 +111,7 @@ async function post(
     }
     const author = fromMessage ? { userId: meta.messageUser, botName: meta.messageBot } : undefined;
     const { task } = await taskChanges(ctx).comment(by, taskId, body, { author });
-    const name = esc(task.taskName || taskId);
+    const name = esc(task?.taskName || taskId);
     return {
       kind: 'posted',
       sentence: fromMessage
