@@ -20,8 +20,8 @@
 import { errMessage } from '../../error-message.js';
 import type { WorkClient } from '../../workapi/client.js';
 import { esc } from '../format/text.js';
-import { serviceUserOf } from '../people/service-user-of.js';
 import { guardPersonalClient } from './personal-client.js';
+import { serviceUserIdOf } from './service-user.js';
 import { isForeign, type SlackUser } from './slack-users.js';
 import type { WorkContext } from './work-context.js';
 
@@ -84,7 +84,7 @@ export async function actingFor(ctx: WorkContext): Promise<ActingOrRefusal> {
       refused: `In this workspace, changing things with Worklink needs your own API key (an admin’s setting), so nothing was changed. ${connectOwnKeyHint(ctx)}`,
     };
   }
-  const serviceUserId = own?.serviceUserId ?? (await matchedServiceUser(ctx));
+  const serviceUserId = own?.serviceUserId ?? (await serviceUserIdOf(ctx, ctx.userId));
   return { ...base, ...(serviceUserId ? { serviceUserId } : {}), work: workspace, onBehalf: true };
 }
 
@@ -106,16 +106,5 @@ async function ownKey(ctx: WorkContext) {
     ctx.logger.warn(`The own key of ${ctx.userId} cannot be read: ${errMessage(e)}`);
     const info = await ctx.store.personalKeys.info(ctx.teamId, ctx.userId);
     return info ? { ...info, apiKey: '' } : undefined;
-  }
-}
-
-/** An admin's link, else the e-mail match; undefined when neither finds one. */
-async function matchedServiceUser(ctx: WorkContext): Promise<string | undefined> {
-  try {
-    const found = await serviceUserOf(ctx, ctx.userId);
-    return found.ok ? found.ids[0] : undefined;
-  } catch (e) {
-    ctx.logger.debug(`Matching ${ctx.userId} to a service user failed: ${errMessage(e)}`);
-    return undefined;
   }
 }
