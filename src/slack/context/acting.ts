@@ -50,6 +50,8 @@ export async function actingFor(ctx: WorkContext): Promise<ActingOrRefusal> {
   const base = { teamId: ctx.teamId, slackUserId: ctx.userId };
   // Throws NotConnectedError without a workspace connection, as every write did before.
   const workspace = ctx.work;
+  // Automation with no person behind it acts through the workspace's connection.
+  if (!ctx.userId) return { teamId: ctx.teamId, work: workspace, onBehalf: true };
   const own = await ownKey(ctx);
   if (own && !own.failingSince && own.apiKey) {
     const client = ctx.deps.workClients.forPerson(ctx.teamId, ctx.userId, own.apiKey);
