@@ -28,6 +28,7 @@ import { DEFAULT_HTTP_LIMITS, guardSlackRequests } from './start/http-guard.js';
 import { answerUnreadableInstall } from './start/unreadable-installs.js';
 import { taskCommands } from './tasks/commands.js';
 import { registerTasks } from './tasks/register.js';
+import { registerWorkflowSteps } from './workflow/register.js';
 
 /** The bot scopes Worklink asks for (manifest.yml lists the same; a test checks). */
 export const BOT_SCOPES = [
@@ -200,6 +201,7 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
   registerProjects(app, deps);
   registerThreadSync(app, deps);
   registerHome(app, deps, router.visible());
+  registerWorkflowSteps(app, deps);
   return app;
 }
 

@@ -22,6 +22,7 @@ import type { AddressInfo } from 'node:net';
 import { SandboxState, type SandboxUser } from '../../src/sandbox/state.js';
 import { WebApi } from '../../src/sandbox/web-api.js';
 import type { ApiResult, Script } from '../../src/sandbox/web-api-scripts.js';
+import { FunctionExecutions } from '../../src/sandbox/workflow-functions.js';
 import { DEFAULT_BOT } from '../../src/sandbox/workspace.js';
 
 export type { Script, ScriptReply } from '../../src/sandbox/web-api-scripts.js';
@@ -79,6 +80,8 @@ export interface FakeSlack {
   mark(label: string): number;
   /** The workspace's people; changes reach the sandbox's state at once. */
   users: Map<string, FakeSlackUser>;
+  /** Workflow step executions ended with functions.completeSuccess / completeError. */
+  executions: FunctionExecutions;
   files: Map<string, Record<string, unknown>>;
   script(method: string, fn: Script | undefined): void;
   /** A fresh response_url served by this fake. */
@@ -122,6 +125,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   });
   state.triggerTtlMs = TEST_TRIGGER_TTL_MS;
   const api = new WebApi(state, (token) => !options.tokens || options.tokens.includes(token));
+  // Any execution id the tests make up is one Slack started; each ends once.
+  const executions = new FunctionExecutions(true);
+  api.extend(executions.methods(), (token) => executions.acceptsToken(token));
   const users = new WorkspaceUsers(state);
   for (const u of options.users ?? []) users.set(u.id, u);
   // Given no people, anyone the app DMs exists (the outbox worker's tests name them freely).
@@ -226,6 +232,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     timeline,
     mark,
     users,
+    executions,
     files: state.files,
     script: (method, fn) => api.scripts.set(method, fn),
     responseUrl: (id = `r${nextId++}`) => `${url}/response/${id}`,
