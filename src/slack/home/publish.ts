@@ -11,6 +11,7 @@ import { onAction, pressedValue } from '../context/on-action.js';
 import { type WorkContext, workContext } from '../context/work-context.js';
 import { formatMoment } from '../format/date-text.js';
 import { esc } from '../format/text.js';
+import { howYouAct } from '../identity/me.js';
 import { completeTask, replyCompletionError } from '../tasks/complete.js';
 import { loadMine } from '../tasks/mine/load.js';
 import { mineHomeBlocks } from '../tasks/mine/view.js';
@@ -61,7 +62,17 @@ export async function publishHome(
     })),
     quiet: await store.notifySettings.quietHours(teamId, ctx.userId),
   };
+  const own = ctx.connection ? await store.personalKeys.info(teamId, ctx.userId) : undefined;
+  const you = ctx.connection
+    ? {
+        text: await howYouAct(ctx).catch(
+          (e: unknown) => `_Unavailable right now (${esc(errMessage(e))})._`,
+        ),
+        ownKey: Boolean(own && !own.failingSince),
+      }
+    : undefined;
   const view = homeView({
+    you,
     notify,
     connection: info
       ? { workspaceName: info.workspaceName, connectedBy: info.connectedBy, connectedAt }
