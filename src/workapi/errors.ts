@@ -8,6 +8,7 @@
  */
 import { errors as undiciErrors } from 'undici';
 import type { ClientOperationName } from './contract.js';
+import { parseStorableJson, storable } from './storable.js';
 
 export type WorkErrorKind =
   | 'auth'
@@ -42,10 +43,13 @@ export function isWorkApiError(e: unknown): e is WorkApiError {
   return e instanceof WorkApiError;
 }
 
-/** The JSON value of an answer's text, or `undefined` when it is not JSON. */
+/**
+ * The JSON value of an answer's text, or `undefined` when it is not JSON. Every string in it
+ * is storable (storable.ts): all service JSON is read here.
+ */
 export function jsonOf(text: string): { value: unknown } | undefined {
   try {
-    return { value: JSON.parse(text) };
+    return { value: parseStorableJson(text) };
   } catch {
     // "Not JSON" is the answer itself: each caller says what a non-JSON body means there.
     return undefined;
@@ -98,7 +102,7 @@ export function errorFromAnswer(
   if (json) message = jsonMessage(json.value);
   else if (looksLikeHtml(text)) message = htmlTitle(text);
   else message = text.trim().split('\n')[0]?.slice(0, 300);
-  message = message?.trim() || `HTTP ${status}`;
+  message = storable(message?.trim() ?? '') || `HTTP ${status}`;
   return new WorkApiError(
     name,
     status,
