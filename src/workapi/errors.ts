@@ -7,6 +7,7 @@
  * its `<title>`, or by "HTTP 502".
  */
 import { errors as undiciErrors } from 'undici';
+import { scrub } from '../secrets.js';
 import type { ClientOperationName } from './contract.js';
 import { parseStorableJson, storable } from './storable.js';
 
@@ -35,7 +36,8 @@ export class WorkApiError extends Error {
     /** False when the answer was not JSON (an HTML page from a proxy, plain text). */
     readonly fromJson = true,
   ) {
-    super(message);
+    // The service's words may echo the request's key: never kept, shown or logged.
+    super(scrub(message));
   }
 }
 
