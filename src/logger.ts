@@ -127,3 +127,18 @@ function text(m: unknown, withStack: boolean): string {
     return String(m);
   }
 }
+
+/**
+ * A Web API client's logger that drops the request and result bodies it logs at debug: the
+ * OAuth installer's client sends the client secret, codes and refresh tokens in them.
+ */
+export function withoutRequestBodies(logger: Logger): Logger {
+  const bodies = /^http request (?:body|result)/;
+  return {
+    ...logger,
+    debug: (...msgs) => {
+      if (typeof msgs[0] === 'string' && bodies.test(msgs[0])) return;
+      logger.debug(...msgs);
+    },
+  };
+}

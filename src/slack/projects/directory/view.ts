@@ -101,7 +101,7 @@ export function usersMessage(input: UsersInput): ListMessage {
     ].filter(Boolean);
     return `• *${esc(userName(u))}* — ${marks.join(' · ')}`;
   });
-  const text = `Users: ${sorted.map((u) => (u.email ? `${userName(u)} <${u.email}>` : userName(u))).join(', ')}`;
+  const text = `Users: ${sorted.map((u) => (u.email ? `${userName(u)} (${u.email})` : userName(u))).join(', ')}`;
   return {
     text: fallback(text),
     blocks: packed(`*Users* — ${plural(sorted.length, 'person', 'people')}`, items),
