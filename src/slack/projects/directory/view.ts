@@ -10,6 +10,7 @@ import type { Customer, Group, WorkspaceUser } from '../../../workapi/contract.j
 import { cut, esc, plural } from '../../format/text.js';
 import { customerName, userName } from '../../shared/names.js';
 import { context, packed, section } from '../../ui/blocks.js';
+import { LIMIT } from '../../ui/limits.js';
 
 export interface ListMessage {
   text: string;
@@ -17,7 +18,7 @@ export interface ListMessage {
 }
 
 /** A message's plain fallback: the service's words escaped, cut within Slack's limit. */
-const FALLBACK_MAX = 3000;
+const FALLBACK_MAX = LIMIT.text;
 
 function fallback(text: string): string {
   // Cut before escaping would let the escapes grow it past the limit; cut after, never
