@@ -75,7 +75,7 @@ export class ReplayWindow {
    * Answers synchronously on one instance; asks the database when it is shared.
    */
   claim(key: string, expiresAt: number): boolean | Promise<boolean> {
-    if (this.loading) return this.loading.then(() => this.claim(key, expiresAt));
+    if (this.loading !== undefined) return this.loading.then(() => this.claim(key, expiresAt));
     const now = this.now();
     if (now - this.lastSweep > SWEEP_EVERY_MS) this.sweep(now);
     const known = this.keys.get(key);
