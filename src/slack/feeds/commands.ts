@@ -6,6 +6,7 @@
  */
 import type { Subcommand } from '../commands/router.js';
 import { errMessage } from '../context/error-replies.js';
+import { canChangeChannelLinks } from '../context/permissions.js';
 import type { WorkContext } from '../context/work-context.js';
 import { esc } from '../format/text.js';
 import { knownName } from '../shared/project-context.js';
@@ -56,6 +57,12 @@ const feedCommand: Subcommand = {
           ? `This channel’s task feed is *on*: new tasks of ${project} are posted here, and what happens to each goes in its thread. Thread replies become comments: *${feed.sync ? 'on' : 'off'}*. Change it with ${USAGE}.`
           : `This channel’s task feed is *off*. \`/work feed on\` posts the new tasks of ${project} here (\`/work feed on sync\`: and ${WHAT_SYNC}).`,
       );
+      return;
+    }
+    // Turning the feed on or off is the admin's setting's (the state above is anyone's to see).
+    const permission = await canChangeChannelLinks(ctx);
+    if (!permission.allowed) {
+      await ctx.reply(permission.message);
       return;
     }
     if (what === 'off') {
