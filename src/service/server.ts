@@ -16,11 +16,13 @@ import {
   operations,
   pathId,
 } from '../workapi/contract.js';
+import { PAGES_PREFIX } from '../workapi/page-links.js';
 import type { Db } from './db.js';
 import { isServiceError, ServiceError } from './errors.js';
 import type { Logger } from './events.js';
 import { extensionHandlers, type Handlers, handlers, type Input } from './handlers.js';
 import { JsonText } from './json-text.js';
+import { registerPages } from './pages.js';
 import { type Caller, findCaller } from './workspaces.js';
 
 const BODY_LIMIT = 1024 * 1024;
@@ -88,6 +90,11 @@ export function buildServer({ db, onEvent, logger }: ServerOptions): FastifyInst
   // Auth runs first (before the body is read), so a request without a valid key learns
   // nothing else about the service.
   app.addHook('onRequest', (request, reply, done) => {
+    // The read-only pages check their own signed addresses (pages.ts), not a header.
+    if (request.url.startsWith(`${PAGES_PREFIX}/`)) {
+      done();
+      return;
+    }
     const key = request.headers.apikey;
     if (typeof key !== 'string' || key === '') {
       reply.code(401).send({ error: 'apiKey: the apiKey header is missing' });
@@ -142,6 +149,8 @@ export function buildServer({ db, onEvent, logger }: ServerOptions): FastifyInst
       },
     });
   }
+
+  registerPages(app, db);
 
   app.setNotFoundHandler((request, reply) => {
     reply
