@@ -1,6 +1,6 @@
 /**
  * Cold start of the Slack app as production runs it (`npm run build`, then
- * `node dist/src/main.js start`, see README): the time from spawning the process to its
+ * `node dist/src/main.js start`, see docs/operations.md): the time from spawning the process to its
  * "Worklink is listening" line, in HTTP mode with the embedded service, against a fake Slack
  * Web API (the app checks its bot token before listening). Runs --runs times on a fresh
  * DATA_DIR (first start: creates the databases and the key) and --runs times on a kept one

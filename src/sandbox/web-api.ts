@@ -113,7 +113,7 @@ export class WebApi {
   readonly scripts = new ApiScripts();
   private readonly faults = new Map<string, Fault[]>();
   private readonly handlers: Record<string, Handler>;
-  private readonly acceptsToken: (token: string) => boolean;
+  private acceptsToken: (token: string) => boolean;
 
   /** `botToken`: the one token Slack issued, or a test of which tokens are valid. */
   constructor(
@@ -147,6 +147,27 @@ export class WebApi {
     const list = this.faults.get(method) ?? [];
     for (let i = 0; i < times; i++) list.push(fault);
     this.faults.set(method, list);
+  }
+
+  /**
+   * More methods, answered like the built-in ones (a thrown `{error}` is Slack's error name),
+   * and more tokens they accept (e.g. workflow-functions.ts: each execution's own token).
+   */
+  extend(methods: Record<string, Handler>, acceptsToken?: (token: string) => boolean): void {
+    for (const [name, handler] of Object.entries(methods)) {
+      this.handlers[name] = (args) => {
+        try {
+          return handler(args);
+        } catch (e) {
+          if (e instanceof Error && 'error' in e && typeof e.error === 'string') fail(e.error);
+          throw e;
+        }
+      };
+    }
+    if (acceptsToken) {
+      const before = this.acceptsToken;
+      this.acceptsToken = (t) => before(t) || acceptsToken(t);
+    }
   }
 
   handles(method: string): boolean {

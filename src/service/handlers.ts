@@ -56,9 +56,17 @@ export const handlers: Handlers = {
     return new JsonText(json, total === undefined ? undefined : { 'x-total-count': String(total) });
   },
   getTask: ({ db, caller }, { params }) => new JsonText(getTaskJson(db, caller, params.taskId)),
-  updateTask: ({ db, caller }, { params, body }) => updateTask(db, caller, params.taskId, body),
-  postComment: ({ db, caller }, { params, body }) =>
-    postComment(db, caller, params.taskId, body.content),
+  // Both record an event (task.updated when something changed, task.commented).
+  updateTask: (ctx, { params, body }) => {
+    const updated = updateTask(ctx.db, ctx.caller, params.taskId, body);
+    ctx.eventRecorded();
+    return updated;
+  },
+  postComment: (ctx, { params, body }) => {
+    const comment = postComment(ctx.db, ctx.caller, params.taskId, body.content);
+    ctx.eventRecorded();
+    return comment;
+  },
   createProject: ({ db, caller }, { body }) => createProject(db, caller, body),
   getProject: ({ db, caller }, { params }) => getProject(db, caller, params.projectId),
   updateProject: ({ db, caller }, { params, body }) =>

@@ -17,7 +17,9 @@ import { watchStatusSection } from './connection/watch-status.js';
 import type { WorklinkDeps } from './context/deps.js';
 import { feedCommands } from './feeds/commands.js';
 import { registerThreadSync } from './feeds/thread-sync.js';
-import { registerHome } from './home/publish.js';
+import { publishHome, registerHome } from './home/publish.js';
+import { identityCommands } from './identity/commands.js';
+import { registerIdentity } from './identity/register.js';
 import { digestCommands } from './notify/digest/commands.js';
 import { answerOnFailure, normalizePayload } from './payload-guard.js';
 import { outboxStatusSection, peopleCommands } from './people/commands.js';
@@ -29,6 +31,7 @@ import { DEFAULT_HTTP_LIMITS, guardSlackRequests } from './start/http-guard.js';
 import { answerUnreadableInstall } from './start/unreadable-installs.js';
 import { taskCommands } from './tasks/commands.js';
 import { registerTasks } from './tasks/register.js';
+import { registerWorkflowSteps } from './workflow/register.js';
 
 /** The bot scopes Worklink asks for (manifest.yml lists the same; a test checks). */
 export const BOT_SCOPES = [
@@ -62,6 +65,7 @@ export interface BuildAppOptions {
 export function workSubcommands(extra: readonly Subcommand[] = []): Subcommand[] {
   return [
     ...connectionCommands([outboxStatusSection, watchStatusSection]),
+    ...identityCommands,
     ...taskCommands,
     ...projectCommands,
     ...feedCommands,
@@ -202,6 +206,8 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
   registerProjects(app, deps);
   registerThreadSync(app, deps);
   registerHome(app, deps, router.visible());
+  registerIdentity(app, deps, (ctx) => publishHome(ctx, router.visible()));
+  registerWorkflowSteps(app, deps);
   return app;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Keeps the task index fresh by reading again, within a read budget per workspace.
  *
- * The numbers (docs in README, "Task index"): every minute, each connected workspace gets
+ * The numbers (docs/scaling.md, "The task index"): every minute, each connected workspace gets
  * WORK_INDEX_READS_PER_MINUTE service reads (default READS_PER_MINUTE = 40). List reads come
  * first: each watched project's open list every 5 minutes (tasks missing from it are marked
  * done; a later read says whether they are gone) and its whole list every 30 minutes
@@ -9,7 +9,7 @@
  * task, the one read longest ago first. At 500 open tasks in 10 watched projects that is 2 +
  * 0.3 list reads and ≥ 37 task reads a minute at the default: every open task is re-read
  * within 14 minutes (the aim is 30). To re-read N open tasks in P watched projects every 30
- * minutes takes N / 30 + P × 7 / 30 reads a minute (README, "The task index"). Answers
+ * minutes takes N / 30 + P × 7 / 30 reads a minute (docs/scaling.md, "The task index"). Answers
  * reach the index through the wrapped WorkClient (task-sightings.ts), as every other read.
  *
  * Watched projects: the channels' linked projects and the projects used from Slack

@@ -24,6 +24,8 @@ export class WorkApiError extends Error {
   override readonly name = 'WorkApiError';
   /** For 429: how long the service asked to wait. */
   retryAfterMs?: number;
+  /** Set when the key refused (401/403) was a person's own, not the workspace's. */
+  personalKey?: boolean;
   constructor(
     readonly operation: ClientOperationName,
     readonly status: number,

@@ -19,9 +19,11 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { validateBlocks } from '../../src/sandbox/block-validation.js';
 import { SandboxState, type SandboxUser } from '../../src/sandbox/state.js';
 import { WebApi } from '../../src/sandbox/web-api.js';
 import type { ApiResult, Script } from '../../src/sandbox/web-api-scripts.js';
+import { FunctionExecutions } from '../../src/sandbox/workflow-functions.js';
 import { DEFAULT_BOT } from '../../src/sandbox/workspace.js';
 
 export type { Script, ScriptReply } from '../../src/sandbox/web-api-scripts.js';
@@ -56,6 +58,8 @@ export interface RecordedResponse {
   body: Record<string, unknown>;
   at: number;
   seq: number;
+  /** Why Slack refused it (invalid blocks), when it did. */
+  problems?: string[];
 }
 
 export interface FakeSlackOptions {
@@ -79,6 +83,8 @@ export interface FakeSlack {
   mark(label: string): number;
   /** The workspace's people; changes reach the sandbox's state at once. */
   users: Map<string, FakeSlackUser>;
+  /** Workflow step executions ended with functions.completeSuccess / completeError. */
+  executions: FunctionExecutions;
   files: Map<string, Record<string, unknown>>;
   script(method: string, fn: Script | undefined): void;
   /** A fresh response_url served by this fake. */
@@ -122,6 +128,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   });
   state.triggerTtlMs = TEST_TRIGGER_TTL_MS;
   const api = new WebApi(state, (token) => !options.tokens || options.tokens.includes(token));
+  // Any execution id the tests make up is one Slack started; each ends once.
+  const executions = new FunctionExecutions(true);
+  api.extend(executions.methods(), (token) => executions.acceptsToken(token));
   const users = new WorkspaceUsers(state);
   for (const u of options.users ?? []) users.set(u.id, u);
   // Given no people, anyone the app DMs exists (the outbox worker's tests name them freely).
@@ -166,8 +175,27 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     const url = new URL(req.url ?? '/', 'http://localhost');
     const body = parseBody(await readBody(req), String(req.headers['content-type'] ?? ''));
     if (req.method === 'POST' && url.pathname.startsWith('/response/')) {
-      responses.push({ id: url.pathname.slice(10), body, at: Date.now(), seq: mark('response') });
+      // Slack checks a response_url post's blocks as it does chat.postMessage's.
+      const problems = body.blocks === undefined ? [] : validateBlocks(body.blocks, 'message');
+      responses.push({
+        id: url.pathname.slice(10),
+        body,
+        at: Date.now(),
+        seq: mark('response'),
+        ...(problems.length ? { problems } : {}),
+      });
       notify();
+      if (problems.length) {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            ok: false,
+            error: 'invalid_blocks',
+            response_metadata: { messages: problems },
+          }),
+        );
+        return;
+      }
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end('ok');
       return;
@@ -226,6 +254,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     timeline,
     mark,
     users,
+    executions,
     files: state.files,
     script: (method, fn) => api.scripts.set(method, fn),
     responseUrl: (id = `r${nextId++}`) => `${url}/response/${id}`,

@@ -19,6 +19,8 @@ export interface SignOptions {
   forgeSignature?: boolean;
   /** Unix seconds to sign with (default now); e.g. now - 600 for a stale request. */
   timestamp?: number;
+  /** More headers, e.g. Slack's `x-slack-retry-num` on a retried event. */
+  headers?: Record<string, string>;
 }
 
 export interface SlackResponse {
@@ -357,6 +359,7 @@ export class SlackRequests {
         'content-type': contentType,
         'x-slack-request-timestamp': String(timestamp),
         'x-slack-signature': signature,
+        ...opts.headers,
       },
       body,
     });

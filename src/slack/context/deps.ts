@@ -55,6 +55,11 @@ export interface WorklinkDeps {
   watcher: Watcher;
   /** Epoch ms now; tests give a fake clock (the daily digest). Default Date.now. */
   clock?: () => number;
+  /**
+   * The sandbox's demo people's own keys (their service accounts), offered in "Connect your
+   * account" so they connect in one click; undefined everywhere else.
+   */
+  demoKeys?: (teamId: string, slackUserId: string) => Promise<string | undefined>;
   /** The embedded service, when this process started it (else undefined). */
   service?: { setEventsSubscriber(s: { url: string; secret: string }): void };
 }

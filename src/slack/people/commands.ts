@@ -11,6 +11,7 @@ import { errMessage } from '../context/error-replies.js';
 import { requireAdmin } from '../context/permissions.js';
 import type { WorkContext } from '../context/work-context.js';
 import { esc } from '../format/text.js';
+import { howYouAct } from '../identity/me.js';
 import { outboxStatusText } from '../notify/outbox-status.js';
 
 /** `<@U123|bob>` or `<@U123>` (slash command text is escaped: see manifest.yml). */
@@ -118,8 +119,11 @@ const meCommand: Subcommand = {
   group: 'Notifications',
   usage: 'me',
   example: 'me',
-  summary: 'show which service user you get task DMs for',
+  summary: 'show how you act in the service and which service user you get task DMs for',
   async run(ctx) {
+    // First how this person acts (own key, the workspace's connection, or read only).
+    const acting = await howYouAct(ctx);
+    const reply = (text: string) => ctx.reply(`${acting}\n${text}`);
     const workspace = esc(ctx.connection?.workspaceName ?? 'the service');
     const users = await ctx.deps.directory.usersOf(ctx.teamId, ctx.work);
     const byEmail = (email: string) =>
@@ -131,18 +135,21 @@ const meCommand: Subcommand = {
     const links = await ctx.store.userLinks.bySlackUser(ctx.teamId, ctx.userId);
     const tail =
       'You get a DM when a task there is assigned to you (not for tasks you create yourself).';
+    if (await ctx.store.personalKeys.info(ctx.teamId, ctx.userId)) {
+      // Your own key's user is who you are in the service (links and e-mail come after it).
+      await reply(`${tail.replace('there ', '')}`);
+      return;
+    }
     if (links.length > 0) {
       const who = links.map((l) => describe(l.serviceEmail)).join(' and ');
-      await ctx.reply(
-        `You are ${who} in *${workspace}*, linked by <@${links[0].linkedBy}>. ${tail}`,
-      );
+      await reply(`You are ${who} in *${workspace}*, linked by <@${links[0].linkedBy}>. ${tail}`);
       return;
     }
     let email: string | undefined;
     try {
       email = (await ctx.deps.users.get(ctx.slack, ctx.teamId, ctx.userId)).email;
     } catch (e) {
-      await ctx.reply(
+      await reply(
         `Worklink could not read your Slack profile (${errMessage(e)}). Please try again.`,
       );
       return;
@@ -151,7 +158,7 @@ const meCommand: Subcommand = {
       ? await ctx.store.userLinks.byEmail(ctx.teamId, email)
       : undefined;
     if (email && byEmail(email) && !linkedElsewhere) {
-      await ctx.reply(
+      await reply(
         `You are ${describe(email)} in *${workspace}*, matched by your Slack e-mail. ${tail}`,
       );
       return;
@@ -161,7 +168,7 @@ const meCommand: Subcommand = {
       : linkedElsewhere
         ? `${email} is linked to <@${linkedElsewhere.slackUserId}>`
         : `no user in *${workspace}* has your Slack e-mail (${email})`;
-    await ctx.reply(
+    await reply(
       `You get no task DMs yet: ${why}. An admin can link you with \`/work link @you <service e-mail>\`.`,
     );
   },

@@ -47,6 +47,9 @@ export function describeWorkError(err: unknown, wording: ErrorWording): string {
     case 'invalid':
       return `${failed}: ${sentence(err.message)}${nothingChanged}`;
     case 'auth':
+      if (err.personalKey) {
+        return `${failed}: the work-management service no longer accepts your own API key.${nothingChanged} Worklink stopped using it: try again to act as this workspace allows, or connect a new key with \`/work connect me\`.`;
+      }
       return `${failed}: the work-management service no longer accepts Worklink’s API key. An admin can run \`/work connect\` with a new key.`;
     case 'not_found':
       return `${failed}: ${notFound(err, wording.id)}`;

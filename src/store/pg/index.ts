@@ -20,10 +20,12 @@ import { migratePg } from './migrations.js';
 import { pgNotifySettingsStore } from './notify-settings.js';
 import { pgOutboxStore } from './outbox.js';
 import { pgPaceStore } from './pace.js';
+import { pgPersonalKeysStore } from './personal-keys.js';
 import { pgSeenEventsStore, pgSeenRequestsStore } from './seen-requests.js';
 import { pgTaskCreatorsStore } from './task-creators.js';
 import { pgTaskIndexStore } from './task-index.js';
 import { pgTaskMessagesStore } from './task-messages.js';
+import { pgTeamSettingsStore } from './team-settings.js';
 import { pgUserLinksStore } from './user-links.js';
 import { pgWatchStateStore } from './watch-state.js';
 
@@ -64,6 +66,7 @@ export async function openPgStore(options: OpenPgStoreOptions): Promise<Store> {
     await pgTaskCreatorsStore(tx).deleteTeam(teamId);
     await pgWatchStateStore(tx).forgetTeam(teamId);
     await pgChannelFeedsStore(tx).deleteTeam(teamId);
+    await pgPersonalKeysStore(tx, secrets).deleteTeam(teamId);
     return {
       connection: await pgConnectionsStore(tx, secrets).delete(teamId),
       links: await pgChannelProjectsStore(tx).deleteTeam(teamId),
@@ -92,11 +95,14 @@ export async function openPgStore(options: OpenPgStoreOptions): Promise<Store> {
     watchState: pgWatchStateStore(db),
     leases: pgLeasesStore(db),
     pace: pgPaceStore(db),
+    personalKeys: pgPersonalKeysStore(db, secrets),
+    teamSettings: pgTeamSettingsStore(db),
     forgetTeam: (teamId) => db.tx((tx) => forgetTeam(tx, teamId)),
     forgetUninstalledTeam: (teamId, reason, now = Date.now()) =>
       db.tx(async (tx) => {
         await pgLookupCacheStore(tx).clear(teamId);
         await pgNotifySettingsStore(tx).deleteTeam(teamId);
+        await pgTeamSettingsStore(tx).deleteTeam(teamId);
         // Held DMs could no longer be sent.
         await pgHeldDmsStore(tx, outbox).deleteTeam(teamId);
         // Without a token its messages can no longer be updated.

@@ -7,6 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACTION } from '../../../src/slack/ui/block-ids.js';
+import { FEED_EVENTS } from '../../../src/store/channel-feeds.js';
 import { findTask, serviceView, shown } from '../tasks/helpers.js';
 import { replyTs, useFeedHarness } from './feed-harness.js';
 
@@ -69,7 +70,18 @@ describe('/work feed', () => {
 
 describe('a channel with a feed', () => {
   beforeAll(async () => {
-    await f.h.worklink.store.channelFeeds.enable(f.h.teamId, 'C_GENERAL', true, f.h.users.alice.id);
+    // Everything, assignments included (the default is new tasks, completions and comments).
+    await f.h.worklink.store.channelFeeds.enable(
+      f.h.teamId,
+      'C_GENERAL',
+      true,
+      f.h.users.alice.id,
+      undefined,
+      {
+        events: [...FEED_EVENTS],
+        filters: {},
+      },
+    );
   });
 
   it('a task added in the channel: its confirmation card is the feed card, posted once', async () => {

@@ -1,0 +1,54 @@
+/**
+ * "Add a comment": the task named as `/work comment` names it (`#12 in <project>`, id, link),
+ * the comment signed with its author's Slack name as every comment made through Worklink is,
+ * posted through the one comment path.
+ */
+import { esc } from '../format/text.js';
+import { authoredContent } from '../tasks/comment/authored.js';
+import { actorOf, taskChanged } from '../tasks/facts.js';
+import type { StepResult, StepRun, StepSpec } from './run-step.js';
+import { STEP } from './steps.js';
+import { taskFromInput } from './task-input.js';
+
+const NOTHING = 'Nothing was posted.';
+
+export const addCommentStep: StepSpec<'add_comment'> = {
+  step: STEP.addComment,
+  actorInput: 'author',
+  run: addComment,
+};
+
+async function addComment(run: StepRun): Promise<StepResult<'add_comment'>> {
+  const { ctx, inputs } = run;
+  const text = inputs.text('text');
+  if (!text) return { error: `The comment is empty: map a value into “Comment”. ${NOTHING}` };
+  if (text.length > 9_000) {
+    return { error: `The comment is longer than 9,000 characters. ${NOTHING}` };
+  }
+  if (!ctx.userId) {
+    const given = inputs.text('author');
+    return {
+      error: given
+        ? `“${esc(given)}” in “Author” is not a Slack user: map a person into it. ${NOTHING}`
+        : `No author was given: map a person into “Author” (for example “Person who used this workflow”). ${NOTHING}`,
+    };
+  }
+  const found = await taskFromInput(ctx, inputs.text('task'));
+  if (!found.ok) return { error: `${found.error} ${NOTHING}` };
+  const { taskId } = found;
+  run.about = taskId;
+  const [task, content] = await Promise.all([ctx.work.getTask(taskId), authoredContent(ctx, text)]);
+  const posted = await ctx.work.postComment(taskId, { content });
+  taskChanged(ctx, { taskId });
+  ctx.deps.activity.emit(ctx.teamId, {
+    kind: 'commented',
+    taskId,
+    projectId: task.projectId,
+    actor: actorOf(ctx),
+    text,
+    commentId: posted?.commentId,
+  });
+  return {
+    outputs: { task_id: taskId, ...(posted?.commentId ? { comment_id: posted.commentId } : {}) },
+  };
+}
