@@ -9,6 +9,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Agent } from 'undici';
 import type { z } from 'zod';
+import { knownSecrets } from '../secrets.js';
 import {
   type ClientOperationName,
   type Comment,
@@ -80,6 +81,8 @@ export class WorkClient {
   private detailsAddress: Address | 'project' = 'alt';
 
   constructor(private readonly options: WorkClientOptions) {
+    // Whatever the key is for (the workspace's, one being checked, a person's), it is a secret.
+    knownSecrets.add(options.apiKey);
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.attempts = options.retry?.attempts ?? 3;
     this.baseDelayMs = options.retry?.baseDelayMs ?? 250;

@@ -278,7 +278,7 @@ describe('directory lists', () => {
     );
     expect(shown).toContain('• *Bob Brown* — bob@example.com\\n');
     expect(shown).toContain('• *Erin Evans* — erin@example.com');
-    expect(reply.text).toContain('Carol Chen <carol@example.com>');
+    expect(reply.text).toContain('Carol Chen (carol@example.com)');
   });
 
   it('answers extra words with a usage sentence', async () => {
