@@ -26,6 +26,7 @@ import { outboxStatusSection, peopleCommands } from './people/commands.js';
 import { projectCommands } from './projects/commands.js';
 import { directoryCommands } from './projects/directory/commands.js';
 import { registerProjects } from './projects/register.js';
+import { registerReminders, remindCommands } from './remind/commands.js';
 import { DEFAULT_HTTP_LIMITS, guardSlackRequests } from './start/http-guard.js';
 import { answerUnreadableInstall } from './start/unreadable-installs.js';
 import { taskCommands } from './tasks/commands.js';
@@ -71,6 +72,7 @@ export function workSubcommands(extra: readonly Subcommand[] = []): Subcommand[]
     ...directoryCommands,
     ...peopleCommands,
     ...digestCommands,
+    ...remindCommands,
     ...extra,
   ];
 }
@@ -203,6 +205,7 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
   registerTasks(app, deps);
   registerProjects(app, deps);
   registerThreadSync(app, deps);
+  registerReminders(app, deps);
   registerHome(app, deps, router.visible());
   registerIdentity(app, deps, (ctx) => publishHome(ctx, router.visible()));
   registerWorkflowSteps(app, deps);
