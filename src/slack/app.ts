@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App, type AppOptions, ErrorCode, HTTPReceiver, type Logger } from '@slack/bolt';
 import type { AppConfig } from '../config.js';
 import { errMessage } from '../error-message.js';
-import { boltLogLevel } from '../logger.js';
+import { boltLogLevel, withoutRequestBodies } from '../logger.js';
 import { type Subcommand, WorkRouter } from './commands/router.js';
 import { connectionCommands } from './connection/commands.js';
 import { registerConnection } from './connection/register.js';
@@ -25,9 +25,11 @@ import { answerOnFailure, normalizePayload } from './payload-guard.js';
 import { outboxStatusSection, peopleCommands } from './people/commands.js';
 import { projectCommands } from './projects/commands.js';
 import { directoryCommands } from './projects/directory/commands.js';
+import { registerProjectPick } from './projects/pick-action.js';
 import { registerProjects } from './projects/register.js';
 import { registerReminders, remindCommands } from './remind/commands.js';
 import { DEFAULT_HTTP_LIMITS, guardSlackRequests } from './start/http-guard.js';
+import { singleFlightAuthorize } from './start/token-refresh.js';
 import { answerUnreadableInstall } from './start/unreadable-installs.js';
 import { taskCommands } from './tasks/commands.js';
 import { registerTasks } from './tasks/register.js';
@@ -137,29 +139,34 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
         receiver: guarded(new HTTPReceiver(receiverBase(slack.signingSecret)), slack.signingSecret),
       });
       break;
-    case 'oauth':
-      app = new App({
-        ...common,
-        receiver: guarded(
-          new HTTPReceiver({
-            ...receiverBase(slack.signingSecret),
-            clientId: slack.clientId,
-            clientSecret: slack.clientSecret,
-            stateSecret: slack.stateSecret,
-            scopes: [...BOT_SCOPES],
-            installationStore: deps.store.installations,
-            installerOptions: {
-              installPath: INSTALL_PATH,
-              redirectUriPath: OAUTH_REDIRECT_PATH,
-              // The Installation keeps `user.id` (the installer): permissions.ts relies on it.
-              directInstall: true,
-              clientOptions: { slackApiUrl: config.slackApiUrl },
-            },
-          }),
-          slack.signingSecret,
-        ),
-      });
+    case 'oauth': {
+      const receiver = guarded(
+        new HTTPReceiver({
+          ...receiverBase(slack.signingSecret),
+          clientId: slack.clientId,
+          clientSecret: slack.clientSecret,
+          stateSecret: slack.stateSecret,
+          scopes: [...BOT_SCOPES],
+          installationStore: deps.store.installations,
+          installerOptions: {
+            installPath: INSTALL_PATH,
+            redirectUriPath: OAUTH_REDIRECT_PATH,
+            // The Installation keeps `user.id` (the installer): permissions.ts relies on it.
+            directInstall: true,
+            clientOptions: { slackApiUrl: config.slackApiUrl },
+          },
+          // The installer's client takes this logger; its requests carry the client secret,
+          // codes and refresh tokens, so it logs without request bodies.
+          logger: withoutRequestBodies(deps.logger),
+        }),
+        slack.signingSecret,
+      );
+      if (receiver.installer) {
+        singleFlightAuthorize(receiver.installer, { store: deps.store, logger: deps.logger });
+      }
+      app = new App({ ...common, receiver });
       break;
+    }
     case 'socket':
       app = new App({
         ...common,
@@ -201,6 +208,7 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
   app.use(normalizePayload);
   const router = new WorkRouter(workSubcommands(options.subcommands));
   router.register(app, deps);
+  registerProjectPick(app, deps, (ctx, text) => router.dispatch(ctx, text));
   registerConnection(app, deps);
   registerTasks(app, deps);
   registerProjects(app, deps);

@@ -14,6 +14,7 @@ import { errMessage } from '../../error-message.js';
 import { type Connection, DecryptError, type Store } from '../../store/index.js';
 import type { WorkClient } from '../../workapi/client.js';
 import { KEY_UNREADABLE, NOT_CONNECTED } from '../ui/error-text.js';
+import { fitMessage } from '../ui/limits.js';
 import type { WorklinkDeps } from './deps.js';
 import { postToResponseUrl } from './response-url.js';
 
@@ -157,7 +158,10 @@ export async function buildWorkContext(
       return workClient;
     },
     async reply(message) {
-      const msg: ReplyMessage = typeof message === 'string' ? { text: message } : message;
+      // Every reply passes the one length guard (ui/limits.ts) on its way out.
+      const msg: ReplyMessage = fitMessage(
+        typeof message === 'string' ? { text: message } : message,
+      );
       const withType = { response_type: 'ephemeral' as const, ...msg };
       if (respond) {
         await respond(withType);

@@ -17,6 +17,7 @@ import type { WorkContext } from '../context/work-context.js';
 import type { TaskActivity } from '../notify/activity.js';
 import { postCard } from '../tasks/card/live-post.js';
 import type { TaskCardData } from '../tasks/card/view.js';
+import { fitMessage } from '../ui/limits.js';
 import { type SummaryEntry, summaryMessage } from './feed-text.js';
 import { KeyedSerial } from './keyed-serial.js';
 import { whoActed } from './people-labels.js';
@@ -142,7 +143,7 @@ export class FeedCards {
         return { taskId, name: known?.name ?? taskId, number: known?.number };
       }),
     );
-    const message = summaryMessage(entries, pending.projectName);
+    const message = fitMessage(summaryMessage(entries, pending.projectName));
     try {
       if (pending.ts) {
         await ctx.slack.chat.update({ channel: pending.channelId, ts: pending.ts, ...message });

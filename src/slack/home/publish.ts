@@ -16,6 +16,7 @@ import { completeTask, replyCompletionError } from '../tasks/complete.js';
 import { loadMine } from '../tasks/mine/load.js';
 import { mineHomeBlocks } from '../tasks/mine/view.js';
 import { ACTION } from '../ui/block-ids.js';
+import { fitView } from '../ui/limits.js';
 import { homeView } from './view.js';
 
 /** Builds and publishes the Home view of `ctx.userId`. Throws when views.publish fails. */
@@ -73,6 +74,7 @@ export async function publishHome(
     : undefined;
   const view = homeView({
     you,
+    settings: admin ? await store.teamSettings.get(teamId) : undefined,
     notify,
     connection: info
       ? { workspaceName: info.workspaceName, connectedBy: info.connectedBy, connectedAt }
@@ -84,7 +86,7 @@ export async function publishHome(
     admin,
     myTasks: mine ? mineHomeBlocks(mine) : undefined,
   });
-  await ctx.slack.views.publish({ user_id: ctx.userId, view });
+  await ctx.slack.views.publish({ user_id: ctx.userId, view: fitView(view) });
 }
 
 /** `commands`: what the Home tab lists (the router's visible subcommands). */

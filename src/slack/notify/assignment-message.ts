@@ -32,9 +32,9 @@ export interface AssignmentMessage {
 
 const MENTION = /^<@[UW][A-Z0-9_]+>$/;
 
-/** Why: a name with * or _ must not turn the sentence bold or italic half-way. */
+/** A name in bold; esc() keeps its own marks from ending the bold half-way. */
 export function bold(s: string): string {
-  const clean = esc(s.replace(/\s+/g, ' ').trim()).replace(/\*/g, '∗');
+  const clean = esc(s.replace(/\s+/g, ' ').trim());
   return `*${clean || 'Untitled task'}*`;
 }
 

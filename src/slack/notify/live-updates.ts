@@ -11,6 +11,7 @@ import type { Logger } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { TaskMessage, TaskMessagesStore } from '../../store/task-messages.js';
 import type { LiveMessage } from '../tasks/card/live-view.js';
+import { fitMessage } from '../ui/limits.js';
 
 /** What the caller already knows of the task's new state (update task answers these). */
 export interface ChangeHint {
@@ -159,7 +160,7 @@ export class LiveUpdates implements TaskChanges {
     for (let attempt = 0; attempt < 3; attempt++) {
       await this.take(m.teamId);
       try {
-        await slack.chat.update({ channel: m.channelId, ts: m.ts, ...view });
+        await slack.chat.update({ channel: m.channelId, ts: m.ts, ...fitMessage(view) });
         return;
       } catch (e) {
         const err = e as { code?: string; data?: { error?: string }; retryAfter?: number };

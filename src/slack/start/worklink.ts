@@ -14,6 +14,7 @@ import type { AppConfig } from '../../config.js';
 import { errMessage } from '../../error-message.js';
 import { newInstanceId } from '../../instance-id.js';
 import { createLogger, type Logger } from '../../logger.js';
+import { rememberConfigSecrets } from '../../secrets.js';
 import type { ServiceHandle } from '../../service/index.js';
 import type { Store } from '../../store/index.js';
 import { openConfiguredStore, StoreOpenError } from '../../store/open.js';
@@ -99,6 +100,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
     cleanup.length = 0;
   };
 
+  rememberConfigSecrets(config);
   try {
     const store = await openConfiguredStore(config, logger).catch((e: unknown) => {
       throw e instanceof StoreOpenError ? new StartupError(e.message) : e;

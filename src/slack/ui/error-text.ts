@@ -4,6 +4,7 @@
  * because it names the field and the problem ("dueDate: is not a date on the calendar").
  */
 import { errMessage } from '../../error-message.js';
+import { scrub } from '../../secrets.js';
 import { isWorkApiError, type WorkApiError } from '../../workapi/client.js';
 import type { ClientOperationName } from '../../workapi/contract.js';
 import { esc } from '../format/text.js';
@@ -102,7 +103,7 @@ function notFound(err: WorkApiError, id?: string): string {
 
 /** The service's message, trimmed, capped and escaped: its words are shown, never its markup. */
 function clip(message: string): string {
-  return esc(message.trim().slice(0, 300)) || 'the request was refused';
+  return esc(scrub(message).trim().slice(0, 300)) || 'the request was refused';
 }
 
 /** The message as a sentence, ending in a full stop. */

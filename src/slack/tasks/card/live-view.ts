@@ -32,12 +32,9 @@ function actorText(actor: string | undefined): string {
   return MENTION.test(actor) ? actor : esc(actor.trim());
 }
 
-/** "*#12 Fix login page*" (why the ∗: a name with * must not end the bold half-way). */
+/** "*#12 Fix login page*" (esc() keeps a name's own * from ending the bold half-way). */
 function liveTitle(d: TaskCardData): string {
-  const name = esc(cut(d.name.replace(/\s+/g, ' ').trim() || 'Untitled task', 300)).replace(
-    /\*/g,
-    '∗',
-  );
+  const name = esc(cut(d.name.replace(/\s+/g, ' ').trim() || 'Untitled task', 300));
   return `*${d.number !== undefined ? `#${d.number} ` : ''}${name}*`;
 }
 
