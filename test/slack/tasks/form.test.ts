@@ -211,7 +211,7 @@ describe('create form', () => {
       'chat.postMessage',
       (c) => c.body.channel === h.users.alice.id && shown(c.body).includes('Launch checklist'),
     );
-    expect(shown(card.body.blocks)).toContain('<@U_ALICE> created *Launch checklist*');
+    expect(shown(card.body.blocks)).toMatch(/<@U_ALICE> created \*#\d+ Launch checklist\*/);
     expect(shown(card.body.blocks)).toContain('In Progress');
     expect(shown(card.body.blocks)).toContain(task!.taskId);
     expect(h.repliesTo(command)).toEqual([]);
