@@ -27,6 +27,7 @@ import { projectCommands } from './projects/commands.js';
 import { directoryCommands } from './projects/directory/commands.js';
 import { registerProjectPick } from './projects/pick-action.js';
 import { registerProjects } from './projects/register.js';
+import { registerReminders, remindCommands } from './remind/commands.js';
 import { DEFAULT_HTTP_LIMITS, guardSlackRequests } from './start/http-guard.js';
 import { ReplayWindow } from './start/replay-window.js';
 import { singleFlightAuthorize } from './start/token-refresh.js';
@@ -74,6 +75,7 @@ export function workSubcommands(extra: readonly Subcommand[] = []): Subcommand[]
     ...directoryCommands,
     ...peopleCommands,
     ...digestCommands,
+    ...remindCommands,
     ...extra,
   ];
 }
@@ -217,6 +219,7 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
   registerTasks(app, deps);
   registerProjects(app, deps);
   registerThreadSync(app, deps);
+  registerReminders(app, deps);
   registerHome(app, deps, router.visible());
   registerIdentity(app, deps, (ctx) => publishHome(ctx, router.visible()));
   registerWorkflowSteps(app, deps);
