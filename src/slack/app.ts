@@ -26,6 +26,7 @@ import { answerOnFailure, normalizePayload } from './payload-guard.js';
 import { outboxStatusSection, peopleCommands } from './people/commands.js';
 import { projectCommands } from './projects/commands.js';
 import { directoryCommands } from './projects/directory/commands.js';
+import { registerProjectPick } from './projects/pick-action.js';
 import { registerProjects } from './projects/register.js';
 import { DEFAULT_HTTP_LIMITS, guardSlackRequests } from './start/http-guard.js';
 import { singleFlightAuthorize } from './start/token-refresh.js';
@@ -207,6 +208,7 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
   app.use(normalizePayload);
   const router = new WorkRouter(workSubcommands(options.subcommands));
   router.register(app, deps);
+  registerProjectPick(app, deps, (ctx, text) => router.dispatch(ctx, text));
   registerConnection(app, deps);
   registerTasks(app, deps);
   registerProjects(app, deps);

@@ -17,12 +17,13 @@ import {
 
 type Warn = (message: string) => void;
 
-/** A number the service may send beside the documented fields (hosted lists do). */
-function extraNumber(o: object): number | undefined {
-  const rec = o as Record<string, unknown>;
-  const v = rec.TaskNumber ?? rec.taskNumber;
-  const n = typeof v === 'string' ? Number(v) : v;
-  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : undefined;
+/**
+ * The task's number: `taskNumber` (the embedded service's extension) or `TaskNumber` (hosted
+ * answers), both read into `taskNumber` by the tolerant reader.
+ */
+function numberOf(o: { taskNumber?: number }): number | undefined {
+  const n = o.taskNumber;
+  return n !== undefined && Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
 /** What a get/create task answer tells (a whole read). */
@@ -35,7 +36,7 @@ export function sightingFromTask(t: Task): TaskSighting {
     ...(t.dueDate !== undefined ? { dueDate: t.dueDate } : {}),
     ...(t.priority !== undefined ? { priority: priorityNumber(t.priority) ?? null } : {}),
     ...(t.taskUsers ? { assigneeIds: t.taskUsers.map((u) => u.taskUserId) } : {}),
-    ...(extraNumber(t) ? { number: extraNumber(t) } : {}),
+    ...(numberOf(t) ? { number: numberOf(t) } : {}),
     read: true,
   };
 }
@@ -59,7 +60,7 @@ export function sightingFromUpdated(u: UpdatedTask, statuses?: StatusEntry[]): T
 }
 
 export function sightingFromListItem(item: TaskListItem, projectId: string): TaskSighting {
-  const number = extraNumber(item);
+  const number = numberOf(item);
   return {
     taskId: item.taskId,
     projectId,

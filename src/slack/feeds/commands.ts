@@ -8,6 +8,7 @@
 import type { FeedChoice } from '../../store/channel-feeds.js';
 import type { Subcommand } from '../commands/router.js';
 import { errMessage } from '../context/error-replies.js';
+import { canChangeChannelLinks } from '../context/permissions.js';
 import type { WorkContext } from '../context/work-context.js';
 import { esc } from '../format/text.js';
 import { knownName } from '../shared/project-context.js';
@@ -70,6 +71,12 @@ const feedCommand: Subcommand = {
           ? `This channel’s task feed is *on* (${project}): ${describeChoice(feed.events, feed.filters)}. Thread replies become comments: *${feed.sync ? 'on' : 'off'}*. Change it with ${USAGE}.`
           : `This channel’s task feed is *off*. \`/work feed on\` posts the new tasks of ${project} here (\`/work feed on sync\`: and ${WHAT_SYNC}); ${FEED_WORDS_HELP}.`,
       );
+      return;
+    }
+    // Turning the feed on or off is the admin's setting's (the state above is anyone's to see).
+    const permission = await canChangeChannelLinks(ctx);
+    if (!permission.allowed) {
+      await ctx.reply(permission.message);
       return;
     }
     if (verb === 'off') {

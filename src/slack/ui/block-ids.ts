@@ -26,6 +26,8 @@ export const ACTION = {
   /** Project card buttons; value = projectId. */
   projectEdit: 'project_edit',
   projectOpen: 'project_open',
+  /** Pick list of a project command that matched several; value = JSON {command, projectId, rest}. */
+  projectPick: 'project_pick',
   /** Project card button: make it the channel's default project; value = projectId. */
   projectLink: 'project_link',
   /** App Home buttons (no value). */

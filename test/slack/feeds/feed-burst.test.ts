@@ -70,7 +70,7 @@ describe('a burst of new tasks', () => {
     await f.h.fake.waitForCall(
       'chat.postMessage',
       (c) =>
-        c.body.channel === 'C_ONBOARDING' && shown(c.body).includes('created *After the burst*'),
+        c.body.channel === 'C_ONBOARDING' && /created \*#\d+ After the burst\*/.test(shown(c.body)),
     );
   });
 });
@@ -111,7 +111,7 @@ describe('a task made from a message', () => {
       (c) => c.body.channel === 'C_GENERAL' && c.body.thread_ts === messageTs,
     );
     expect(shown(answer.body)).toMatch(
-      /<@U_ALICE> created \*The footer overlaps on phones\* for <@U_BOB>/,
+      /<@U_ALICE> created \*#\d+ The footer overlaps on phones\* for <@U_BOB>/,
     );
     const task = (await findTask(f.h, f.website, 'The footer overlaps on phones'))!;
     // It is a live message too: remembered with the task.
