@@ -28,7 +28,9 @@ import { projectCommands } from './projects/commands.js';
 import { directoryCommands } from './projects/directory/commands.js';
 import { registerProjectPick } from './projects/pick-action.js';
 import { registerProjects } from './projects/register.js';
+import { registerReminders, remindCommands } from './remind/commands.js';
 import { DEFAULT_HTTP_LIMITS, guardSlackRequests } from './start/http-guard.js';
+import { ReplayWindow } from './start/replay-window.js';
 import { singleFlightAuthorize } from './start/token-refresh.js';
 import { answerUnreadableInstall } from './start/unreadable-installs.js';
 import { taskCommands } from './tasks/commands.js';
@@ -75,6 +77,7 @@ export function workSubcommands(extra: readonly Subcommand[] = []): Subcommand[]
     ...directoryCommands,
     ...peopleCommands,
     ...digestCommands,
+    ...remindCommands,
     ...extra,
   ];
 }
@@ -108,12 +111,15 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
   };
 
   const limits = { ...DEFAULT_HTTP_LIMITS, ...config.httpLimits };
-  /** Bolt's HTTP receiver behind the header, size, signature and replay checks. */
+  /**
+   * Bolt's HTTP receiver behind the header, size, signature and replay checks; the guard's
+   * signature check is the only one (the receiver is built with signatureVerification off).
+   */
   const guarded = (receiver: HTTPReceiver, signingSecret: string) => {
     receiver.requestListener = guardSlackRequests(receiver.requestListener, {
       path: EVENTS_PATH,
       signingSecret,
-      seen: deps.store.seenRequests,
+      replays: new ReplayWindow({ store: deps.store.seenRequests, logger: deps.logger }),
       limits,
       logger: deps.logger,
     });
@@ -127,6 +133,8 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
     customRoutes,
     logger: deps.logger,
     bodyLimit: limits.slackBodyBytes,
+    // Checked by the guard (guarded, above), which every request to EVENTS_PATH goes through.
+    signatureVerification: false,
   });
 
   let app: App;
@@ -213,6 +221,7 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
   registerTasks(app, deps);
   registerProjects(app, deps);
   registerThreadSync(app, deps);
+  registerReminders(app, deps);
   registerHome(app, deps, router.visible());
   registerIdentity(app, deps, (ctx) => publishHome(ctx, router.visible()));
   registerWorkflowSteps(app, deps);

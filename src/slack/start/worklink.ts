@@ -38,6 +38,7 @@ import { SlackMatcher } from '../notify/match.js';
 import { createNotifications } from '../notify/notifications.js';
 import { emitSeenChanges } from '../notify/seen-changes.js';
 import { ServiceDirectory } from '../notify/service-directory.js';
+import { ReminderScheduler } from '../remind/scheduler.js';
 import { slackCode } from '../ui/error-text.js';
 import { applyServerLimits, DEFAULT_HTTP_LIMITS, serverOptions } from './http-guard.js';
 import { Lifecycle } from './lifecycle.js';
@@ -238,6 +239,16 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       instanceId,
     });
     deps.digest = digest;
+    const reminders = new ReminderScheduler({
+      store,
+      logger,
+      now: options.clock,
+      workFor: async (teamId) => {
+        const connection = await store.connections.get(teamId);
+        return connection ? workClients.for(connection) : undefined;
+      },
+    });
+    deps.reminders = reminders;
     const quietHours = new QuietRelease({ store, logger, now: clock });
     deps.quietHours = quietHours;
     // Task activity → DMs (assigned, comments, completed), through the outbox.
@@ -258,6 +269,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       notifications,
       indexRefresh,
       digest,
+      reminders,
       quietHours,
       watcher,
       live,
