@@ -18,7 +18,7 @@
  *
  * Needs Debian's postgresql package (scripts/ensure-postgres.sh installs it).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -40,6 +40,14 @@ const { values } = parseArgs({
     latency: { type: 'string', default: '100' },
     'step-s': { type: 'string', default: '3' },
     rates: { type: 'string', default: '20,40,80,120,160,200,240,320' },
+    // Which setups to run (sqlite1, pg1, pg2), and whether to run the command steps: the loss
+    // hunt runs `--setups pg2 --skip-commands` in a loop.
+    setups: { type: 'string', default: 'sqlite1,pg1,pg2' },
+    'dms-only': { type: 'boolean', default: false },
+    // The instances' log level, and where their logs and the lost rows go when a run loses
+    // or duplicates a DM.
+    'log-level': { type: 'string', default: 'warn' },
+    logs: { type: 'string', default: join(tmpdir(), 'worklink-bench-scale-logs') },
   },
 });
 const P99_MS = Number(values['p99-ms']);
@@ -53,6 +61,7 @@ interface Setup {
   name: string;
   engine: 'sqlite' | 'pg';
   instances: number;
+  key: string;
 }
 
 interface CommandFigures {
@@ -69,6 +78,14 @@ interface DmFigures {
   limitedChannel: number;
   duplicates: number;
   losses: number;
+  /** Of the losses, rows still queued (pending or sending) when the wait ended: late. */
+  late: number;
+  /** The team's learned pace at the end (DMs/s), if it was paced. */
+  pacedAt?: number;
+  /** What the database says of each lost row (kept with the logs). */
+  lost: string[];
+  /** Seconds from the enqueue until every row was sent or failed (or the deadline). */
+  seconds: number;
 }
 
 const percentile = (xs: number[], p: number) => {
@@ -142,7 +159,8 @@ async function dms(fixture: ScaleFixture, dataDir: string, databaseUrl?: string)
       fixture.people.map((p, i) => matchedRow(TEAM_ID, p.id, { taskName: `Bench DM ${i}` })),
       'slack',
     );
-    const deadline = Date.now() + 120_000;
+    const t0 = Date.now();
+    const deadline = t0 + 120_000;
     while (Date.now() < deadline) {
       const c = await store.outbox.counts();
       if (c.sent + c.failed >= DMS) break;
@@ -151,12 +169,25 @@ async function dms(fixture: ScaleFixture, dataDir: string, databaseUrl?: string)
     const sent = dmCalls(fake);
     const span = ((sent.at(-1)?.at ?? 0) - (sent[0]?.at ?? 0)) / 1000;
     const perRow = dmCountsByOutboxId(fake);
+    const lostRows = rows.filter((r) => !perRow.has(r.id));
+    const lost: string[] = [];
+    let late = 0;
+    for (const r of lostRows) {
+      const now = await store.outbox.get(r.id);
+      if (now?.status === 'pending' || now?.status === 'sending') late++;
+      lost.push(JSON.stringify(now));
+    }
+    const pace = await new SharedPace(store.pace, new ChannelPacer()).state(TEAM_ID, Date.now());
     const figures: DmFigures = {
       rate: span > 0 ? (sent.length - 1) / span : 0,
       limitedTeam: limits.limitedTeam,
       limitedChannel: limits.limitedChannel,
       duplicates: [...perRow.values()].reduce((n, k) => n + Math.max(0, k - 1), 0),
-      losses: rows.filter((r) => !perRow.has(r.id)).length,
+      losses: lostRows.length,
+      late,
+      ...(pace.intervalMs ? { pacedAt: 1000 / pace.intervalMs } : {}),
+      lost,
+      seconds: (Date.now() - t0) / 1000,
     };
     return figures;
   } finally {
@@ -169,15 +200,35 @@ async function run(setup: Setup, databaseUrl: string | undefined) {
   const fixture = await startScaleFixture({ dataDir, databaseUrl, people: DMS });
   const instances: Instance[] = [];
   try {
-    for (let i = 0; i < setup.instances; i++) instances.push(await startInstance(fixture.env()));
-    const cmd = await commands(fixture, instances);
+    const env = fixture.env({ LOG_LEVEL: values['log-level'] });
+    for (let i = 0; i < setup.instances; i++) instances.push(await startInstance(env));
+    const cmd = values['dms-only']
+      ? { rate: 0, throughput: 0, p99: Number.NaN }
+      : await commands(fixture, instances);
     const dm = await dms(fixture, dataDir, databaseUrl);
+    if (dm.losses > 0 || dm.duplicates > 0) keepLogs(setup, instances, dm);
     return { cmd, dm };
   } finally {
     await Promise.all(instances.map((i) => i.stop()));
     await fixture.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** A run lost or duplicated DMs: its instances' logs and the lost rows, for reading later. */
+function keepLogs(setup: Setup, instances: Instance[], dm: DmFigures) {
+  const dir = join(
+    values.logs,
+    `${new Date().toISOString().replace(/[:.]/g, '-')}-${setup.engine}${setup.instances}`,
+  );
+  mkdirSync(dir, { recursive: true });
+  instances.forEach((i, n) => {
+    writeFileSync(join(dir, `instance-${n + 1}.log`), i.output());
+  });
+  writeFileSync(join(dir, 'lost-rows.jsonl'), `${dm.lost.join('\n')}\n`);
+  console.log(
+    `Lost ${dm.losses} (${dm.late} still queued at the deadline), duplicated ${dm.duplicates}; learned pace at the end ${dm.pacedAt?.toFixed(1) ?? 'none'}/s: logs and rows kept in ${dir}`,
+  );
 }
 
 /** µs per DM of the shared pace's two transactions, on one engine, in this process. */
@@ -207,11 +258,13 @@ async function paceCost(databaseUrl: string | undefined): Promise<number> {
 async function main() {
   const pg = await startPostgres();
   try {
-    const setups: Setup[] = [
-      { name: 'SQLite, 1 instance', engine: 'sqlite', instances: 1 },
-      { name: 'PostgreSQL, 1 instance', engine: 'pg', instances: 1 },
-      { name: 'PostgreSQL, 2 instances', engine: 'pg', instances: 2 },
+    const wanted = new Set(values.setups.split(','));
+    const all: Setup[] = [
+      { name: 'SQLite, 1 instance', engine: 'sqlite', instances: 1, key: 'sqlite1' },
+      { name: 'PostgreSQL, 1 instance', engine: 'pg', instances: 1, key: 'pg1' },
+      { name: 'PostgreSQL, 2 instances', engine: 'pg', instances: 2, key: 'pg2' },
     ];
+    const setups = all.filter((s) => wanted.has(s.key));
     console.log(
       `Commands: signed /work list, open loop at ${RATES.join(', ')}/s (${STEP_MS / 1000} s each), best rate with ack p99 ≤ ${P99_MS} ms.`,
     );
@@ -219,7 +272,7 @@ async function main() {
       `DMs: ${DMS} to distinct people; fake Slack ${LIMIT}/s per team, 1/s per channel, ${LATENCY_MS} ms latency, 429 past either.`,
     );
     console.log(
-      'setup                      cmds/s @p99   p99 ms   DMs/s  % of 50   429 team/ch   dup  lost',
+      'setup                      cmds/s @p99   p99 ms   DMs/s  % of 50   429 team/ch   dup  lost  late  secs  paced/s',
     );
     const results: Record<string, Awaited<ReturnType<typeof run>>> = {};
     let bad = false;
@@ -238,12 +291,17 @@ async function main() {
           `${r.dm.limitedTeam}/${r.dm.limitedChannel}`.padStart(13),
           String(r.dm.duplicates).padStart(5),
           String(r.dm.losses).padStart(5),
+          String(r.dm.late).padStart(5),
+          r.dm.seconds.toFixed(1).padStart(5),
+          (r.dm.pacedAt?.toFixed(1) ?? '-').padStart(8),
         ].join(' '),
       );
     }
-    const floor = results['SQLite, 1 instance']!;
-    const one = results['PostgreSQL, 1 instance']!;
-    const two = results['PostgreSQL, 2 instances']!;
+    if (bad) process.exitCode = 1;
+    const floor = results['SQLite, 1 instance'];
+    const one = results['PostgreSQL, 1 instance'];
+    const two = results['PostgreSQL, 2 instances'];
+    if (!floor || !one || !two || values['dms-only']) return;
     const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a');
     console.log(
       `Ratios: commands/s PostgreSQL 1 vs SQLite ${ratio(one.cmd.throughput, floor.cmd.throughput)}, PostgreSQL 2 vs 1 ${ratio(two.cmd.throughput, one.cmd.throughput)}; DMs/s PostgreSQL 2 vs 1 ${ratio(two.dm.rate, one.dm.rate)}, 2 instances vs the 50/s limit ${ratio(two.dm.rate, LIMIT)}.`,

@@ -1,4 +1,9 @@
-/** An error as one line for logs and messages: its message, never the whole object. */
+import { scrub } from './secrets.js';
+
+/**
+ * An error as one line for logs and messages: its message, never the whole object, and never
+ * a secret it names (src/secrets.ts).
+ */
 export function errMessage(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+  return scrub(e instanceof Error ? e.message : String(e));
 }

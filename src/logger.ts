@@ -14,6 +14,7 @@ import { type Logger, LogLevel } from '@slack/bolt';
 import { type DestinationStream, pino } from 'pino';
 import type PinoPretty from 'pino-pretty';
 import type { LogLevelName } from './config.js';
+import { scrub } from './secrets.js';
 
 export type { Logger };
 
@@ -96,7 +97,8 @@ function asBoltLogger(base: pino.Logger): Logger {
   let level: LogLevelName = isLevel(base.level) ? base.level : 'info';
   const emit = (at: LogLevelName, msgs: unknown[]) => {
     if (!current.isLevelEnabled(at)) return;
-    current[at](msgs.map((m) => text(m, level === 'debug')).join(' '));
+    // Every line, whoever wrote it (Bolt, the Web API client, Worklink), without secrets.
+    current[at](scrub(msgs.map((m) => text(m, level === 'debug')).join(' ')));
   };
   return {
     debug: (...m) => emit('debug', m),
@@ -124,4 +126,19 @@ function text(m: unknown, withStack: boolean): string {
   } catch {
     return String(m);
   }
+}
+
+/**
+ * A Web API client's logger that drops the request and result bodies it logs at debug: the
+ * OAuth installer's client sends the client secret, codes and refresh tokens in them.
+ */
+export function withoutRequestBodies(logger: Logger): Logger {
+  const bodies = /^http request (?:body|result)/;
+  return {
+    ...logger,
+    debug: (...msgs) => {
+      if (typeof msgs[0] === 'string' && bodies.test(msgs[0])) return;
+      logger.debug(...msgs);
+    },
+  };
 }

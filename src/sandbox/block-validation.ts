@@ -111,6 +111,14 @@ function checkElement(v: unknown, pointer: string, out: string[], context: 'inpu
   if (v.placeholder !== undefined) {
     checkText(v.placeholder, `${pointer}/placeholder`, out, { max: 150, plainOnly: true });
   }
+  if (
+    type === 'plain_text_input' &&
+    typeof v.initial_value === 'string' &&
+    typeof v.max_length === 'number' &&
+    v.initial_value.length > v.max_length
+  ) {
+    out.push(err('must be no longer than max_length', `${pointer}/initial_value`));
+  }
 }
 
 /** Slack's checks on a `blocks` array; returns the problems found (empty when valid). */

@@ -14,6 +14,8 @@ import { type AppSurface, DEFAULT_APP_SURFACE } from './manifest.js';
 import { pageRoutes } from './page-api.js';
 import { type LogEntry, SandboxState } from './state.js';
 import { type Args, WebApi } from './web-api.js';
+import { FunctionExecutions, type StepDefinition } from './workflow-functions.js';
+import { workflowRoutes } from './workflow-runs.js';
 import {
   DEFAULT_CHANNELS,
   DEFAULT_TEAM,
@@ -35,6 +37,8 @@ export interface SandboxServerOptions {
   teamId?: string;
   /** Commands, shortcuts and tabs the app declares (from its manifest). */
   app?: AppSurface;
+  /** The Workflow Builder steps the app declares (the manifest's `functions`). */
+  steps?: readonly StepDefinition[];
   /** How long the app gets to answer a request (Slack: 3000 ms). */
   timeoutMs?: number;
   /** How long a trigger_id stays usable (Slack: 3000 ms). */
@@ -50,6 +54,8 @@ export interface SandboxServer {
   state: SandboxState;
   webApi: WebApi;
   interactions: Interactions;
+  /** Workflow step executions (the page's Workflows panel). */
+  executions: FunctionExecutions;
   setAppEventsUrl(url: string): void;
   setAppSurface(surface: AppSurface): void;
   stop(): Promise<void>;
@@ -152,9 +158,12 @@ export async function startSandboxServer(opts: SandboxServerOptions): Promise<Sa
   let appUrl = opts.appEventsUrl;
   let surface = opts.app ?? DEFAULT_APP_SURFACE;
   const webApi = new WebApi(state, opts.botToken);
+  const executions = new FunctionExecutions();
+  webApi.extend(executions.methods(), (token) => executions.acceptsToken(token));
+  const verificationToken = randomBytes(12).toString('hex');
   const interactions = new Interactions(state, {
     signingSecret: opts.signingSecret,
-    verificationToken: randomBytes(12).toString('hex'),
+    verificationToken,
     appUrl: () => appUrl,
     surface: () => surface,
     timeoutMs: opts.timeoutMs,
@@ -189,6 +198,14 @@ export async function startSandboxServer(opts: SandboxServerOptions): Promise<Sa
 
   registerSlackRoutes(app, webApi, interactions);
   pageRoutes(app, { state, interactions, surface: () => surface, streams });
+  workflowRoutes(app, {
+    state,
+    steps: () => opts.steps ?? [],
+    executions,
+    signingSecret: opts.signingSecret,
+    verificationToken,
+    appUrl: () => appUrl,
+  });
 
   await app.listen({ port: opts.port ?? 3000, host: opts.host ?? '127.0.0.1' });
   const address = app.server.address();
@@ -204,6 +221,7 @@ export async function startSandboxServer(opts: SandboxServerOptions): Promise<Sa
     state,
     webApi,
     interactions,
+    executions,
     setAppEventsUrl(next) {
       appUrl = next;
     },

@@ -26,6 +26,7 @@ import {
   saveSetup,
   setupFilePath,
 } from './setup-file.js';
+import { readStepDefinitions } from './workflow-functions.js';
 import { DEFAULT_CHANNELS, DEFAULT_TEAM, DEFAULT_USERS } from './workspace.js';
 
 export interface LaunchOptions {
@@ -103,7 +104,12 @@ export async function launchSandbox(
   }
   const { setup } = loaded;
 
-  const surface = await appSurface(options.manifestPath ?? defaultManifestPath(), logger);
+  const manifestPath = options.manifestPath ?? defaultManifestPath();
+  const surface = await appSurface(manifestPath, logger);
+  const steps = await readStepDefinitions(manifestPath).catch((e: unknown) => {
+    logger.warn(`The sandbox could not read the steps of ${manifestPath}: ${errMessage(e)}`);
+    return [];
+  });
   let sandbox: SandboxServer;
   try {
     sandbox = await startSandboxServer({
@@ -115,6 +121,7 @@ export async function launchSandbox(
       channels: DEFAULT_CHANNELS,
       teamId: DEFAULT_TEAM.id,
       app: surface,
+      steps,
       logger: (entry) => logger[entry.level](`[sandbox] ${entry.text}`),
     });
   } catch (e) {

@@ -9,6 +9,9 @@
 //   functions.completeSuccess (outputs) and functions.completeError (error). An execution ends
 //   once; a second completion answers `function_execution_not_found`, as Slack does.
 
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { parse } from 'yaml';
 import { z } from 'zod';
 import { randomHex, slackId } from './slack-ids.js';
 
@@ -75,6 +78,12 @@ export function stepDefinitions(manifest: unknown): StepDefinition[] {
     inputs: params(f.input_parameters),
     outputs: params(f.output_parameters),
   }));
+}
+
+/** The steps of the manifest file at `path` ([] when there is no such file). */
+export async function readStepDefinitions(path: string): Promise<StepDefinition[]> {
+  if (!existsSync(path)) return [];
+  return stepDefinitions(parse(await readFile(path, 'utf8')));
 }
 
 export interface FunctionExecution {

@@ -1,9 +1,10 @@
 import type { z } from 'zod';
-import type { OperationName, operations } from '../workapi/contract.js';
+import type { ExtraOperationName, OperationName, operations } from '../workapi/contract.js';
 import { listCustomers } from './customers.js';
 import type { Db } from './db.js';
 import { groupList } from './groups.js';
 import { JsonText } from './json-text.js';
+import { deleteProject, listProjects } from './project-extensions.js';
 import {
   createProject,
   getProject,
@@ -55,9 +56,17 @@ export const handlers: Handlers = {
     return new JsonText(json, total === undefined ? undefined : { 'x-total-count': String(total) });
   },
   getTask: ({ db, caller }, { params }) => new JsonText(getTaskJson(db, caller, params.taskId)),
-  updateTask: ({ db, caller }, { params, body }) => updateTask(db, caller, params.taskId, body),
-  postComment: ({ db, caller }, { params, body }) =>
-    postComment(db, caller, params.taskId, body.content),
+  // Both record an event (task.updated when something changed, task.commented).
+  updateTask: (ctx, { params, body }) => {
+    const updated = updateTask(ctx.db, ctx.caller, params.taskId, body);
+    ctx.eventRecorded();
+    return updated;
+  },
+  postComment: (ctx, { params, body }) => {
+    const comment = postComment(ctx.db, ctx.caller, params.taskId, body.content);
+    ctx.eventRecorded();
+    return comment;
+  },
   createProject: ({ db, caller }, { body }) => createProject(db, caller, body),
   getProject: ({ db, caller }, { params }) => getProject(db, caller, params.projectId),
   updateProject: ({ db, caller }, { params, body }) =>
@@ -67,4 +76,12 @@ export const handlers: Handlers = {
     groupList(db, loadProject(db, caller.workspaceId, params.projectId).id),
   listCustomers: ({ db, caller }) => listCustomers(db, caller.workspaceId),
   listUsers: ({ db, caller }) => listUsers(db, caller.workspaceId),
+};
+
+/** The extensions (docs/service-extensions.md): path ids only, no query or body. */
+export const extensionHandlers: {
+  [N in ExtraOperationName]: (ctx: HandlerContext, input: Pick<Input, 'params'>) => unknown;
+} = {
+  listProjects: ({ db, caller }) => listProjects(db, caller),
+  deleteProject: ({ db, caller }, { params }) => deleteProject(db, caller, params.projectId),
 };

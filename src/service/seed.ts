@@ -8,10 +8,12 @@ import { type Caller, createApiKey, createWorkspace } from './workspaces.js';
 
 /** What `seed` prints (as JSON) and returns: enough to connect and to try everything. */
 export interface SeedResult {
+  /** Alice's key: the one the Slack workspace connects with. */
   apiKey: string;
   workspaceId: string;
   workspaceName: string;
-  users: { id: string; name: string; email: string }[];
+  /** `apiKey`: the user's own key (every demo user has one, to connect with `/work connect me`). */
+  users: { id: string; name: string; email: string; apiKey?: string }[];
   customers: { customerId: string; companyName: string }[];
   projects: {
     projectId: string;
@@ -20,7 +22,10 @@ export interface SeedResult {
   }[];
 }
 
-/** The demo users; the sandbox's Slack users have the same e-mails. Alice owns the key. */
+/**
+ * The demo users; the sandbox's Slack users have the same e-mails. Alice's key is the one the
+ * workspace connects with; everyone has a key of their own too (acting as themselves).
+ */
 export const DEMO_USERS = [
   { name: 'Alice Adams', email: 'alice@example.com', isOwner: true, isAdmin: true },
   { name: 'Bob Brown', email: 'bob@example.com' },
@@ -56,6 +61,10 @@ function seed(db: Db): SeedResult {
   });
   const [alice, bob, carol, dan, erin] = users;
   const apiKey = createApiKey(db, workspace.id, alice.id);
+  const keyed = users.map((u) => ({
+    ...u,
+    apiKey: u === alice ? apiKey : createApiKey(db, workspace.id, u.id),
+  }));
   const caller: Caller = {
     workspaceId: workspace.id,
     workspaceName: workspace.name,
@@ -171,7 +180,7 @@ function seed(db: Db): SeedResult {
     apiKey,
     workspaceId: workspace.id,
     workspaceName: workspace.name,
-    users,
+    users: keyed,
     customers,
     projects: [website, onboarding].map((id) => ({
       projectId: id,

@@ -17,6 +17,7 @@ import { newId } from './new-ids.js';
 import { featuresOf, findProject, loadProject, type ProjectRow } from './projects.js';
 import { defaultStatus, findStatus, isDoneType } from './statuses.js';
 import { forgetTask, taskCache } from './task-cache.js';
+import { recordTaskCommented, recordTaskUpdated, taskChanges } from './task-events.js';
 import { dateTimeOf, nowIso } from './time.js';
 import { usersByIds } from './users.js';
 import type { Caller } from './workspaces.js';
@@ -88,7 +89,8 @@ const TASK_JSON = `
            'milestoneId', t.milestone_id,
            'taskUsers', (SELECT json_group_array(json_object('taskUserId', a.user_id)
                                                  ORDER BY a.position)
-                           FROM task_assignees a WHERE a.task_id = t.id)
+                           FROM task_assignees a WHERE a.task_id = t.id),
+           'taskNumber', t.task_number
          ) AS json
     FROM tasks t
     JOIN projects p ON p.id = t.project_id
@@ -99,6 +101,11 @@ function readTaskJson(db: Db, workspaceId: string, taskId: string): string {
   const row = sql<{ json: string }>(db, TASK_JSON).get(taskId, workspaceId);
   if (!row) throw notFound('task', taskId);
   return row.json;
+}
+
+/** The Task shape as an object, uncached (inside a write's transaction). */
+function readTask(db: Db, workspaceId: string, taskId: string): Task {
+  return JSON.parse(readTaskJson(db, workspaceId, taskId)) as Task;
 }
 
 /** Operation 4's body as JSON text; unknown or foreign task → 404. */
@@ -221,7 +228,7 @@ export function createTask(
     // The creator and the assignees follow the task.
     subscribe(db, id, [caller.userId, ...assignees]);
     if (body.files) replaceFiles(db, id, body.files);
-    const task = JSON.parse(readTaskJson(db, caller.workspaceId, id)) as Task;
+    const task = readTask(db, caller.workspaceId, id);
     if (options.emitEvent !== false) {
       recordEvent(db, 'task.created', caller.workspaceId, caller.userId, {
         task,
@@ -284,8 +291,9 @@ function readList(
   const json =
     sql<{ json: string }>(
       db,
-      `SELECT json_group_array(json_object('taskId', id, 'taskName', name)) AS json
-         FROM (SELECT id, name FROM tasks WHERE project_id = @project ${filter}
+      `SELECT json_group_array(json_object('taskId', id, 'taskName', name,
+                                           'taskNumber', task_number)) AS json
+         FROM (SELECT id, name, task_number FROM tasks WHERE project_id = @project ${filter}
                 ORDER BY task_number LIMIT @limit OFFSET @offset)`,
     ).get(params)?.json ?? '[]';
   if (!paged) return { json };
@@ -353,10 +361,12 @@ export function updateTask(
     if (body.estimateTime !== undefined && body.estimateTime !== task.estimate_time) {
       record({ type: ACTIVITY_TYPE.estimate, estimateTime: body.estimateTime });
     }
+    let assigneeChange = { added: [] as string[], removed: [] as string[] };
     if (refs.assignees) {
       const before = assigneeIds(db, task.id);
       const added = refs.assignees.filter((id) => !before.includes(id));
       const removed = before.filter((id) => !refs.assignees?.includes(id));
+      assigneeChange = { added, removed };
       for (const id of added) record({ type: ACTIVITY_TYPE.assigneeAdded, assignee: id });
       for (const id of removed) record({ type: ACTIVITY_TYPE.assigneeRemoved, assignee: id });
       const drop = sql(db, 'DELETE FROM task_assignees WHERE task_id = ? AND user_id = ?');
@@ -386,7 +396,14 @@ export function updateTask(
       now,
       task.id,
     );
-    return updatedTaskResponse(db, loadTask(db, caller.workspaceId, task.id));
+    const after = loadTask(db, caller.workspaceId, task.id);
+    recordTaskUpdated(
+      db,
+      caller,
+      readTask(db, caller.workspaceId, task.id),
+      taskChanges(db, task, after, assigneeChange),
+    );
+    return updatedTaskResponse(db, after);
   })();
 }
 
@@ -402,6 +419,11 @@ export function postComment(
     const commentId = recordActivity(db, task.id, caller.userId, {
       type: ACTIVITY_TYPE.comment,
       comment: content,
+    });
+    recordTaskCommented(db, caller, readTask(db, caller.workspaceId, task.id), {
+      commentId,
+      content,
+      createdTime: nowIso(),
     });
     return { commentId, content };
   })();

@@ -34,3 +34,8 @@ export function findCaller(db: Db, key: string): Caller | undefined {
       WHERE k.key_hash = ?`,
   ).get(hashApiKey(key));
 }
+
+/** Revokes a key (it is answered 401 from now on); true when it existed. */
+export function revokeApiKey(db: Db, key: string): boolean {
+  return sql(db, 'DELETE FROM api_keys WHERE key_hash = ?').run(hashApiKey(key)).changes > 0;
+}

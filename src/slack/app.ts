@@ -9,22 +9,29 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App, type AppOptions, ErrorCode, HTTPReceiver, type Logger } from '@slack/bolt';
 import type { AppConfig } from '../config.js';
 import { errMessage } from '../error-message.js';
-import { boltLogLevel } from '../logger.js';
+import { boltLogLevel, withoutRequestBodies } from '../logger.js';
 import { type Subcommand, WorkRouter } from './commands/router.js';
 import { connectionCommands } from './connection/commands.js';
+import { orgConnectionCommands } from './connection/org-commands.js';
 import { registerConnection } from './connection/register.js';
 import { watchStatusSection } from './connection/watch-status.js';
 import type { WorklinkDeps } from './context/deps.js';
 import { feedCommands } from './feeds/commands.js';
 import { registerThreadSync } from './feeds/thread-sync.js';
-import { registerHome } from './home/publish.js';
+import { publishHome, registerHome } from './home/publish.js';
+import { identityCommands } from './identity/commands.js';
+import { registerIdentity } from './identity/register.js';
 import { digestCommands } from './notify/digest/commands.js';
 import { answerOnFailure, normalizePayload } from './payload-guard.js';
 import { outboxStatusSection, peopleCommands } from './people/commands.js';
 import { projectCommands } from './projects/commands.js';
 import { directoryCommands } from './projects/directory/commands.js';
+import { registerProjectPick } from './projects/pick-action.js';
 import { registerProjects } from './projects/register.js';
+import { registerReminders, remindCommands } from './remind/commands.js';
 import { DEFAULT_HTTP_LIMITS, guardSlackRequests } from './start/http-guard.js';
+import { ReplayWindow } from './start/replay-window.js';
+import { singleFlightAuthorize } from './start/token-refresh.js';
 import { answerUnreadableInstall } from './start/unreadable-installs.js';
 import { taskCommands } from './tasks/commands.js';
 import { registerTasks } from './tasks/register.js';
@@ -62,12 +69,15 @@ export interface BuildAppOptions {
 export function workSubcommands(extra: readonly Subcommand[] = []): Subcommand[] {
   return [
     ...connectionCommands([outboxStatusSection, watchStatusSection]),
+    ...identityCommands,
+    ...orgConnectionCommands,
     ...taskCommands,
     ...projectCommands,
     ...feedCommands,
     ...directoryCommands,
     ...peopleCommands,
     ...digestCommands,
+    ...remindCommands,
     ...extra,
   ];
 }
@@ -101,12 +111,15 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
   };
 
   const limits = { ...DEFAULT_HTTP_LIMITS, ...config.httpLimits };
-  /** Bolt's HTTP receiver behind the header, size, signature and replay checks. */
+  /**
+   * Bolt's HTTP receiver behind the header, size, signature and replay checks; the guard's
+   * signature check is the only one (the receiver is built with signatureVerification off).
+   */
   const guarded = (receiver: HTTPReceiver, signingSecret: string) => {
     receiver.requestListener = guardSlackRequests(receiver.requestListener, {
       path: EVENTS_PATH,
       signingSecret,
-      seen: deps.store.seenRequests,
+      replays: new ReplayWindow({ store: deps.store.seenRequests, logger: deps.logger }),
       limits,
       logger: deps.logger,
     });
@@ -120,6 +133,8 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
     customRoutes,
     logger: deps.logger,
     bodyLimit: limits.slackBodyBytes,
+    // Checked by the guard (guarded, above), which every request to EVENTS_PATH goes through.
+    signatureVerification: false,
   });
 
   let app: App;
@@ -132,29 +147,34 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
         receiver: guarded(new HTTPReceiver(receiverBase(slack.signingSecret)), slack.signingSecret),
       });
       break;
-    case 'oauth':
-      app = new App({
-        ...common,
-        receiver: guarded(
-          new HTTPReceiver({
-            ...receiverBase(slack.signingSecret),
-            clientId: slack.clientId,
-            clientSecret: slack.clientSecret,
-            stateSecret: slack.stateSecret,
-            scopes: [...BOT_SCOPES],
-            installationStore: deps.store.installations,
-            installerOptions: {
-              installPath: INSTALL_PATH,
-              redirectUriPath: OAUTH_REDIRECT_PATH,
-              // The Installation keeps `user.id` (the installer): permissions.ts relies on it.
-              directInstall: true,
-              clientOptions: { slackApiUrl: config.slackApiUrl },
-            },
-          }),
-          slack.signingSecret,
-        ),
-      });
+    case 'oauth': {
+      const receiver = guarded(
+        new HTTPReceiver({
+          ...receiverBase(slack.signingSecret),
+          clientId: slack.clientId,
+          clientSecret: slack.clientSecret,
+          stateSecret: slack.stateSecret,
+          scopes: [...BOT_SCOPES],
+          installationStore: deps.store.installations,
+          installerOptions: {
+            installPath: INSTALL_PATH,
+            redirectUriPath: OAUTH_REDIRECT_PATH,
+            // The Installation keeps `user.id` (the installer): permissions.ts relies on it.
+            directInstall: true,
+            clientOptions: { slackApiUrl: config.slackApiUrl },
+          },
+          // The installer's client takes this logger; its requests carry the client secret,
+          // codes and refresh tokens, so it logs without request bodies.
+          logger: withoutRequestBodies(deps.logger),
+        }),
+        slack.signingSecret,
+      );
+      if (receiver.installer) {
+        singleFlightAuthorize(receiver.installer, { store: deps.store, logger: deps.logger });
+      }
+      app = new App({ ...common, receiver });
       break;
+    }
     case 'socket':
       app = new App({
         ...common,
@@ -196,11 +216,14 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
   app.use(normalizePayload);
   const router = new WorkRouter(workSubcommands(options.subcommands));
   router.register(app, deps);
+  registerProjectPick(app, deps, (ctx, text) => router.dispatch(ctx, text));
   registerConnection(app, deps);
   registerTasks(app, deps);
   registerProjects(app, deps);
   registerThreadSync(app, deps);
+  registerReminders(app, deps);
   registerHome(app, deps, router.visible());
+  registerIdentity(app, deps, (ctx) => publishHome(ctx, router.visible()));
   registerWorkflowSteps(app, deps);
   return app;
 }

@@ -8,9 +8,36 @@
  * pg/channel-feeds.ts is PostgreSQL's.
  */
 import type Database from 'better-sqlite3';
+import { z } from 'zod';
 import type { Sync } from './sync.js';
 
-export interface ChannelFeed {
+/** What a feed can hear: new tasks, completion and reopening, comments, assignment, other changes. */
+export const FEED_EVENTS = ['created', 'done', 'comments', 'assigned', 'changes'] as const;
+export type FeedEvent = (typeof FEED_EVENTS)[number];
+export const DEFAULT_FEED_EVENTS: readonly FeedEvent[] = ['created', 'done', 'comments'];
+
+/** Which tasks a feed hears of; every filter given must match. */
+export interface FeedFilters {
+  /**
+   * 1 urgent, 2 high, 3 medium, 4 low; `orMore`: this or more urgent (`priority:high+`). A
+   * task with no priority never matches.
+   */
+  priority?: { level: number; orMore: boolean };
+  /** The task's group, by name (case folded). */
+  group?: string;
+  /** One of the task's assignees. */
+  assignee?: { serviceUserId: string; slackUserId?: string };
+  /** One of the task's labels, by name (case folded). */
+  label?: string;
+}
+
+/** A feed's choice: what it hears, of which tasks. */
+export interface FeedChoice {
+  events: FeedEvent[];
+  filters: FeedFilters;
+}
+
+export interface ChannelFeed extends FeedChoice {
   teamId: string;
   channelId: string;
   /** Replies in a feed card's thread become comments on the task. */
@@ -44,8 +71,18 @@ export interface FeedCard {
 
 export interface ChannelFeedsStore {
   get(teamId: string, channelId: string): Promise<ChannelFeed | undefined>;
-  /** Turns the channel's feed on (or changes `sync`). */
-  enable(teamId: string, channelId: string, sync: boolean, by: string, now?: number): Promise<void>;
+  /**
+   * Turns the channel's feed on (or changes `sync`); with `choice`, also what it hears (else
+   * a new feed hears the defaults and an existing one keeps its choice).
+   */
+  enable(
+    teamId: string,
+    channelId: string,
+    sync: boolean,
+    by: string,
+    now?: number,
+    choice?: FeedChoice,
+  ): Promise<void>;
   /** Turns it off; true when it was on. */
   disable(teamId: string, channelId: string): Promise<boolean>;
   /** The feeds of the channels linked to this project. */
@@ -83,6 +120,10 @@ export interface FeedRow {
   sync: number | boolean;
   enabled_by: string;
   enabled_at: number;
+  /** Comma-separated FeedEvents. */
+  events: string;
+  /** FeedFilters as JSON. */
+  filters: string;
 }
 
 export const fromRow = (r: FeedRow): ChannelFeed => ({
@@ -91,17 +132,61 @@ export const fromRow = (r: FeedRow): ChannelFeed => ({
   sync: r.sync === 1 || r.sync === true,
   enabledBy: r.enabled_by,
   enabledAt: r.enabled_at,
+  events: readEvents(r.events),
+  filters: readFilters(r.filters),
 });
+
+/** The stored columns of a choice (undefined: the defaults). */
+export function choiceColumns(choice: FeedChoice | undefined): { events: string; filters: string } {
+  return {
+    events: (choice?.events ?? DEFAULT_FEED_EVENTS).join(','),
+    filters: JSON.stringify(choice?.filters ?? {}),
+  };
+}
+
+function readEvents(text: string): FeedEvent[] {
+  const listed = text.split(',');
+  return FEED_EVENTS.filter((e) => listed.includes(e));
+}
+
+const Filters = z.object({
+  priority: z.object({ level: z.number().int(), orMore: z.boolean() }).optional().catch(undefined),
+  group: z.string().optional().catch(undefined),
+  label: z.string().optional().catch(undefined),
+  assignee: z
+    .object({ serviceUserId: z.string(), slackUserId: z.string().optional() })
+    .optional()
+    .catch(undefined),
+});
+
+/** Only this module writes the column; anything unreadable is read as no filter. */
+function readFilters(text: string): FeedFilters {
+  try {
+    const parsed = Filters.safeParse(JSON.parse(text));
+    return parsed.success
+      ? Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined))
+      : {};
+  } catch {
+    return {};
+  }
+}
 
 export function channelFeedsStore(db: Database.Database): Sync<ChannelFeedsStore> {
   const select = db.prepare<[string, string], FeedRow>(
     'SELECT * FROM channel_feeds WHERE team_id = ? AND channel_id = ?',
   );
   const upsert = db.prepare(
-    `INSERT INTO channel_feeds (team_id, channel_id, sync, enabled_by, enabled_at)
-     VALUES (?, ?, ?, ?, ?)
+    `INSERT INTO channel_feeds (team_id, channel_id, sync, enabled_by, enabled_at, events, filters)
+     VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (team_id, channel_id) DO UPDATE SET sync = excluded.sync,
        enabled_by = excluded.enabled_by, enabled_at = excluded.enabled_at`,
+  );
+  const upsertChoice = db.prepare(
+    `INSERT INTO channel_feeds (team_id, channel_id, sync, enabled_by, enabled_at, events, filters)
+     VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (team_id, channel_id) DO UPDATE SET sync = excluded.sync,
+       enabled_by = excluded.enabled_by, enabled_at = excluded.enabled_at,
+       events = excluded.events, filters = excluded.filters`,
   );
   const remove = db.prepare('DELETE FROM channel_feeds WHERE team_id = ? AND channel_id = ?');
   const byProject = db.prepare<[string, string], FeedRow>(
@@ -188,8 +273,17 @@ export function channelFeedsStore(db: Database.Database): Sync<ChannelFeedsStore
       const row = select.get(teamId, channelId);
       return row ? fromRow(row) : undefined;
     },
-    enable(teamId, channelId, sync, by, now = Date.now()) {
-      upsert.run(teamId, channelId, sync ? 1 : 0, by, now);
+    enable(teamId, channelId, sync, by, now = Date.now(), choice) {
+      const { events, filters } = choiceColumns(choice);
+      (choice ? upsertChoice : upsert).run(
+        teamId,
+        channelId,
+        sync ? 1 : 0,
+        by,
+        now,
+        events,
+        filters,
+      );
     },
     disable: (teamId, channelId) => remove.run(teamId, channelId).changes > 0,
     forProject: (teamId, projectId) => byProject.all(teamId, projectId).map(fromRow),

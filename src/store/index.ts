@@ -40,11 +40,14 @@ import {
   seenEventsStore,
 } from './outbox.js';
 import { type PaceStore, paceStore } from './pace.js';
+import { type PersonalKeysStore, personalKeysStore } from './personal-keys.js';
+import { type RemindersStore, remindersStore } from './reminders.js';
 import { type SeenRequestsStore, seenRequestsStore } from './seen-requests.js';
 import { asyncStore } from './sync.js';
 import { type TaskCreatorsStore, taskCreatorsStore } from './task-creators.js';
 import { type TaskIndexStore, taskIndexStore } from './task-index.js';
 import { type TaskMessagesStore, taskMessagesStore } from './task-messages.js';
+import { type TeamSettingsStore, teamSettingsStore } from './team-settings.js';
 import { type UserLinksStore, userLinksStore } from './user-links.js';
 import { type WatchStateStore, watchStateStore } from './watch-state.js';
 
@@ -53,7 +56,14 @@ export type { Connection, ConnectionInfo, ConnectionsStore } from './connections
 export { DecryptError, type SecretBox } from './crypto.js';
 export type { InstallationsStore } from './installations.js';
 export type { KnownProject, KnownProjectsStore } from './known-projects.js';
+export type { PersonalKey, PersonalKeyInfo, PersonalKeysStore } from './personal-keys.js';
 export type { IndexedTask, TaskIndexStore, TaskSighting } from './task-index.js';
+export type {
+  LinksPolicy,
+  MembersPolicy,
+  TeamSettings,
+  TeamSettingsStore,
+} from './team-settings.js';
 
 export const DB_FILE = 'worklink.db';
 
@@ -109,16 +119,22 @@ export interface Store {
   readonly heldDms: HeldDmsStore;
   /** Who created each task, as Slack knows it (comment and completion DMs). */
   readonly taskCreators: TaskCreatorsStore;
+  /** People's reminders about tasks (`/work remind`). */
+  readonly reminders: RemindersStore;
   /** What the watcher has seen in each watched project (src/sync/watcher.ts). */
   readonly watchState: WatchStateStore;
   /** Periodic work one instance does at a time: watched projects' looks, digest looks. */
   readonly leases: LeasesStore;
   /** Each team's DM pace and each DM channel's next free moment, shared by all instances. */
   readonly pace: PaceStore;
+  /** Each person's own service key (`/work connect me`), sealed like the workspace key. */
+  readonly personalKeys: PersonalKeysStore;
+  /** Each team's admin policies (`/work settings`). */
+  readonly teamSettings: TeamSettingsStore;
   /**
    * Forgets what Worklink keeps about a team's service workspace: the connection (API key),
-   * channel links and feeds, known projects, the task index and the watcher's state, in one
-   * transaction. Returns what was removed.
+   * people's own keys, channel links and feeds, known projects, the task index and the
+   * watcher's state, in one transaction. Returns what was removed.
    */
   forgetTeam(teamId: string): Promise<ForgottenTeam>;
   /**
@@ -202,12 +218,17 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
   const channelFeeds = channelFeedsStore(db);
   const heldDms = heldDmsStore(db, outbox);
   const taskCreators = taskCreatorsStore(db);
+  const reminders = remindersStore(db);
+  const personalKeys = personalKeysStore(db, secrets);
+  const teamSettings = teamSettingsStore(db);
 
   const forgetTeam = db.transaction((teamId: string): ForgottenTeam => {
     taskIndex.deleteTeam(teamId);
     taskCreators.deleteTeam(teamId);
+    reminders.deleteTeam(teamId);
     watchState.forgetTeam(teamId);
     channelFeeds.deleteTeam(teamId);
+    personalKeys.deleteTeam(teamId);
     return {
       connection: connections.delete(teamId),
       links: channelProjects.deleteTeam(teamId),
@@ -217,6 +238,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
   const forgetUninstalledTeam = db.transaction((teamId: string, reason: string, now: number) => {
     lookups.clear(teamId);
     notifySettings.deleteTeam(teamId);
+    teamSettings.deleteTeam(teamId);
     // Held DMs could no longer be sent.
     heldDms.deleteTeam(teamId);
     // Without a token its messages can no longer be updated.
@@ -293,9 +315,12 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     notifySettings: asyncStore(notifySettings),
     heldDms: asyncStore(heldDms),
     taskCreators: asyncStore(taskCreators),
+    reminders: asyncStore(reminders),
     watchState: asyncStore(watchState),
     leases: asyncStore(leasesStore(db)),
     pace: asyncStore(paceStore(db)),
+    personalKeys: asyncStore(personalKeys),
+    teamSettings: asyncStore(teamSettings),
     forgetTeam: async (teamId) => forgetTeam(teamId),
     forgetUninstalledTeam: async (teamId, reason, now = Date.now()) =>
       forgetUninstalledTeam(teamId, reason, now),

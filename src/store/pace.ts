@@ -17,6 +17,12 @@ export interface TeamPaceState {
   pace?: { intervalMs: number; nextAt: number; expiresAt: number };
   /** Sends Slack accepted since the team's sends last started flowing. */
   run?: { start: number; last: number; count: number };
+  /**
+   * The burst the pace was last learned from: sends that started before `since` (when its
+   * 429 was taken for the team's limit) belong to it, whenever they are answered — an
+   * accepted one adds to what it learned, a refused one only pauses.
+   */
+  burst?: { since: number; start: number; count: number; windowMs: number };
   /** The last refused send, while it may pair with one in another channel. */
   refusal?: { channel: string; at: number };
 }

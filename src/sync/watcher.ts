@@ -19,13 +19,20 @@
  * workspace for its Retry-After, and a workspace whose service fails is logged once when it
  * starts failing and once when it recovers, not at every look. Observers get every list it
  * reads (`onTasksListed`), e.g. the task index.
+ *
+ * One task that cannot be announced (its read fails, or queueing it does: a store that
+ * refuses its text) never stops the look: the failure is recorded against that task, which
+ * is tried again at later looks with a growing pause (failed-announces.ts), shown to admins
+ * in `/work status`, and the look goes on with the other new tasks.
  */
 import type { Logger } from '@slack/bolt';
+import { errMessage } from '../error-message.js';
 import { newInstanceId } from '../instance-id.js';
 import { Periodic } from '../periodic.js';
 import type { Store } from '../store/index.js';
 import { isWorkApiError, type WorkClient } from '../workapi/client.js';
 import type { Task, TaskListItem } from '../workapi/contract.js';
+import { type FailedAnnounce, FailedAnnounces } from './failed-announces.js';
 
 /** Gets each list of open tasks the watcher reads. Must not throw (errors are logged). */
 export interface TasksListedObserver {
@@ -53,6 +60,8 @@ export interface WatchStatus {
   projects: { projectId: string; lookedAt?: number }[];
   /** Why the last look at this workspace failed, while it keeps failing. */
   problem?: string;
+  /** New tasks that could not be announced yet (tried again with a growing pause). */
+  failedTasks: FailedAnnounce[];
 }
 
 /** Projects the service lists are asked for again after this many intervals. */
@@ -78,6 +87,7 @@ export class Watcher {
   private readonly seen = new Map<string, Set<string>>();
   private readonly pausedUntil = new Map<string, number>();
   private readonly problems = new Map<string, string>();
+  private readonly failedAnnounces: FailedAnnounces;
   private readonly serviceProjects = new Map<string, { at: number; ids: string[] }>();
   /** The team's watched project ids, gathered again every few seconds (not every step). */
   private readonly watchedIds = new Map<string, { at: number; ids: string[] }>();
@@ -90,6 +100,7 @@ export class Watcher {
   constructor(private readonly options: WatcherOptions) {
     this.now = options.now ?? Date.now;
     this.instanceId = options.instanceId ?? newInstanceId();
+    this.failedAnnounces = new FailedAnnounces(options.intervalMs);
   }
 
   get enabled(): boolean {
@@ -139,6 +150,7 @@ export class Watcher {
       intervalMs: this.options.intervalMs,
       projects: projects.map((projectId) => ({ projectId, lookedAt: looks.get(projectId) })),
       problem: this.problems.get(teamId),
+      failedTasks: this.failedAnnounces.list(teamId),
     };
   }
 
@@ -280,25 +292,50 @@ export class Watcher {
       return;
     }
     this.seen.set(key, seen);
-    const fresh = items.filter((t) => !seen.has(t.taskId)).slice(0, READS_PER_LOOK);
+    const failed = this.failedAnnounces;
+    failed.keepListed(teamId, projectId, new Set(items.map((t) => t.taskId)));
+    const fresh = items
+      .filter((t) => !seen.has(t.taskId) && failed.due(teamId, t.taskId, now))
+      .slice(0, READS_PER_LOOK);
     const announced: string[] = [];
     for (const item of fresh) {
-      this.totals.taskReads++;
-      const task = await work.getTask(item.taskId).catch((e: unknown) => {
-        if (isWorkApiError(e) && e.kind === 'not_found') return undefined;
-        throw e;
-      });
-      // Queued before it is marked seen: a crash in between queues again (harmlessly).
-      if (task) {
-        await this.options.announce(teamId, { projectId, ...task });
-        this.totals.announced++;
+      try {
+        if (await this.announceOne(teamId, projectId, item.taskId, work)) this.totals.announced++;
+        failed.succeeded(teamId, item.taskId);
+        announced.push(item.taskId);
+      } catch (e) {
+        // The whole service failing (or asking to wait) is the look's failure, not the task's.
+        if (isWorkApiError(e) && TEAM_WIDE.has(e.kind)) throw e;
+        const first = failed.record(teamId, projectId, item.taskId, errMessage(e), this.now());
+        if (first) {
+          this.options.logger.warn(
+            `Watcher: task ${item.taskId} of ${teamId} could not be announced (${errMessage(e)}); the look goes on, and it is tried again later.`,
+          );
+        }
       }
-      announced.push(item.taskId);
     }
     this.lookedAt.set(key, now);
     // An idle look changes nothing durable: only new ids are written.
     if (announced.length > 0) await store.watchState.recordLook(teamId, projectId, now, announced);
     for (const id of announced) seen.add(id);
+  }
+
+  /** Reads a new task and queues its announcement; false when the service no longer has it. */
+  private async announceOne(
+    teamId: string,
+    projectId: string,
+    taskId: string,
+    work: WorkClient,
+  ): Promise<boolean> {
+    this.totals.taskReads++;
+    const task = await work.getTask(taskId).catch((e: unknown) => {
+      if (isWorkApiError(e) && e.kind === 'not_found') return undefined;
+      throw e;
+    });
+    // Queued before it is marked seen: a crash in between queues again (harmlessly).
+    if (!task) return false;
+    await this.options.announce(teamId, { projectId, ...task });
+    return true;
   }
 
   private tell(teamId: string, projectId: string, items: readonly TaskListItem[]): void {
@@ -316,7 +353,7 @@ export class Watcher {
       const wait = e.retryAfterMs ?? this.options.intervalMs;
       this.pausedUntil.set(teamId, this.now() + wait);
     }
-    const message = e instanceof Error ? e.message : String(e);
+    const message = errMessage(e);
     if (!this.problems.has(teamId)) {
       this.options.logger.warn(
         `Watcher: cannot look at the service of ${teamId} (${message}); trying again every interval.`,
@@ -331,6 +368,9 @@ export class Watcher {
     }
   }
 }
+
+/** Failures of a task read that stop the whole look (the service, not the task). */
+const TEAM_WIDE = new Set(['rate_limited', 'auth', 'timeout', 'network']);
 
 const leaseKey = (teamId: string, projectId: string) => `watch:${teamId}:${projectId}`;
 

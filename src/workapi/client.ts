@@ -9,6 +9,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Agent } from 'undici';
 import type { z } from 'zod';
+import { knownSecrets } from '../secrets.js';
 import {
   type ClientOperationName,
   type Comment,
@@ -80,6 +81,8 @@ export class WorkClient {
   private detailsAddress: Address | 'project' = 'alt';
 
   constructor(private readonly options: WorkClientOptions) {
+    // Whatever the key is for (the workspace's, one being checked, a person's), it is a secret.
+    knownSecrets.add(options.apiKey);
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.attempts = options.retry?.attempts ?? 3;
     this.baseDelayMs = options.retry?.baseDelayMs ?? 250;
@@ -232,6 +235,14 @@ export class WorkClient {
       if (isWorkApiError(e) && (e.status === 404 || e.status === 405)) return undefined;
       throw e;
     }
+  }
+
+  /**
+   * Deletes a project with its tasks (an extension: the hosted service and the embedded one
+   * serve it; docs/service-extensions.md). Any 2xx is done.
+   */
+  async deleteProject(projectId: string): Promise<void> {
+    await this.call('deleteProject', { params: { projectId } });
   }
 
   private async read<T>(

@@ -7,7 +7,9 @@
  * its `<title>`, or by "HTTP 502".
  */
 import { errors as undiciErrors } from 'undici';
+import { scrub } from '../secrets.js';
 import type { ClientOperationName } from './contract.js';
+import { parseStorableJson, storable } from './storable.js';
 
 export type WorkErrorKind =
   | 'auth'
@@ -24,6 +26,8 @@ export class WorkApiError extends Error {
   override readonly name = 'WorkApiError';
   /** For 429: how long the service asked to wait. */
   retryAfterMs?: number;
+  /** Set when the key refused (401/403) was a person's own, not the workspace's. */
+  personalKey?: boolean;
   constructor(
     readonly operation: ClientOperationName,
     readonly status: number,
@@ -34,7 +38,8 @@ export class WorkApiError extends Error {
     /** False when the answer was not JSON (an HTML page from a proxy, plain text). */
     readonly fromJson = true,
   ) {
-    super(message);
+    // The service's words may echo the request's key: never kept, shown or logged.
+    super(scrub(message));
   }
 }
 
@@ -42,10 +47,13 @@ export function isWorkApiError(e: unknown): e is WorkApiError {
   return e instanceof WorkApiError;
 }
 
-/** The JSON value of an answer's text, or `undefined` when it is not JSON. */
+/**
+ * The JSON value of an answer's text, or `undefined` when it is not JSON. Every string in it
+ * is storable (storable.ts): all service JSON is read here.
+ */
 export function jsonOf(text: string): { value: unknown } | undefined {
   try {
-    return { value: JSON.parse(text) };
+    return { value: parseStorableJson(text) };
   } catch {
     // "Not JSON" is the answer itself: each caller says what a non-JSON body means there.
     return undefined;
@@ -98,7 +106,7 @@ export function errorFromAnswer(
   if (json) message = jsonMessage(json.value);
   else if (looksLikeHtml(text)) message = htmlTitle(text);
   else message = text.trim().split('\n')[0]?.slice(0, 300);
-  message = message?.trim() || `HTTP ${status}`;
+  message = storable(message?.trim() ?? '') || `HTTP ${status}`;
   return new WorkApiError(
     name,
     status,

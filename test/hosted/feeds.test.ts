@@ -7,6 +7,7 @@
  * plain channel messages are never taken.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FEED_EVENTS } from '../../src/store/channel-feeds.js';
 import type { RecordedCall } from '../support/fake-slack.js';
 import { waitFor } from '../support/harness.js';
 import { type HostedHarness, startHostedHarness } from '../support/hosted-harness.js';
@@ -25,8 +26,10 @@ beforeAll(async () => {
   await channelProjects.link(h.teamId, 'C_GENERAL', h.hosted.projects.website, alice);
   await channelProjects.link(h.teamId, 'C_SECOND', h.hosted.projects.website, alice);
   await channelProjects.link(h.teamId, 'C_ONBOARDING', h.hosted.projects.onboarding, alice);
-  await channelFeeds.enable(h.teamId, 'C_GENERAL', true, alice);
-  await channelFeeds.enable(h.teamId, 'C_SECOND', false, alice);
+  // Everything, assignments included (the default is new tasks, completions and comments).
+  const all = { events: [...FEED_EVENTS], filters: {} };
+  await channelFeeds.enable(h.teamId, 'C_GENERAL', true, alice, undefined, all);
+  await channelFeeds.enable(h.teamId, 'C_SECOND', false, alice, undefined, all);
   await channelFeeds.enable(h.teamId, 'C_ONBOARDING', false, alice);
   // The watcher's first look only records what is there.
   await waitFor(async () => (await h.worklink.store.watchState.looks(h.teamId)).length >= 2, {

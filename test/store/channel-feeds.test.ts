@@ -40,6 +40,8 @@ for (const engine of storeEngines()) {
         sync: true,
         enabledBy: 'U2',
         enabledAt: 6,
+        events: ['created', 'done', 'comments'],
+        filters: {},
       });
       expect((await feeds.forProject('T1', 'p1')).map((f) => f.channelId)).toEqual(['C1', 'C2']);
       await store.channelProjects.link('T1', 'C2', 'p2', 'U1');

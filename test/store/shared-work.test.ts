@@ -106,6 +106,42 @@ for (const engine of storeEngines()) {
         expect(await pb.begin('T1', 'U_W', 1_540)).toBeUndefined();
       });
 
+      it('does not learn a crawl from the answers and refusals of a burst already learned from', async () => {
+        // bench:scale once delivered 279 of 500 DMs in its 120 s: two instances, 32 sends in
+        // flight, and their answers arrive in any order. The first two refusals learn 50/s;
+        // then two sends that Slack had accepted before the limit are answered (late), and a
+        // third send of the same burst is refused. Before: the late answers began a new run of
+        // 2, the third refusal learned 2 / 1 s from it, and the team crawled at 1.9/s for the
+        // two minutes a pace is kept.
+        const [pa, pb] = [paceOf(a), paceOf(b)];
+        for (let i = 0; i < 48; i++) {
+          const p = i % 2 ? pb : pa;
+          expect(await p.begin('T1', `U${i}`, i * 10)).toBeUndefined();
+          await p.answered('T1', `U${i}`, i * 10, i * 10 + 5);
+        }
+        await pa.begin('T1', 'U48', 480);
+        await pb.begin('T1', 'U49', 490);
+        expect(await pa.refused('T1', 'U_X', 1_000, 510, 500)).toBe('channel');
+        expect(await pb.refused('T1', 'U_Y', 1_000, 520, 505)).toBe('team');
+        await pa.answered('T1', 'U48', 480, 525);
+        await pb.answered('T1', 'U49', 490, 530);
+        await pa.refused('T1', 'U_V', 1_000, 540, 508);
+        const state = await pb.state('T1', 600);
+        // 48 then 50 accepted in the burst's half second (its window: 1 s).
+        expect(1_000 / state.intervalMs!).toBeCloseTo(50, 0);
+        expect(state.pausedUntil).toBe(1_540);
+        // The first sends after the pause begin the next run, which the next 429 learns from.
+        for (let i = 0; i < 30; i++) {
+          const at = 1_540 + i * 20;
+          expect(await pa.begin('T1', `W${i}`, at)).toBeUndefined();
+          await pa.answered('T1', `W${i}`, at, at + 5);
+        }
+        await pa.refused('T1', 'U_X2', 1_000, 2_140, 2_130);
+        expect(await pb.refused('T1', 'U_Y2', 1_000, 2_141, 2_135)).toBe('team');
+        // 30 in the run's window of 1 s: the limit went down (another app shares it).
+        expect(1_000 / (await pb.state('T1', 2_200)).intervalMs!).toBeCloseTo(30, 0);
+      });
+
       it('keeps a pace of fractional milliseconds in whole ones', async () => {
         const pa = new SharedPace(a.pace, new ChannelPacer(), { headroom: 0.97 });
         for (let i = 0; i < 50; i++) await pa.answered('T1', `U${i}`, i * 10, i * 10 + 5);

@@ -19,6 +19,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { validateBlocks } from '../../src/sandbox/block-validation.js';
 import { SandboxState, type SandboxUser } from '../../src/sandbox/state.js';
 import { WebApi } from '../../src/sandbox/web-api.js';
 import type { ApiResult, Script } from '../../src/sandbox/web-api-scripts.js';
@@ -36,7 +37,10 @@ export interface FakeSlackUser {
   isAdmin?: boolean;
   isOwner?: boolean;
   isBot?: boolean;
+  /** Another organisation's team: a Slack Connect person (users.info's team_id). */
   teamId?: string;
+  isRestricted?: boolean;
+  isUltraRestricted?: boolean;
 }
 
 export interface RecordedCall {
@@ -57,6 +61,8 @@ export interface RecordedResponse {
   body: Record<string, unknown>;
   at: number;
   seq: number;
+  /** Why Slack refused it (invalid blocks), when it did. */
+  problems?: string[];
 }
 
 export interface FakeSlackOptions {
@@ -172,8 +178,27 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     const url = new URL(req.url ?? '/', 'http://localhost');
     const body = parseBody(await readBody(req), String(req.headers['content-type'] ?? ''));
     if (req.method === 'POST' && url.pathname.startsWith('/response/')) {
-      responses.push({ id: url.pathname.slice(10), body, at: Date.now(), seq: mark('response') });
+      // Slack checks a response_url post's blocks as it does chat.postMessage's.
+      const problems = body.blocks === undefined ? [] : validateBlocks(body.blocks, 'message');
+      responses.push({
+        id: url.pathname.slice(10),
+        body,
+        at: Date.now(),
+        seq: mark('response'),
+        ...(problems.length ? { problems } : {}),
+      });
       notify();
+      if (problems.length) {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            ok: false,
+            error: 'invalid_blocks',
+            response_metadata: { messages: problems },
+          }),
+        );
+        return;
+      }
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end('ok');
       return;
@@ -281,6 +306,9 @@ class WorkspaceUsers extends Map<string, FakeSlackUser> {
       tz: u.tz ?? 'UTC',
       isAdmin: u.isAdmin,
       isOwner: u.isOwner,
+      isRestricted: u.isRestricted,
+      isUltraRestricted: u.isUltraRestricted,
+      ...(u.teamId ? { teamId: u.teamId } : {}),
       isBot: Boolean(u.isBot),
       color: '9f69e7',
     };

@@ -98,6 +98,8 @@ export interface HostedFake {
   proxyFailures(n: number, status?: number): void;
   /** The next `n` requests get 429 with `Retry-After: seconds`. */
   rateLimit(n: number, seconds: number): void;
+  /** The next `n` requests are refused with `status` and a message quoting their API key. */
+  keyEchoes(n: number, status: number): void;
   /** Requests seen for a route key like `GET /task` or `PUT /task/updateTask/:id`. */
   calls(route?: string): number;
   resetCalls(): void;
@@ -140,6 +142,8 @@ export async function startHostedFake(options: HostedFakeOptions = {}): Promise<
   let proxyStatus = 502;
   let limitLeft = 0;
   let limitSeconds = 1;
+  let echoLeft = 0;
+  let echoStatus = 400;
 
   const addProject = (name: string): string => {
     const id = objectId();
@@ -373,6 +377,14 @@ export async function startHostedFake(options: HostedFakeOptions = {}): Promise<
       case 'base:GET /project':
         if (!opts.projectList) return { key, answer: fail(404, 'Cannot GET /v1.0/project') };
         return { key, answer: ok({ data: [...projectsById.values()].map(projectAnswer) }) };
+      case 'base:DELETE /project/:id': {
+        const p = project(parts[1]);
+        if (!p) return { key, answer: fail(404, 'Project not found') };
+        projectsById.delete(p.id);
+        for (const t of byProject.get(p.id) ?? []) tasks.delete(t.id);
+        byProject.delete(p.id);
+        return { key, answer: written('Project deleted', null) };
+      }
       case 'base:POST /project': {
         const name = body.projectName as string | undefined;
         if (!name) return { key, answer: fail(400, 'projectName is required') };
@@ -469,6 +481,12 @@ export async function startHostedFake(options: HostedFakeOptions = {}): Promise<
       });
       return;
     }
+    if (echoLeft > 0) {
+      echoLeft--;
+      const message = `Request with apiKey ${String(req.headers.apikey)} was refused.`;
+      send(res, { status: echoStatus, body: { message } });
+      return;
+    }
     if (limitLeft > 0) {
       limitLeft--;
       send(res, {
@@ -546,6 +564,10 @@ export async function startHostedFake(options: HostedFakeOptions = {}): Promise<
     rateLimit(n, seconds) {
       limitLeft = n;
       limitSeconds = seconds;
+    },
+    keyEchoes(n, status) {
+      echoLeft = n;
+      echoStatus = status;
     },
     calls: (key) =>
       key === undefined ? [...counts.values()].reduce((a, b) => a + b, 0) : (counts.get(key) ?? 0),

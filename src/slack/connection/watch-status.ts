@@ -3,6 +3,8 @@
  * made outside Slack, and when it last looked.
  */
 
+import type { FailedAnnounce } from '../../sync/failed-announces.js';
+import { requireAdmin } from '../context/permissions.js';
 import { formatMoment } from '../format/date-text.js';
 import { esc } from '../format/text.js';
 import type { StatusSection } from './commands.js';
@@ -34,5 +36,21 @@ export const watchStatusSection: StatusSection = async (ctx) => {
   const problem = status.problem
     ? `\n:warning: The last look failed: ${esc(status.problem)} Worklink keeps trying.`
     : '';
-  return `Tasks made outside Slack: ${status.projects.length} watched project(s), looked at ${every}:\n${lines.join('\n')}${problem}`;
+  const failed = await failedTasksLine(ctx, status.failedTasks);
+  return `Tasks made outside Slack: ${status.projects.length} watched project(s), looked at ${every}:\n${lines.join('\n')}${problem}${failed}`;
 };
+
+/** New tasks that could not be announced yet, for admins (their errors name service data). */
+async function failedTasksLine(
+  ctx: Parameters<StatusSection>[0],
+  failed: readonly FailedAnnounce[],
+): Promise<string> {
+  if (failed.length === 0) return '';
+  const admin = await requireAdmin(ctx, '');
+  if (!admin.allowed) return '';
+  const named = failed
+    .slice(0, NAMED)
+    .map((f) => `• task \`${esc(f.taskId)}\` (${f.attempts} tries): ${esc(f.error.slice(0, 200))}`);
+  if (failed.length > NAMED) named.push(`• and ${failed.length - NAMED} more`);
+  return `\n:warning: ${failed.length} new task(s) could not be announced yet; Worklink tries again with a growing pause:\n${named.join('\n')}`;
+}

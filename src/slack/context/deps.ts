@@ -16,6 +16,7 @@ import type { QuietRelease } from '../notify/dm-gate.js';
 import type { SlackMatcher } from '../notify/match.js';
 import type { Notifications } from '../notify/notifications.js';
 import type { ServiceDirectory } from '../notify/service-directory.js';
+import type { ReminderScheduler } from '../remind/scheduler.js';
 import type { RouteRegistry } from './routes.js';
 import type { SlackUserDirectory } from './slack-users.js';
 import type { WorkClientCache, WorkUrls } from './work-clients.js';
@@ -49,12 +50,19 @@ export interface WorklinkDeps {
   indexRefresh: TaskIndexRefresh;
   /** Queues each person's daily digest at 09:00 their time (a long-lived part). */
   digest?: DigestScheduler;
+  /** Queues reminders' DMs when they are due (a long-lived part). */
+  reminders?: ReminderScheduler;
   /** Releases DMs held during people's quiet hours when the hours end (a long-lived part). */
   quietHours?: QuietRelease;
   /** Looks for tasks made outside Slack (a long-lived part: sync/watcher.ts). */
   watcher: Watcher;
   /** Epoch ms now; tests give a fake clock (the daily digest). Default Date.now. */
   clock?: () => number;
+  /**
+   * The sandbox's demo people's own keys (their service accounts), offered in "Connect your
+   * account" so they connect in one click; undefined everywhere else.
+   */
+  demoKeys?: (teamId: string, slackUserId: string) => Promise<string | undefined>;
   /** The embedded service, when this process started it (else undefined). */
   service?: { setEventsSubscriber(s: { url: string; secret: string }): void };
 }

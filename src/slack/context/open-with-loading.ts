@@ -6,6 +6,7 @@
  */
 import type { ModalView } from '@slack/types';
 import { type ErrorWording, slackErrorCode } from '../ui/error-text.js';
+import { fitView } from '../ui/limits.js';
 import { loadingModal, noticeModal } from '../ui/notice-modal.js';
 import { errMessage, errorText } from './error-replies.js';
 import type { WorkContext } from './work-context.js';
@@ -40,7 +41,7 @@ export async function openWithLoading(ctx: WorkContext, modal: LoadingModal): Pr
   }
   if (!viewId) return;
   try {
-    await ctx.slack.views.update({ view_id: viewId, view: await modal.build() });
+    await ctx.slack.views.update({ view_id: viewId, view: fitView(await modal.build()) });
   } catch (e) {
     const text = errorText(ctx, e, modal.wording);
     try {

@@ -1,4 +1,7 @@
-/** users.info, cached: time zones, admin flags and e-mails of the people who act. */
+/**
+ * users.info, cached: time zones, admin flags, e-mails of the people who act, and what the
+ * acting seam needs to know who may write (guests; people of another organisation).
+ */
 import type { WebClient } from '@slack/web-api';
 
 export interface SlackUser {
@@ -8,6 +11,23 @@ export interface SlackUser {
   isOwner: boolean;
   email?: string;
   name?: string;
+  /** A multi- or single-channel guest (is_restricted / is_ultra_restricted). */
+  isGuest: boolean;
+  /** The user's own team and organisation (Slack Connect people have another). */
+  teamId?: string;
+  enterpriseId?: string;
+  /** Slack says the user is a stranger to this workspace (an external user it knows little of). */
+  isStranger: boolean;
+}
+
+/**
+ * Whether `user` belongs to another organisation than the team `teamId` (of `enterpriseId`):
+ * a Slack Connect person. People of another workspace in the same Enterprise Grid are not.
+ */
+export function isForeign(user: SlackUser, teamId: string, enterpriseId?: string): boolean {
+  if (user.isStranger) return true;
+  if (!user.teamId || user.teamId === teamId) return false;
+  return !(enterpriseId && user.enterpriseId === enterpriseId);
 }
 
 /** users.info with a short cache; concurrent asks for one user share one call. */
@@ -26,6 +46,10 @@ export class SlackUserDirectory {
       isOwner: Boolean(r.user?.is_owner || r.user?.is_primary_owner),
       email: r.user?.profile?.email,
       name: r.user?.real_name || r.user?.name,
+      isGuest: Boolean(r.user?.is_restricted || r.user?.is_ultra_restricted),
+      teamId: r.user?.team_id,
+      enterpriseId: r.user?.enterprise_user?.enterprise_id,
+      isStranger: Boolean(r.user?.is_stranger),
     }));
     this.cache.set(key, { at: Date.now(), user });
     // A failed lookup is not remembered: the next ask tries again.

@@ -35,6 +35,24 @@ export class WorkClientCache {
     return client;
   }
 
+  /**
+   * One WorkClient per person's own key (`/work connect me`); a new key replaces the
+   * person's older client. Their answers feed the task index like the team's.
+   */
+  forPerson(teamId: string, slackUserId: string, apiKey: string): WorkClient {
+    const keyHash = createHash('sha256').update(apiKey).digest('hex').slice(0, 16);
+    const owner = `${teamId}/${slackUserId}:`;
+    const id = `${owner}${keyHash}`;
+    let client = this.clients.get(id);
+    if (!client) {
+      for (const k of this.clients.keys()) if (k.startsWith(owner)) this.clients.delete(k);
+      client = new WorkClient({ ...this.shared, ...this.urls, apiKey });
+      if (this.observe) client = this.observe(client, teamId);
+      this.clients.set(id, client);
+    }
+    return client;
+  }
+
   /** A client for a key that is not stored yet (connect), with its own time limit. */
   adHoc(apiKey: string, timeoutMs?: number): WorkClient {
     return new WorkClient({ ...this.shared, ...this.urls, apiKey, timeoutMs });

@@ -12,8 +12,10 @@
 import type { Logger } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { TaskActivity } from '../../activity/hub.js';
+import type { ChannelFeed } from '../../store/channel-feeds.js';
 import type { Store } from '../../store/index.js';
 import { isWorkApiError } from '../../workapi/client.js';
+import type { Task } from '../../workapi/contract.js';
 import type { WorklinkDeps } from '../context/deps.js';
 import { errMessage } from '../context/error-replies.js';
 import { buildWorkContext, type WorkContext } from '../context/work-context.js';
@@ -23,7 +25,8 @@ import { taskCardData } from '../tasks/card/load.js';
 import type { TaskCardData } from '../tasks/card/view.js';
 import { factsFromTask } from '../tasks/facts.js';
 import { type CardLoader, FeedCards, type FeedPlace } from './feed-cards.js';
-import { threadReplyText } from './feed-text.js';
+import { feedEventOf, filterFactsOf, passes } from './feed-choice.js';
+import { taskLabel, threadReplyText } from './feed-text.js';
 import { peopleLabels, whoActed } from './people-labels.js';
 
 export interface ChannelFeedsPart extends LongLivedPart {
@@ -42,6 +45,8 @@ export interface ChannelFeedsPart extends LongLivedPart {
   /** Resolves when no feed post is waiting or running (tests). */
   idle(): Promise<void>;
 }
+
+type TaskReader = () => Promise<Task | undefined>;
 
 export interface ChannelFeedsDeps {
   store: Store;
@@ -79,17 +84,25 @@ export function createChannelFeeds(o: ChannelFeedsDeps): ChannelFeedsPart {
     return ctx.connection ? ctx : undefined;
   };
 
-  const loaderFor = (ctx: WorkContext, taskId: string): CardLoader => {
+  /** The task, read once however many feeds ask (undefined: it cannot be read). */
+  const readerFor = (ctx: WorkContext, taskId: string): TaskReader => {
+    let reading: Promise<Task | undefined> | undefined;
+    return () => {
+      reading ??= ctx.work.getTask(taskId).catch((e: unknown) => {
+        if (!(isWorkApiError(e) && e.kind === 'not_found')) {
+          o.logger.warn(`Feed: could not read task ${taskId}: ${errMessage(e)}`);
+        }
+        return undefined;
+      });
+      return reading;
+    };
+  };
+
+  const loaderFor = (ctx: WorkContext, read: TaskReader): CardLoader => {
     let loading: ReturnType<CardLoader> | undefined;
     return () => {
-      loading ??= ctx.work.getTask(taskId).then(
-        (task) => taskCardData(ctx, factsFromTask(task)),
-        (e: unknown) => {
-          if (!(isWorkApiError(e) && e.kind === 'not_found')) {
-            o.logger.warn(`Feed: could not read task ${taskId}: ${errMessage(e)}`);
-          }
-          return undefined;
-        },
+      loading ??= read().then((task) =>
+        task ? taskCardData(ctx, factsFromTask(task)) : undefined,
       );
       return loading;
     };
@@ -98,22 +111,51 @@ export function createChannelFeeds(o: ChannelFeedsDeps): ChannelFeedsPart {
   async function created(teamId: string, a: Extract<TaskActivity, { kind: 'created' }>) {
     const ctx = await contextFor(teamId);
     if (!ctx) return;
-    const load = loaderFor(ctx, a.taskId);
-    if (a.source) await cards.answerSource(ctx, a, load);
+    const read = readerFor(ctx, a.taskId);
+    const load = loaderFor(ctx, read);
     const projectId =
       a.projectId ?? (await ctx.store.taskIndex.get(teamId, a.taskId))?.projectId ?? undefined;
-    if (!projectId) return;
-    const feeds = await ctx.store.channelFeeds.forProject(teamId, projectId);
+    const feeds = projectId
+      ? await heardBy(
+          (await ctx.store.channelFeeds.forProject(teamId, projectId)).filter((f) =>
+            f.events.includes('created'),
+          ),
+          read,
+        )
+      : [];
+    // In a feed channel the feed's card answers the message (feed-cards.ts): not twice.
+    const source = a.source;
+    if (source && !feeds.some((f) => f.channelId === source.channel)) {
+      await cards.answerSource(ctx, a, load);
+    }
     if (feeds.length === 0) return;
     if (!a.actor?.slackUserId && !(await pause(o.graceMs()))) return;
     await cards.post(ctx, a, feeds, load);
   }
 
+  /** The feeds whose filters the task passes (read only when some feed has filters). */
+  async function heardBy(feeds: ChannelFeed[], read: TaskReader): Promise<ChannelFeed[]> {
+    if (!feeds.some((f) => Object.keys(f.filters).length > 0)) return feeds;
+    const task = await read();
+    if (!task) return feeds.filter((f) => Object.keys(f.filters).length === 0);
+    const facts = filterFactsOf(task);
+    return feeds.filter((f) => passes(f.filters, facts));
+  }
+
   async function later(teamId: string, a: Exclude<TaskActivity, { kind: 'created' }>) {
+    const kind = feedEventOf(a);
     const posted = await o.store.channelFeeds.cardsOf(teamId, a.taskId);
-    if (posted.length === 0) return;
+    const projectId =
+      a.projectId ?? (await o.store.taskIndex.get(teamId, a.taskId))?.projectId ?? undefined;
+    // Feeds that do not post new tasks hear later activity as a line in the channel.
+    const lines = projectId
+      ? (await o.store.channelFeeds.forProject(teamId, projectId)).filter(
+          (f) => kind && !f.events.includes('created') && f.events.includes(kind),
+        )
+      : [];
+    if (posted.length === 0 && lines.length === 0) return;
     const ctx = await contextFor(teamId);
-    if (!ctx) return;
+    if (!ctx || !kind) return;
     const who = await whoActed(ctx, a.actor);
     const added = a.kind === 'assigned' ? await peopleLabels(ctx, a.added) : [];
     const text = threadReplyText(a, who, added);
@@ -121,13 +163,25 @@ export function createChannelFeeds(o: ChannelFeedsDeps): ChannelFeedsPart {
     for (const card of posted) {
       const from = a.kind === 'commented' ? a.fromThread : undefined;
       if (from && from.channel === card.channelId && from.ts === card.ts) continue;
-      try {
-        await ctx.slack.chat.postMessage({ channel: card.channelId, thread_ts: card.ts, text });
-      } catch (e) {
-        o.logger.warn(
-          `Feed: could not reply in the thread of task ${a.taskId} in ${card.channelId}: ${errMessage(e)}`,
-        );
-      }
+      const feed = await o.store.channelFeeds.get(teamId, card.channelId);
+      if (!feed?.events.includes(kind)) continue;
+      await say(ctx, a.taskId, card.channelId, text, card.ts);
+    }
+    const read = readerFor(ctx, a.taskId);
+    const heard = await heardBy(lines, read);
+    if (heard.length === 0) return;
+    const task = await read();
+    const line = threadReplyText(a, who, added, taskLabel(task, a.taskId));
+    for (const feed of heard) await say(ctx, a.taskId, feed.channelId, line ?? text);
+  }
+
+  async function say(ctx: WorkContext, taskId: string, channel: string, text: string, ts?: string) {
+    try {
+      await ctx.slack.chat.postMessage({ channel, text, ...(ts ? { thread_ts: ts } : {}) });
+    } catch (e) {
+      o.logger.warn(
+        `Feed: could not tell activity of task ${taskId} in ${channel}${ts ? ' (thread)' : ''}: ${errMessage(e)}`,
+      );
     }
   }
 
@@ -151,7 +205,9 @@ export function createChannelFeeds(o: ChannelFeedsDeps): ChannelFeedsPart {
       if ((await ctx.store.channelProjects.get(ctx.teamId, channelId))?.projectId !== projectId) {
         return undefined;
       }
-      if (!(await ctx.store.channelFeeds.get(ctx.teamId, channelId))) return undefined;
+      const feed = await ctx.store.channelFeeds.get(ctx.teamId, channelId);
+      if (!feed?.events.includes('created')) return undefined;
+      if ((await heardBy([feed], readerFor(ctx, data.taskId))).length === 0) return undefined;
       return cards.place(ctx, channelId, data.taskId, `<@${ctx.userId}>`, async () => data);
     },
     async idle() {

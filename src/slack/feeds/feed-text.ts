@@ -32,8 +32,11 @@ export function threadReplyText(
   who: string | undefined,
   /** 'assigned': the people added, as mentions or names (unescaped). */
   added: readonly string[] = [],
+  /** How the task is named: in its thread "this task"; in the channel its bold name. */
+  subject = 'this task',
 ): string | undefined {
   const by = who ? shownName(who) : 'Someone';
+  const on = subject === 'this task' ? '' : ` on ${subject}`;
   switch (activity.kind) {
     case 'commented': {
       const text = activity.text.trim();
@@ -41,17 +44,25 @@ export function threadReplyText(
         .split('\n')
         .map((line) => `>${esc(line)}`)
         .join('\n');
-      return text ? `💬 ${by} commented:\n${quoted}` : `💬 ${by} commented.`;
+      return text ? `💬 ${by} commented${on}:\n${quoted}` : `💬 ${by} commented${on}.`;
     }
     case 'completed':
-      return `✅ ${by} completed this task.`;
+      return `✅ ${by} completed ${subject}.`;
     case 'reopened':
-      return `↩️ ${by} reopened this task.`;
+      return `↩️ ${by} reopened ${subject}.`;
     case 'assigned':
-      return added.length ? `👤 ${by} assigned ${added.map(shownName).join(', ')}.` : undefined;
+      return added.length
+        ? `👤 ${by} assigned ${added.map(shownName).join(', ')}${on ? ` to ${subject}` : ''}.`
+        : undefined;
     default:
       return undefined;
   }
+}
+
+/** A task named in a channel line: "*Fix login*" (its id when it could not be read). */
+export function taskLabel(task: { taskName?: string } | undefined, taskId: string): string {
+  const name = task?.taskName?.replace(/\s+/g, ' ').trim();
+  return name ? `*${esc(cut(name, 120))}*` : `task \`${taskId}\``;
 }
 
 export interface SummaryEntry {

@@ -4,9 +4,49 @@
  * in Slack made plain.
  */
 
-/** Escapes the three characters Slack's mrkdwn treats as control characters. */
+/**
+ * Lookalikes for mrkdwn's formatting marks. Slack's mrkdwn has no escape character, so a
+ * name like `*Draft* v2` or `_tmp_` would turn bold or italic half-way through a sentence;
+ * each mark is shown by a character that looks the same and formats nothing.
+ */
+const MARK_LOOKALIKE: Record<string, string> = {
+  '*': '\u2217', // ∗ ASTERISK OPERATOR
+  _: '\u02cd', // ˍ MODIFIER LETTER LOW MACRON
+  '~': '\u223c', // ∼ TILDE OPERATOR
+  '`': '\u02cb', // ˋ MODIFIER LETTER GRAVE ACCENT
+};
+
+/** Web addresses keep their marks (`https://x.example/a_b` must still lead there). */
+const URL_PART = /(https?:\/\/[^\s<>|]+)/;
+
+/**
+ * THE way service and user text goes into mrkdwn, everywhere (blocks and `text` fallbacks
+ * alike; docs/design.md, "Text into Slack"): `&`, `<` and `>` escaped, so nothing becomes a
+ * mention, link or `<!channel>`; `*`, `~` and backticks shown by lookalikes, so nothing
+ * formats; `_` likewise, except inside a word (`snake_case`, `first_last@example.com`),
+ * where Slack does not format it. Plain_text fields need none of this.
+ */
 export function esc(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return text
+    .split(URL_PART)
+    .map((part, i) => (i % 2 === 1 ? part : neutralise(part)))
+    .join('')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
+}
+
+function neutralise(text: string): string {
+  return text.replace(/[*~`]|_/g, (mark, at: number) => {
+    if (
+      mark === '_' &&
+      /[\p{L}\p{N}]/u.test(text[at - 1] ?? '') &&
+      /[\p{L}\p{N}]/u.test(text[at + 1] ?? '')
+    ) {
+      return mark;
+    }
+    return MARK_LOOKALIKE[mark] ?? mark;
+  });
 }
 
 /** Cuts `text` to `max` characters, ending in "…" when cut (Block Kit has hard limits). */

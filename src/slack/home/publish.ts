@@ -12,11 +12,13 @@ import { onAction, pressedValue } from '../context/on-action.js';
 import { type WorkContext, workContext } from '../context/work-context.js';
 import { formatMoment } from '../format/date-text.js';
 import { esc } from '../format/text.js';
+import { howYouAct } from '../identity/me.js';
 import { taskChanges } from '../tasks/changes.js';
 import { replyCompletionError } from '../tasks/complete.js';
 import { loadMine } from '../tasks/mine/load.js';
 import { mineHomeBlocks } from '../tasks/mine/view.js';
 import { ACTION } from '../ui/block-ids.js';
+import { fitView } from '../ui/limits.js';
 import { homeView } from './view.js';
 
 /** Builds and publishes the Home view of `ctx.userId`. Throws when views.publish fails. */
@@ -63,7 +65,18 @@ export async function publishHome(
     })),
     quiet: await store.notifySettings.quietHours(teamId, ctx.userId),
   };
+  const own = ctx.connection ? await store.personalKeys.info(teamId, ctx.userId) : undefined;
+  const you = ctx.connection
+    ? {
+        text: await howYouAct(ctx).catch(
+          (e: unknown) => `_Unavailable right now (${esc(errMessage(e))})._`,
+        ),
+        ownKey: Boolean(own && !own.failingSince),
+      }
+    : undefined;
   const view = homeView({
+    you,
+    settings: admin ? await store.teamSettings.get(teamId) : undefined,
     notify,
     connection: info
       ? { workspaceName: info.workspaceName, connectedBy: info.connectedBy, connectedAt }
@@ -75,7 +88,7 @@ export async function publishHome(
     admin,
     myTasks: mine ? mineHomeBlocks(mine) : undefined,
   });
-  await ctx.slack.views.publish({ user_id: ctx.userId, view });
+  await ctx.slack.views.publish({ user_id: ctx.userId, view: fitView(view) });
 }
 
 /** `commands`: what the Home tab lists (the router's visible subcommands). */

@@ -7,6 +7,7 @@
  */
 import type { Button, HomeView, KnownBlock } from '@slack/types';
 import { cut, esc } from '../format/text.js';
+import { HOME_CONNECT_ME, HOME_DISCONNECT_ME, settingsHomeBlocks } from '../identity/view.js';
 import { ACTION } from '../ui/block-ids.js';
 import { context, packed, section } from '../ui/blocks.js';
 
@@ -26,6 +27,10 @@ export interface HomeInput {
   admin: boolean;
   /** The reader's My tasks blocks (tasks/mine/view.ts), when connected. */
   myTasks?: readonly KnownBlock[];
+  /** How the reader acts in the service (identity/me.ts) and whether they have their own key. */
+  you?: { text: string; ownKey: boolean };
+  /** The team's policies (identity/settings.ts): shown, changeable, to admins only. */
+  settings?: { members: string; links: string };
   /** The reader's notification settings: each kind (on or off) and quiet hours. */
   notify?: { kinds: readonly { kind: string; label: string; on: boolean }[]; quiet?: string };
 }
@@ -46,6 +51,10 @@ export function homeView(input: HomeInput): HomeView {
     ];
     blocks.push({ type: 'actions', block_id: 'home_buttons', elements: buttons });
     if (input.myTasks) blocks.push({ type: 'divider' }, ...input.myTasks);
+    if (input.you) blocks.push({ type: 'divider' }, ...youBlocks(input.you));
+    if (input.admin && input.settings) {
+      blocks.push({ type: 'divider' }, ...settingsHomeBlocks(input.settings));
+    }
   }
 
   if (input.notify) blocks.push({ type: 'divider' }, ...notifyBlocks(input.notify));
@@ -96,6 +105,21 @@ export function homeView(input: HomeInput): HomeView {
   for (const [group, lines] of groups) blocks.push(...packed(`_${group}_`, lines));
   blocks.push(context('`/work help` in any channel shows an example for each command.'));
   return { type: 'home', blocks: blocks.slice(0, 100) };
+}
+
+/** "Your account": how the reader acts, and the button to connect (or forget) their own key. */
+function youBlocks(you: NonNullable<HomeInput['you']>): KnownBlock[] {
+  return [
+    section('*Your account*'),
+    {
+      type: 'section',
+      block_id: 'home_you',
+      text: { type: 'mrkdwn', text: cut(you.text, 3000) },
+      accessory: you.ownKey
+        ? button('Disconnect your account', HOME_DISCONNECT_ME)
+        : button('Connect your account', HOME_CONNECT_ME, 'primary'),
+    },
+  ];
 }
 
 /** The same settings as `/work notify`, as checkboxes (saved as they are ticked). */

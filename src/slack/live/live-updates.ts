@@ -12,6 +12,7 @@ import type { WebClient } from '@slack/web-api';
 import type { ChangeHint, LiveRefresh } from '../../activity/seen.js';
 import type { TaskMessage, TaskMessagesStore } from '../../store/task-messages.js';
 import type { LiveMessage } from '../tasks/card/live-view.js';
+import { fitMessage } from '../ui/limits.js';
 
 /** Errors after which a message can never be updated: it is forgotten. */
 const GONE = new Set([
@@ -147,7 +148,7 @@ export class LiveUpdates implements LiveRefresh {
     for (let attempt = 0; attempt < 3; attempt++) {
       await this.take(m.teamId);
       try {
-        await slack.chat.update({ channel: m.channelId, ts: m.ts, ...view });
+        await slack.chat.update({ channel: m.channelId, ts: m.ts, ...fitMessage(view) });
         return;
       } catch (e) {
         const err = e as { code?: string; data?: { error?: string }; retryAfter?: number };

@@ -10,6 +10,7 @@ import { PRIORITY_NAMES, priorityNumber } from '../../workapi/contract.js';
 import { calendarDate, formatDueDate } from '../format/date-text.js';
 import { esc } from '../format/text.js';
 import { ACTION } from '../ui/block-ids.js';
+import { remindOverflow } from '../ui/remind-overflow.js';
 
 export interface AssignmentInput {
   taskId: string;
@@ -31,9 +32,9 @@ export interface AssignmentMessage {
 
 const MENTION = /^<@[UW][A-Z0-9_]+>$/;
 
-/** Why: a name with * or _ must not turn the sentence bold or italic half-way. */
+/** A name in bold; esc() keeps its own marks from ending the bold half-way. */
 export function bold(s: string): string {
-  const clean = esc(s.replace(/\s+/g, ' ').trim()).replace(/\*/g, '∗');
+  const clean = esc(s.replace(/\s+/g, ' ').trim());
   return `*${clean || 'Untitled task'}*`;
 }
 
@@ -80,6 +81,7 @@ export function assignmentMessage(input: AssignmentInput): AssignmentMessage {
           text: { type: 'plain_text', text: 'Open' },
           value: input.taskId,
         },
+        remindOverflow(input.taskId),
       ],
     },
   ];

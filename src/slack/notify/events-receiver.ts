@@ -20,6 +20,7 @@ import type { ConnectionInfo, Store } from '../../store/index.js';
 import { CREATOR_SKIPPED, type NewOutboxRow } from '../../store/outbox.js';
 import { describeIssue, responses } from '../../workapi/contract.js';
 import { verifyEventSignature } from '../../workapi/event-signature.js';
+import { parseStorableJson } from '../../workapi/storable.js';
 
 export const EVENTS_ROUTE = '/work/events';
 const MAX_BODY = 1024 * 1024;
@@ -105,7 +106,7 @@ export function eventsHandler(options: EventsReceiverOptions) {
 
     let json: unknown;
     try {
-      json = JSON.parse(raw);
+      json = parseStorableJson(raw);
     } catch {
       return answer(400, { error: 'the body is not JSON' });
     }

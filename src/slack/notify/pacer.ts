@@ -66,6 +66,16 @@ export class PaceRules {
 
   /** Slack accepted a send that started at `startedAt`. */
   sent(s: TeamPaceState, startedAt: number): void {
+    const burst = s.burst;
+    if (burst && startedAt < burst.since) {
+      // Answered after the burst's 429 was learned from (instances' answers arrive in any
+      // order): it counts for that burst, not as the start of a new run — a run of a few
+      // late answers would teach a crawl.
+      if (startedAt < burst.start) return;
+      burst.count++;
+      if (s.pace) s.pace.intervalMs = this.intervalFor(burst.count, burst.windowMs);
+      return;
+    }
     const run = s.run;
     if (!run || startedAt - run.last > RUN_GAP_MS) {
       s.run = { start: startedAt, last: startedAt, count: 1 };
@@ -84,21 +94,28 @@ export class PaceRules {
     const until = now + retryAfterMs;
     s.pausedUntil = Math.max(s.pausedUntil ?? 0, until);
     if (startedAt === undefined) return;
+    // Another send of the burst already learned from, in flight when the limit was hit:
+    // it only pauses (its accepted neighbours are counted into that burst by `sent`).
+    if (s.burst && startedAt < s.burst.since) return;
     const run = s.run;
     // The sends after the pause start a new run.
     delete s.run;
-    // Too few accepted sends to say anything about the limit: just pause. (Other sends of
-    // the same burst, in flight when the limit was hit, find the run gone and only pause.)
+    // Too few accepted sends to say anything about the limit: just pause.
     if (!run || run.count < 2) return;
     // A burst faster than the limit is refused within one window: count / window is the
     // limit. A longer run that hit the limit at last was sent at about the limit.
-    const windowMs = Math.max(retryAfterMs, 1_000);
-    const rate = (run.count / Math.max(windowMs, startedAt - run.start)) * this.headroom;
+    const windowMs = Math.max(retryAfterMs, 1_000, startedAt - run.start);
+    s.burst = { since: now, start: run.start, count: run.count, windowMs };
     s.pace = {
-      intervalMs: 1 / rate,
+      intervalMs: this.intervalFor(run.count, windowMs),
       nextAt: Math.max(until, s.pace?.nextAt ?? 0),
       expiresAt: now + this.holdMs,
     };
+  }
+
+  /** The spacing that keeps `count` sends per `windowMs`, less the headroom. */
+  private intervalFor(count: number, windowMs: number): number {
+    return windowMs / (count * this.headroom);
   }
 
   /**

@@ -33,6 +33,7 @@ import {
   type OutboxStore,
 } from '../../store/outbox.js';
 import type { PaceStore } from '../../store/pace.js';
+import { fitMessage } from '../ui/limits.js';
 import { rowMessage } from './assignment-message.js';
 import { ChannelPacer, type ChannelPacerOptions } from './channel-pacer.js';
 import { HeldLeases } from './held-leases.js';
@@ -423,7 +424,7 @@ export class NotifyWorker {
           return;
         }
       }
-      const message = rowMessage(row);
+      const message = fitMessage(rowMessage(row));
       // Posted only while this instance holds the row (its lease may have run out in a stall).
       if (!(await this.held.ensure(row.id))) return;
       startedAt = Date.now();

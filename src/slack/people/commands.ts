@@ -9,8 +9,10 @@ import type { Subcommand } from '../commands/router.js';
 import type { StatusSection } from '../connection/commands.js';
 import { errMessage } from '../context/error-replies.js';
 import { requireAdmin } from '../context/permissions.js';
+import { serviceUserIdOf } from '../context/service-user.js';
 import type { WorkContext } from '../context/work-context.js';
 import { esc } from '../format/text.js';
+import { howYouAct } from '../identity/me.js';
 import { outboxStatusText } from '../notify/outbox-status.js';
 
 /** `<@U123|bob>` or `<@U123>` (slash command text is escaped: see manifest.yml). */
@@ -118,8 +120,11 @@ const meCommand: Subcommand = {
   group: 'Notifications',
   usage: 'me',
   example: 'me',
-  summary: 'show which service user you get task DMs for',
+  summary: 'show how you act in the service and which service user you get task DMs for',
   async run(ctx) {
+    // First how this person acts (own key, the workspace's connection, or read only).
+    const acting = await howYouAct(ctx);
+    const reply = (text: string) => ctx.reply(`${acting}\n${text}`);
     const workspace = esc(ctx.connection?.workspaceName ?? 'the service');
     const users = await ctx.deps.directory.usersOf(ctx.teamId, ctx.work);
     const byEmail = (email: string) =>
@@ -131,18 +136,21 @@ const meCommand: Subcommand = {
     const links = await ctx.store.userLinks.bySlackUser(ctx.teamId, ctx.userId);
     const tail =
       'You get a DM when a task there is assigned to you (not for tasks you create yourself).';
+    if (await ctx.store.personalKeys.info(ctx.teamId, ctx.userId)) {
+      // Your own key's user is who you are in the service (links and e-mail come after it).
+      await reply(`${tail.replace('there ', '')}`);
+      return;
+    }
     if (links.length > 0) {
       const who = links.map((l) => describe(l.serviceEmail)).join(' and ');
-      await ctx.reply(
-        `You are ${who} in *${workspace}*, linked by <@${links[0].linkedBy}>. ${tail}`,
-      );
+      await reply(`You are ${who} in *${workspace}*, linked by <@${links[0].linkedBy}>. ${tail}`);
       return;
     }
     let email: string | undefined;
     try {
       email = (await ctx.deps.users.get(ctx.slack, ctx.teamId, ctx.userId)).email;
     } catch (e) {
-      await ctx.reply(
+      await reply(
         `Worklink could not read your Slack profile (${errMessage(e)}). Please try again.`,
       );
       return;
@@ -151,7 +159,7 @@ const meCommand: Subcommand = {
       ? await ctx.store.userLinks.byEmail(ctx.teamId, email)
       : undefined;
     if (email && byEmail(email) && !linkedElsewhere) {
-      await ctx.reply(
+      await reply(
         `You are ${describe(email)} in *${workspace}*, matched by your Slack e-mail. ${tail}`,
       );
       return;
@@ -161,16 +169,34 @@ const meCommand: Subcommand = {
       : linkedElsewhere
         ? `${email} is linked to <@${linkedElsewhere.slackUserId}>`
         : `no user in *${workspace}* has your Slack e-mail (${email})`;
-    await ctx.reply(
+    await reply(
       `You get no task DMs yet: ${why}. An admin can link you with \`/work link @you <service e-mail>\`.`,
     );
   },
 };
 
-/** The notifications lines of `/work status`: the outbox's figures. */
+/**
+ * The notifications lines of `/work status`: the outbox's figures. The failures name people
+ * (names, e-mails): admins see everyone's, a member only their own.
+ */
 export const outboxStatusSection: StatusSection = async (ctx) => {
-  const summary = await ctx.store.outbox.summary(ctx.teamId, 5);
-  return outboxStatusText(summary, await ctx.userTimeZone());
+  const admin = (await requireAdmin(ctx, '')).allowed;
+  if (admin) {
+    return outboxStatusText(
+      await ctx.store.outbox.summary(ctx.teamId, 5),
+      await ctx.userTimeZone(),
+    );
+  }
+  const summary = await ctx.store.outbox.summary(ctx.teamId, 50);
+  const me = await serviceUserIdOf(ctx, ctx.userId);
+  const mine = summary.recentFailures.filter(
+    (r) => r.slackUserId === ctx.userId || (me !== undefined && r.serviceUserId === me),
+  );
+  return outboxStatusText(
+    { ...summary, recentFailures: mine.slice(0, 5) },
+    await ctx.userTimeZone(),
+    'yours',
+  );
 };
 
 /** `/work link`, `unlink` and `me`. */

@@ -16,6 +16,7 @@ import type { AppConfig } from '../../config.js';
 import { errMessage } from '../../error-message.js';
 import { newInstanceId } from '../../instance-id.js';
 import { createLogger, type Logger } from '../../logger.js';
+import { rememberConfigSecrets } from '../../secrets.js';
 import type { ServiceHandle } from '../../service/index.js';
 import type { Store } from '../../store/index.js';
 import { openConfiguredStore, StoreOpenError } from '../../store/open.js';
@@ -37,6 +38,7 @@ import { dmGate, QuietRelease } from '../notify/dm-gate.js';
 import { SlackMatcher } from '../notify/match.js';
 import { createNotifications } from '../notify/notifications.js';
 import { ServiceDirectory } from '../notify/service-directory.js';
+import { ReminderScheduler } from '../remind/scheduler.js';
 import { slackCode } from '../ui/error-text.js';
 import { applyServerLimits, DEFAULT_HTTP_LIMITS, serverOptions } from './http-guard.js';
 import { Lifecycle } from './lifecycle.js';
@@ -98,6 +100,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
     cleanup.length = 0;
   };
 
+  rememberConfigSecrets(config);
   try {
     const store = await openConfiguredStore(config, logger).catch((e: unknown) => {
       throw e instanceof StoreOpenError ? new StartupError(e.message) : e;
@@ -248,6 +251,16 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       instanceId,
     });
     deps.digest = digest;
+    const reminders = new ReminderScheduler({
+      store,
+      logger,
+      now: options.clock,
+      workFor: async (teamId) => {
+        const connection = await store.connections.get(teamId);
+        return connection ? workClients.for(connection) : undefined;
+      },
+    });
+    deps.reminders = reminders;
     const quietHours = new QuietRelease({ store, logger, now: clock });
     deps.quietHours = quietHours;
     // Task activity → DMs (assigned, comments, completed), through the outbox.
@@ -268,6 +281,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       notifications,
       indexRefresh,
       digest,
+      reminders,
       quietHours,
       watcher,
       live,

@@ -14,6 +14,7 @@ import { taskIdProblem } from '../parse/service-id.js';
 import { ACTION } from '../ui/block-ids.js';
 import { context } from '../ui/blocks.js';
 import { slackErrorCode } from '../ui/error-text.js';
+import { fitMessage } from '../ui/limits.js';
 import { taskCardData } from './card/load.js';
 import { taskCard, taskCardText } from './card/view.js';
 import { type Completion, taskChanges } from './changes.js';
@@ -54,7 +55,9 @@ export function register(app: App, deps: WorklinkDeps): void {
         const data = await taskCardData(ctx, result.facts, result.project);
         const blocks: KnownBlock[] = [...taskCard(data), context(note(ctx, result))];
         if (args.respond) {
-          await args.respond({ replace_original: true, text: taskCardText(data), blocks });
+          await args.respond(
+            fitMessage({ replace_original: true, text: taskCardText(data), blocks }),
+          );
         } else {
           await ctx.reply({ text: sentence(result), blocks });
         }
@@ -105,7 +108,7 @@ export function register(app: App, deps: WorklinkDeps): void {
       return void (await ctx.reply('That list button is out of date; run `/work list` again.'));
     await runSafely(ctx, { action: 'list the tasks', id: page.projectId }, async () => {
       const message = taskListMessage(await loadListPage(ctx, page));
-      if (args.respond) await args.respond({ replace_original: true, ...message });
+      if (args.respond) await args.respond(fitMessage({ replace_original: true, ...message }));
       else await ctx.reply(message);
     });
   });

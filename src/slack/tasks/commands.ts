@@ -13,6 +13,7 @@ import { formatDueDate } from '../format/date-text.js';
 import { esc, plainText } from '../format/text.js';
 import { type DateParse, parseDueDate } from '../parse/due-date.js';
 import { parseQuickAdd } from '../parse/quick-add.js';
+import { projectArgument } from '../projects/pick.js';
 import { channelProjectId } from '../shared/project-context.js';
 import { noProjectHere, pickProject } from '../shared/project-here.js';
 import { section } from '../ui/blocks.js';
@@ -57,6 +58,9 @@ async function quickAdd(ctx: WorkContext, args: { text: string }): Promise<void>
     await ctx.reply(`${parsed.error} Nothing was created.`);
     return;
   }
+  // Who creates it, first: someone who may not create is told before anything is looked up.
+  const by = await requireActing(ctx);
+  if (!by) return;
   const { title, assignees, due, priority } = parsed.value;
   const picked = parsed.value.project ? await pickProject(ctx, parsed.value.project) : undefined;
   if (picked && !picked.ok) {
@@ -92,8 +96,6 @@ async function quickAdd(ctx: WorkContext, args: { text: string }): Promise<void>
     await ctx.reply(people.error);
     return;
   }
-  const by = await requireActing(ctx);
-  if (!by) return;
   const changes = taskChanges(ctx);
   let created: Created;
   try {
@@ -154,7 +156,7 @@ function dueDateNote(typed: string, date: Extract<DateParse, { ok: true }>): str
 const listCommand: Subcommand = {
   name: 'list',
   group: 'Tasks',
-  usage: 'list [open|done|all] [projectId] | list mine | list @someone',
+  usage: 'list [open|done|all] [project] | list mine | list @someone',
   example: 'list mine',
   summary:
     'list the tasks of this channel’s project (or another), or a person’s open tasks, 20 a page',
@@ -166,9 +168,12 @@ const listCommand: Subcommand = {
       await ctx.reply(parsed.error);
       return;
     }
-    const projectId = parsed.projectId ?? (await channelProjectId(ctx));
+    const projectId = parsed.project
+      ? await projectArgument(ctx, parsed.project, { command: 'list', rest: parsed.filter })
+      : await channelProjectId(ctx);
     if (!projectId) {
-      await ctx.reply(noProjectHere(ctx, { name: '/work list open <projectId>' }));
+      if (!parsed.project)
+        await ctx.reply(noProjectHere(ctx, { name: '/work list open <project>' }));
       return;
     }
     await runSafely(ctx, { action: 'list the tasks', id: projectId }, async () => {

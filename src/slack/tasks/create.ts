@@ -71,7 +71,7 @@ async function announceCreated(
       {
         teamId: by.teamId,
         task,
-        actor: { slackUserId: by.slackUserId, serviceUserId: by.serviceUserId },
+        actor: { slackUserId: by.slackUserId },
       },
     );
     const sentence = describeAssignmentReport(report);

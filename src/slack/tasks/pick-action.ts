@@ -4,6 +4,7 @@ import type { WorklinkDeps } from '../context/deps.js';
 import { onAction, pressedValue } from '../context/on-action.js';
 import type { ReplyMessage, WorkContext } from '../context/work-context.js';
 import { ACTION } from '../ui/block-ids.js';
+import { fitMessage } from '../ui/limits.js';
 import { readPickValue } from './pick-list.js';
 import { finishPicked } from './task-verbs.js';
 
@@ -19,7 +20,7 @@ export function register(app: App, deps: WorklinkDeps): void {
     const replacing: WorkContext = respond
       ? Object.assign(Object.create(ctx) as WorkContext, {
           reply: async (message: ReplyMessage | string) => {
-            const m = typeof message === 'string' ? { text: message } : message;
+            const m = fitMessage(typeof message === 'string' ? { text: message } : message);
             await respond({ ...m, response_type: 'ephemeral', replace_original: true });
           },
         })

@@ -50,7 +50,7 @@ export function pickListMessage(input: {
     const line = [
       `${t.done ? '✅ ' : ''}*${esc(cut(numbered(t.name, t.number), 200))}*`,
       esc(t.projectName),
-      t.assignees.length ? esc(t.assignees.join(', ')) : '_nobody_',
+      t.assignees.length ? esc(people(t.assignees)) : '_nobody_',
     ].join(' · ');
     const value: PickValue = { verb: input.verb, taskId: t.taskId, rest: input.rest };
     blocks.push({
@@ -66,6 +66,14 @@ export function pickListMessage(input: {
     });
   });
   return { text: heading, blocks };
+}
+
+/** The first few assignees, then how many more: a row stays one line, however many. */
+function people(names: readonly string[], shown = 5): string {
+  const first = names.slice(0, shown).map((n) => cut(n, 60));
+  return names.length > shown
+    ? `${first.join(', ')} and ${names.length - shown} more`
+    : first.join(', ');
 }
 
 const VERBS: readonly TaskVerb[] = ['task', 'edit', 'done', 'comment', 'assign'];

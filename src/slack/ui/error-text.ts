@@ -4,6 +4,7 @@
  * because it names the field and the problem ("dueDate: is not a date on the calendar").
  */
 import { errMessage } from '../../error-message.js';
+import { scrub } from '../../secrets.js';
 import { isWorkApiError, type WorkApiError } from '../../workapi/client.js';
 import type { ClientOperationName } from '../../workapi/contract.js';
 import { esc } from '../format/text.js';
@@ -47,6 +48,9 @@ export function describeWorkError(err: unknown, wording: ErrorWording): string {
     case 'invalid':
       return `${failed}: ${sentence(err.message)}${nothingChanged}`;
     case 'auth':
+      if (err.personalKey) {
+        return `${failed}: the work-management service no longer accepts your own API key.${nothingChanged} Worklink stopped using it: try again to act as this workspace allows, or connect a new key with \`/work connect me\`.`;
+      }
       return `${failed}: the work-management service no longer accepts Worklink’s API key. An admin can run \`/work connect\` with a new key.`;
     case 'not_found':
       return `${failed}: ${notFound(err, wording.id)}`;
@@ -99,7 +103,7 @@ function notFound(err: WorkApiError, id?: string): string {
 
 /** The service's message, trimmed, capped and escaped: its words are shown, never its markup. */
 function clip(message: string): string {
-  return esc(message.trim().slice(0, 300)) || 'the request was refused';
+  return esc(scrub(message).trim().slice(0, 300)) || 'the request was refused';
 }
 
 /** The message as a sentence, ending in a full stop. */

@@ -1,7 +1,7 @@
 /**
  * "Add a comment": the task named as `/work comment` names it (`#12 in <project>`, id, link),
- * the comment signed with its author's Slack name as every comment made through Worklink is,
- * posted through the one comment path.
+ * posted as its author: with their own key, or through the workspace key signed with their
+ * Slack name as every comment made for someone is.
  */
 import { esc } from '../format/text.js';
 import { taskChanges } from '../tasks/changes.js';
@@ -36,6 +36,7 @@ async function addComment(run: StepRun): Promise<StepResult<'add_comment'>> {
   if (!found.ok) return { error: `${found.error} ${NOTHING}` };
   const { taskId } = found;
   run.about = taskId;
+  // Through the person's own key the service names them; else the comment is signed.
   const posted = await taskChanges(ctx).comment(by, taskId, text);
   return {
     outputs: { task_id: taskId, ...(posted.commentId ? { comment_id: posted.commentId } : {}) },

@@ -14,7 +14,7 @@
  *     an error that says what went wrong and what to do.
  */
 import type { App } from '@slack/bolt';
-import type { WebClient } from '@slack/web-api';
+import { WebClient } from '@slack/web-api';
 import { errMessage } from '../../error-message.js';
 import { type Acting, actingFor } from '../context/acting.js';
 import type { WorklinkDeps } from '../context/deps.js';
@@ -55,7 +55,7 @@ export interface StepSpec<S extends StepId> {
 interface FunctionArgs {
   event: { function_execution_id: string; inputs?: Record<string, unknown> };
   body: { team_id?: string; enterprise_id?: string };
-  context: { teamId?: string; enterpriseId?: string };
+  context: { teamId?: string; enterpriseId?: string; botToken?: string };
   client: WebClient;
   complete(params: { outputs: Record<string, unknown> }): Promise<unknown>;
   fail(params: { error: string }): Promise<unknown>;
@@ -63,6 +63,35 @@ interface FunctionArgs {
 
 export function registerStep<S extends StepId>(app: App, deps: WorklinkDeps, spec: StepSpec<S>) {
   app.function(spec.step, async (args) => runStep(deps, spec, args));
+}
+
+/** Per running app (its deps): one client per bot token. */
+const botClients = new WeakMap<WorklinkDeps, Map<string, WebClient>>();
+
+/**
+ * The Web API client the shared code gets: the bot token's. Bolt's own client in a step
+ * carries the execution's `bot_access_token`, which ends with the execution — and the DMs,
+ * look-ups and activity a step sets off may run after it (complete/fail still use Bolt's).
+ */
+function botClient(deps: WorklinkDeps, args: FunctionArgs): WebClient {
+  const token = args.context.botToken;
+  if (!token) return args.client;
+  let clients = botClients.get(deps);
+  if (!clients) {
+    clients = new Map();
+    botClients.set(deps, clients);
+  }
+  let client = clients.get(token);
+  if (!client) {
+    client = new WebClient(token, {
+      slackApiUrl: deps.config.slackApiUrl,
+      logger: deps.logger,
+      retryConfig: { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 5_000 },
+      timeout: 15_000,
+    });
+    clients.set(token, client);
+  }
+  return client;
 }
 
 /** One execution, start to end (exported for the sandbox-free unit of work in tests). */
@@ -114,7 +143,7 @@ async function execute<S extends StepId>(
     teamId: args.context.teamId ?? args.body.team_id ?? '',
     enterpriseId: args.context.enterpriseId ?? args.body.enterprise_id,
     userId: inputs.user(spec.actorInput) ?? '',
-    slack: args.client,
+    slack: botClient(deps, args),
     // A step answers nobody: what the shared code would reply is only logged.
     respond: async (message: ReplyMessage) => {
       deps.logger.debug(`Step “${STEP_TITLE[spec.step]}” would have said: ${message.text}`);
@@ -125,7 +154,7 @@ async function execute<S extends StepId>(
   const work = async (): Promise<StepResult<S>> => {
     const by = await actingFor(ctx);
     if ('refused' in by) return { error: by.refused };
-    run = { ctx, by, inputs };
+    run = { ctx: writingAs(ctx, by), by, inputs };
     return spec.run(run);
   };
   const outcome = await withinBudget(settle(work()), STEP_DEADLINE_MS);
@@ -137,6 +166,14 @@ async function execute<S extends StepId>(
   if (outcome.value.ok) return outcome.value.value;
   const wording = { action: stepAction(spec.step), id: run?.about };
   return { error: errorText(ctx, outcome.value.error, wording) };
+}
+
+/**
+ * The context whose `work` is the acting client, so the shared create/complete code writes as
+ * `by` (their own key when they have one).
+ */
+function writingAs(ctx: WorkContext, by: Acting): WorkContext {
+  return by.work === ctx.work ? ctx : { ...ctx, work: by.work };
 }
 
 function stepAction(step: StepId): string {

@@ -4,7 +4,13 @@
  * across every instance: the burst rule counts what the channel already got, and a task is
  * posted to a channel once.
  */
-import { type ChannelFeedsStore, type FeedClaim, type FeedRow, fromRow } from '../channel-feeds.js';
+import {
+  type ChannelFeedsStore,
+  choiceColumns,
+  type FeedClaim,
+  type FeedRow,
+  fromRow,
+} from '../channel-feeds.js';
 import type { Sql } from './db.js';
 
 export function pgChannelFeedsStore(sql: Sql): ChannelFeedsStore {
@@ -16,13 +22,16 @@ export function pgChannelFeedsStore(sql: Sql): ChannelFeedsStore {
       );
       return row ? fromRow(row) : undefined;
     },
-    async enable(teamId, channelId, sync, by, now = Date.now()) {
+    async enable(teamId, channelId, sync, by, now = Date.now(), choice) {
+      const { events, filters } = choiceColumns(choice);
       await sql.run(
-        `INSERT INTO channel_feeds (team_id, channel_id, sync, enabled_by, enabled_at)
-         VALUES ($1, $2, $3, $4, $5)
+        `INSERT INTO channel_feeds (team_id, channel_id, sync, enabled_by, enabled_at, events,
+           filters)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (team_id, channel_id) DO UPDATE SET sync = excluded.sync,
-           enabled_by = excluded.enabled_by, enabled_at = excluded.enabled_at`,
-        [teamId, channelId, sync, by, now],
+           enabled_by = excluded.enabled_by, enabled_at = excluded.enabled_at
+           ${choice ? ', events = excluded.events, filters = excluded.filters' : ''}`,
+        [teamId, channelId, sync, by, now, events, filters],
       );
     },
     disable: async (teamId, channelId) =>

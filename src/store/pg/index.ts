@@ -20,10 +20,13 @@ import { migratePg } from './migrations.js';
 import { pgNotifySettingsStore } from './notify-settings.js';
 import { pgOutboxStore } from './outbox.js';
 import { pgPaceStore } from './pace.js';
+import { pgPersonalKeysStore } from './personal-keys.js';
+import { pgRemindersStore } from './reminders.js';
 import { pgSeenEventsStore, pgSeenRequestsStore } from './seen-requests.js';
 import { pgTaskCreatorsStore } from './task-creators.js';
 import { pgTaskIndexStore } from './task-index.js';
 import { pgTaskMessagesStore } from './task-messages.js';
+import { pgTeamSettingsStore } from './team-settings.js';
 import { pgUserLinksStore } from './user-links.js';
 import { pgWatchStateStore } from './watch-state.js';
 
@@ -62,8 +65,10 @@ export async function openPgStore(options: OpenPgStoreOptions): Promise<Store> {
   const forgetTeam = async (tx: Sql, teamId: string) => {
     await pgTaskIndexStore(tx).deleteTeam(teamId);
     await pgTaskCreatorsStore(tx).deleteTeam(teamId);
+    await pgRemindersStore(tx).deleteTeam(teamId);
     await pgWatchStateStore(tx).forgetTeam(teamId);
     await pgChannelFeedsStore(tx).deleteTeam(teamId);
+    await pgPersonalKeysStore(tx, secrets).deleteTeam(teamId);
     return {
       connection: await pgConnectionsStore(tx, secrets).delete(teamId),
       links: await pgChannelProjectsStore(tx).deleteTeam(teamId),
@@ -89,14 +94,18 @@ export async function openPgStore(options: OpenPgStoreOptions): Promise<Store> {
     notifySettings: pgNotifySettingsStore(db),
     heldDms: pgHeldDmsStore(db, outbox),
     taskCreators: pgTaskCreatorsStore(db),
+    reminders: pgRemindersStore(db),
     watchState: pgWatchStateStore(db),
     leases: pgLeasesStore(db),
     pace: pgPaceStore(db),
+    personalKeys: pgPersonalKeysStore(db, secrets),
+    teamSettings: pgTeamSettingsStore(db),
     forgetTeam: (teamId) => db.tx((tx) => forgetTeam(tx, teamId)),
     forgetUninstalledTeam: (teamId, reason, now = Date.now()) =>
       db.tx(async (tx) => {
         await pgLookupCacheStore(tx).clear(teamId);
         await pgNotifySettingsStore(tx).deleteTeam(teamId);
+        await pgTeamSettingsStore(tx).deleteTeam(teamId);
         // Held DMs could no longer be sent.
         await pgHeldDmsStore(tx, outbox).deleteTeam(teamId);
         // Without a token its messages can no longer be updated.

@@ -2,6 +2,9 @@
  * Every named schema change (see ./schema-change.ts), one import per file. To add one: create
  * `src/store/schema/<yyyy-mm-dd>-<what>.ts` exporting `change`, import it here, add it to the list.
  */
+import { change as feedChoices } from './2026-11-24-feed-choices.js';
+import { change as personalKeys } from './2026-11-24-personal-keys.js';
+import { change as reminders } from './2026-11-24-reminders.js';
 import type { SchemaChange } from './schema-change.js';
 
-export const schemaChanges: readonly SchemaChange[] = [];
+export const schemaChanges: readonly SchemaChange[] = [feedChoices, personalKeys, reminders];

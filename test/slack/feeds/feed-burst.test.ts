@@ -70,7 +70,7 @@ describe('a burst of new tasks', () => {
     await f.h.fake.waitForCall(
       'chat.postMessage',
       (c) =>
-        c.body.channel === 'C_ONBOARDING' && shown(c.body).includes('created *After the burst*'),
+        c.body.channel === 'C_ONBOARDING' && /created \*#\d+ After the burst\*/.test(shown(c.body)),
     );
   });
 });
@@ -111,7 +111,7 @@ describe('a task made from a message', () => {
       (c) => c.body.channel === 'C_GENERAL' && c.body.thread_ts === messageTs,
     );
     expect(shown(answer.body)).toMatch(
-      /<@U_ALICE> created \*The footer overlaps on phones\* for <@U_BOB>/,
+      /<@U_ALICE> created \*#\d+ The footer overlaps on phones\* for <@U_BOB>/,
     );
     const task = (await findTask(f.h, f.website, 'The footer overlaps on phones'))!;
     // It is a live message too: remembered with the task.
@@ -120,7 +120,14 @@ describe('a task made from a message', () => {
         (m) => m.channelId === 'C_GENERAL' && m.ts === replyTs(answer),
       ),
     ).toBe(true);
-    // The channel's feed has its own card of it, at the top of the channel.
-    await f.feedCard(task.taskId);
+    // In a feed channel that answer is the feed's card: one card, not a second at the top of
+    // the channel; the task's later activity follows in the message's thread.
+    expect((await f.feedCard(task.taskId)).ts).toBe(messageTs);
+    await f.settled();
+    expect(f.posts('C_GENERAL', 'The footer overlaps on phones')).toEqual([]);
+    const cards = f.h.fake
+      .callsOf('chat.postMessage')
+      .filter((c) => c.body.channel === 'C_GENERAL' && shown(c.body).includes('The footer'));
+    expect(cards).toHaveLength(1);
   });
 });

@@ -7,6 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACTION } from '../../../src/slack/ui/block-ids.js';
+import { FEED_EVENTS } from '../../../src/store/channel-feeds.js';
 import { findTask, serviceView, shown } from '../tasks/helpers.js';
 import { replyTs, useFeedHarness } from './feed-harness.js';
 
@@ -69,7 +70,18 @@ describe('/work feed', () => {
 
 describe('a channel with a feed', () => {
   beforeAll(async () => {
-    await f.h.worklink.store.channelFeeds.enable(f.h.teamId, 'C_GENERAL', true, f.h.users.alice.id);
+    // Everything, assignments included (the default is new tasks, completions and comments).
+    await f.h.worklink.store.channelFeeds.enable(
+      f.h.teamId,
+      'C_GENERAL',
+      true,
+      f.h.users.alice.id,
+      undefined,
+      {
+        events: [...FEED_EVENTS],
+        filters: {},
+      },
+    );
   });
 
   it('a task added in the channel: its confirmation card is the feed card, posted once', async () => {
@@ -93,7 +105,9 @@ describe('a channel with a feed', () => {
     const cards = f.posts('C_GENERAL', 'Feed from a DM');
     expect(cards).toHaveLength(1);
     expect(replyTs(cards[0]!)).toBe(card.ts);
-    expect(shown(cards[0]!.body)).toMatch(/<@U_ALICE> created \*Feed from a DM\* for <@U_CAROL>/);
+    expect(shown(cards[0]!.body)).toMatch(
+      /<@U_ALICE> created \*#\d+ Feed from a DM\* for <@U_CAROL>/,
+    );
     // Remembered as a live message, so edits reach it.
     expect(
       (await f.h.worklink.store.taskMessages.forTask(f.h.teamId, task.taskId)).some(
@@ -119,7 +133,9 @@ describe('a channel with a feed', () => {
     const [post] = f.posts('C_GENERAL', 'Made in the service');
     expect(replyTs(post!)).toBe(card.ts);
     // The key's owner made it: the service user matched to Slack by e-mail.
-    expect(shown(post!.body)).toMatch(/<@U_ALICE> created \*Made in the service\* for <@U_DAN>/);
+    expect(shown(post!.body)).toMatch(
+      /<@U_ALICE> created \*#\d+ Made in the service\* for <@U_DAN>/,
+    );
     await f.settled();
     expect(f.posts('C_GENERAL', 'Made in the service')).toHaveLength(1);
   });

@@ -1,17 +1,31 @@
 /**
  * Readable directory lists: a project's groups (`/work groups`), the workspace's customers
  * with their clients (`/work customers`) and its users with e-mail and owner/admin marks
- * (`/work users`). Long lists are packed into sections within Block Kit's limits.
+ * (`/work users`). Long lists are packed into sections within Block Kit's limits; each
+ * message's `text` fallback (notifications, screen readers) is escaped and cut like every
+ * other message, since the service's names may carry markup (`<!channel>`, links).
  */
 import type { KnownBlock } from '@slack/types';
 import type { Customer, Group, WorkspaceUser } from '../../../workapi/contract.js';
 import { cut, esc, plural } from '../../format/text.js';
 import { customerName, userName } from '../../shared/names.js';
 import { context, packed, section } from '../../ui/blocks.js';
+import { LIMIT } from '../../ui/limits.js';
 
 export interface ListMessage {
   text: string;
   blocks: KnownBlock[];
+}
+
+/** A message's plain fallback: the service's words escaped, cut within Slack's limit. */
+const FALLBACK_MAX = LIMIT.text;
+
+function fallback(text: string): string {
+  // Cut before escaping would let the escapes grow it past the limit; cut after, never
+  // in the middle of an entity (`&am…`).
+  const escaped = esc(text);
+  if (escaped.length <= FALLBACK_MAX) return escaped;
+  return cut(escaped.slice(0, FALLBACK_MAX).replace(/&[a-z]{0,3}$/, ''), FALLBACK_MAX);
 }
 
 export interface GroupsInput {
@@ -38,13 +52,8 @@ export function groupsMessage(input: GroupsInput): ListMessage {
   );
   const blocks = packed(`${title} — ${plural(input.groups.length, 'group')}`, items);
   if (off) blocks.push(context(off));
-  const text = [
-    `Groups of ${input.projectName}: ${input.groups.map((g) => g.groupName || g.groupId).join(', ')}`,
-    off,
-  ]
-    .filter(Boolean)
-    .join('\n');
-  return { text, blocks };
+  const listed = `Groups of ${input.projectName}: ${input.groups.map((g) => g.groupName || g.groupId).join(', ')}`;
+  return { text: fallback([listed, off].filter(Boolean).join('\n')), blocks };
 }
 
 export function customersMessage(customers: readonly Customer[]): ListMessage {
@@ -67,7 +76,7 @@ export function customersMessage(customers: readonly Customer[]): ListMessage {
   });
   const text = `Customers: ${sorted.map(customerName).join(', ')}`;
   return {
-    text: cut(text, 3000),
+    text: fallback(text),
     blocks: packed(`*Customers* — ${plural(sorted.length, 'company', 'companies')}`, items),
   };
 }
@@ -93,9 +102,9 @@ export function usersMessage(input: UsersInput): ListMessage {
     ].filter(Boolean);
     return `• *${esc(userName(u))}* — ${marks.join(' · ')}`;
   });
-  const text = `Users: ${sorted.map((u) => (u.email ? `${userName(u)} <${u.email}>` : userName(u))).join(', ')}`;
+  const text = `Users: ${sorted.map((u) => (u.email ? `${userName(u)} (${u.email})` : userName(u))).join(', ')}`;
   return {
-    text: cut(text, 3000),
+    text: fallback(text),
     blocks: packed(`*Users* — ${plural(sorted.length, 'person', 'people')}`, items),
   };
 }

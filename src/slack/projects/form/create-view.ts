@@ -6,6 +6,7 @@ import type { KnownBlock, ModalView } from '@slack/types';
 import type { Customer } from '../../../workapi/contract.js';
 import { cut } from '../../format/text.js';
 import { VIEW } from '../../ui/block-ids.js';
+import { LIMIT } from '../../ui/limits.js';
 import {
   customerInput,
   dateInput,
@@ -56,8 +57,10 @@ export function projectCreateModal(input: ProjectCreateModalInput): ModalView {
     });
   }
   if (input.meta.channelId) {
+    // An option's text holds 75 characters: the replaced project's name gets what is left.
+    const use = 'Use as this channel’s project';
     const replaces = input.channelProjectName
-      ? ` (instead of ${cut(input.channelProjectName, 60)})`
+      ? ` (instead of ${cut(input.channelProjectName, LIMIT.optionText - use.length - 14)})`
       : '';
     blocks.push({
       type: 'input',
@@ -69,7 +72,7 @@ export function projectCreateModal(input: ProjectCreateModalInput): ModalView {
         action_id: PROJECT_INPUT.linkChannel,
         options: [
           {
-            text: { type: 'plain_text', text: `Use as this channel’s project${replaces}` },
+            text: { type: 'plain_text', text: `${use}${replaces}` },
             description: {
               type: 'plain_text',
               text: 'New tasks created here go to this project by default.',

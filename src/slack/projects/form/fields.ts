@@ -50,7 +50,20 @@ export function option(text: string, value: string): PlainTextOption {
   return { text: { type: 'plain_text', text: cut(text, 75) }, value: value.slice(0, 150) };
 }
 
+/** The longest project name the form takes (the service's limit). */
+export const NAME_MAX = 200;
+
+/** What the name field shows of `name`: all of it, or its first NAME_MAX characters. */
+export function shownName(name: string): string {
+  return name.slice(0, NAME_MAX);
+}
+
+/**
+ * The name field. A longer name (the hosted service allows them) shows its first 200
+ * characters and says so; left as shown, it is not written back (read.ts, readEditForm).
+ */
 export function nameInput(initial?: string): InputBlock {
+  const cutName = initial !== undefined && initial.length > NAME_MAX;
   return {
     type: 'input',
     block_id: PROJECT_BLOCK.name,
@@ -58,10 +71,18 @@ export function nameInput(initial?: string): InputBlock {
     element: {
       type: 'plain_text_input',
       action_id: PROJECT_INPUT.name,
-      max_length: 200,
+      max_length: NAME_MAX,
       placeholder: { type: 'plain_text', text: 'e.g. Website relaunch' },
-      ...(initial ? { initial_value: initial } : {}),
+      ...(initial ? { initial_value: shownName(initial) } : {}),
     },
+    ...(cutName
+      ? {
+          hint: {
+            type: 'plain_text',
+            text: `The name is longer than this field (${NAME_MAX} characters), so it shows the start. Leave it as it is to keep the whole name.`,
+          },
+        }
+      : {}),
   };
 }
 

@@ -19,7 +19,7 @@ import { calendarDate } from '../../format/date-text.js';
 import { priorityName } from '../../shared/names.js';
 import { parseObject, str } from '../../ui/metadata.js';
 import type { StateValues } from '../../ui/state-values.js';
-import { FEATURE, LINK_CHANNEL_VALUE, PROJECT_BLOCK, PROJECT_INPUT } from './fields.js';
+import { FEATURE, LINK_CHANNEL_VALUE, PROJECT_BLOCK, PROJECT_INPUT, shownName } from './fields.js';
 
 /** Where the form was opened from, so results are reported there. */
 export interface ProjectFormMeta {
@@ -157,7 +157,8 @@ export function readEditForm(values: StateValues, original: ProjectSnapshot): Fo
   if (name !== undefined) {
     const trimmed = name.trim();
     if (!trimmed) errors[PROJECT_BLOCK.name] = 'A project needs a name.';
-    else if (trimmed !== original.name) {
+    // A name longer than the field showed its start: left as shown, it is kept whole.
+    else if (trimmed !== original.name && trimmed !== shownName(original.name).trim()) {
       body.projectName = trimmed;
       changes.push('name');
     }

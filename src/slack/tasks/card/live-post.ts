@@ -6,6 +6,7 @@
 import { errMessage } from '../../context/error-replies.js';
 import type { WorkContext } from '../../context/work-context.js';
 import { inDirectMessage } from '../../shared/project-here.js';
+import { fitMessage } from '../../ui/limits.js';
 import { type LiveMessage, liveMessage } from './live-view.js';
 import type { TaskCardData } from './view.js';
 
@@ -43,7 +44,7 @@ export async function postCard(
   data: TaskCardData,
   where: { channel: string; threadTs?: string; actor: string | undefined },
 ): Promise<string> {
-  const message = liveMessage({ kind: 'card', data, actor: where.actor });
+  const message = fitMessage(liveMessage({ kind: 'card', data, actor: where.actor }));
   const res = await ctx.slack.chat.postMessage({
     channel: where.channel,
     ...(where.threadTs ? { thread_ts: where.threadTs } : {}),

@@ -7,6 +7,7 @@ import type { WorklinkDeps } from '../../context/deps.js';
 import { errMessage } from '../../context/error-replies.js';
 import { workContext } from '../../context/work-context.js';
 import { ACTION } from '../../ui/block-ids.js';
+import { fitView } from '../../ui/limits.js';
 import { createFormData } from './open.js';
 import { readTaskFormValues } from './read.js';
 import { readTaskFormMeta, taskFormModal } from './view.js';
@@ -46,7 +47,7 @@ export function register(app: App, deps: WorklinkDeps): void {
       await ctx.slack.views.update({
         view_id: view.id,
         hash: view.hash,
-        view: taskFormModal(data),
+        view: fitView(taskFormModal(data)),
       });
     } catch (e) {
       // A newer update (hash_conflict) or a closed modal: nothing to repair.

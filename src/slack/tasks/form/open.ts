@@ -17,6 +17,7 @@ import { editFingerprints } from './read.js';
 import { SIMILAR_LIMIT, similarHint } from './similar.js';
 import {
   createDefaults,
+  shownTaskName,
   type TaskFormData,
   type TaskFormMeta,
   type TaskFormValues,
@@ -174,7 +175,8 @@ export async function editFormData(
       mode: 'edit',
       taskId: facts.taskId,
       projectId: project.id,
-      orig: editFingerprints(values),
+      // Of what the form shows: a value it could not show whole is not written back.
+      orig: editFingerprints({ ...values, name: shownTaskName(facts.name) }),
     },
     values,
     projects: [],

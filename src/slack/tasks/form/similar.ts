@@ -10,6 +10,7 @@ import type { IndexedTask } from '../../../store/task-index.js';
 import type { WorklinkDeps } from '../../context/deps.js';
 import { errMessage } from '../../context/error-replies.js';
 import { cut, esc } from '../../format/text.js';
+import { fitView } from '../../ui/limits.js';
 import { readTaskFormValues } from './read.js';
 import { readTaskFormMeta, TASK_ACTION } from './view.js';
 
@@ -71,7 +72,7 @@ export function register(app: App, deps: WorklinkDeps): void {
       blocks: next,
     };
     try {
-      await args.client.views.update({ view_id: view.id, hash: view.hash, view: updated });
+      await args.client.views.update({ view_id: view.id, hash: view.hash, view: fitView(updated) });
     } catch (e) {
       // A newer keystroke's update won (hash_conflict), or the form is closed.
       deps.logger.debug(`The similar-task hint was not shown: ${errMessage(e)}`);

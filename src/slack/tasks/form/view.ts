@@ -25,6 +25,7 @@ import { cut, esc, listing } from '../../format/text.js';
 import { ACTION, VIEW } from '../../ui/block-ids.js';
 import { parseObject, str } from '../../ui/metadata.js';
 import { defaultStatus, type ProjectInfo } from '../project-info.js';
+import { assigneeElement } from './assignee-picker.js';
 
 // ── Ids ──────────────────────────────────────────────────────────────────────
 
@@ -171,6 +172,17 @@ export interface TaskFormData {
 
 // ── Views ────────────────────────────────────────────────────────────────────
 
+/** The longest task name the form takes (the service's limit). */
+export const TASK_NAME_MAX = 500;
+
+/**
+ * What the name field shows: the name, or its first 500 characters. An edit's fingerprint
+ * is of what was shown, so a cut name left as it was is not written back.
+ */
+export function shownTaskName(name: string): string {
+  return name.slice(0, TASK_NAME_MAX);
+}
+
 const text = (t: string) => ({ type: 'plain_text' as const, text: t });
 
 export function taskFormModal(data: TaskFormData): ModalView {
@@ -233,17 +245,25 @@ export function taskFormModal(data: TaskFormData): ModalView {
     });
   }
 
+  const nameCut = edit && (values.name?.length ?? 0) > TASK_NAME_MAX;
   input('name', {
     label: text('Name'),
+    ...(nameCut
+      ? {
+          hint: text(
+            `The name is longer than this field (${TASK_NAME_MAX} characters), so it shows the start. Leave it as it is to keep the whole name.`,
+          ),
+        }
+      : {}),
     // A new task's title is looked up as it is typed (form/similar.ts: "Already there?").
     ...(edit ? {} : { dispatch_action: true }),
     element: {
       type: 'plain_text_input',
       action_id: TASK_ACTION.name,
       placeholder: text('What needs doing?'),
-      max_length: 500,
+      max_length: TASK_NAME_MAX,
       ...(edit ? {} : { dispatch_action_config: { trigger_actions_on: ['on_character_entered'] } }),
-      ...(values.name ? { initial_value: cut(values.name, 500) } : {}),
+      ...(values.name ? { initial_value: shownTaskName(values.name) } : {}),
     },
   });
   if (data.similarHint) blocks.push(data.similarHint);
@@ -275,21 +295,11 @@ export function taskFormModal(data: TaskFormData): ModalView {
   }
 
   if (data.users.length > 0) {
-    const options = [...data.users]
-      .sort((a, b) => (a.name ?? '').localeCompare(b.name ?? ''))
-      .slice(0, 100)
-      .map(userOption);
-    const initial = options.filter((o) => values.assignees?.includes(o.value ?? ''));
     input('assignees', {
       label: text('Assignees'),
       optional: true,
-      element: {
-        type: 'multi_static_select',
-        action_id: TASK_ACTION.assignees,
-        placeholder: text('Choose people'),
-        options,
-        ...(initial.length ? { initial_options: initial } : {}),
-      },
+      // Type-ahead over the service's users (assignee-picker.ts): no 100-person cap.
+      element: assigneeElement(TASK_ACTION.assignees, data.users, values.assignees),
     });
   }
 
@@ -417,11 +427,6 @@ export function taskFormModal(data: TaskFormData): ModalView {
 
 function option(label: string, value: string): PlainTextOption {
   return { text: text(cut(label.trim() || value, 75)), value };
-}
-
-function userOption(u: WorkspaceUser): PlainTextOption {
-  const name = u.name?.trim() || u.email || u.id;
-  return option(u.email && u.name ? `${name} (${u.email})` : name, u.id);
 }
 
 // ── Metadata ─────────────────────────────────────────────────────────────────

@@ -52,9 +52,11 @@ export function pageCount(total: number): number {
 }
 
 export function taskListMessage(d: TaskListData): { text: string; blocks: KnownBlock[] } {
-  const heading = `${FILTER_WORD[d.filter]} in ${esc(d.projectName)}`;
+  // A project's name is cut where it is shown: a heading is one line, not 3,000 characters.
+  const project = esc(cut(d.projectName, 150));
+  const heading = `${FILTER_WORD[d.filter]} in ${project}`;
   if (d.total === 0) {
-    const none = `No ${d.filter === 'all' ? '' : `${d.filter} `}tasks in *${esc(d.projectName)}*.`;
+    const none = `No ${d.filter === 'all' ? '' : `${d.filter} `}tasks in *${project}*.`;
     return { text: none, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: none } }] };
   }
   const first = d.page * PAGE_SIZE + 1;

@@ -7,6 +7,7 @@ import type { WorklinkDeps } from '../../context/deps.js';
 import { onAction, pressedValue } from '../../context/on-action.js';
 import type { WorkContext } from '../../context/work-context.js';
 import { ACTION } from '../../ui/block-ids.js';
+import { fitMessage } from '../../ui/limits.js';
 import { loadMine } from './load.js';
 import { mineMessage, readMinePageValue } from './view.js';
 
@@ -36,7 +37,7 @@ export function register(app: App, deps: WorklinkDeps): void {
       ));
     const data = await loadMine(ctx, value.user);
     const message = 'problem' in data ? { text: data.problem } : mineMessage(data, value.page);
-    if (args.respond) await args.respond({ replace_original: true, ...message });
+    if (args.respond) await args.respond(fitMessage({ replace_original: true, ...message }));
     else await ctx.reply(message);
   });
 }

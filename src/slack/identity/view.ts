@@ -1,0 +1,102 @@
+/**
+ * "Connect your account": the modal a person pastes their own API key into (App Home's
+ * button, `/work connect me` without a key). Pure functions: data in, Block Kit out. The
+ * sandbox offers its demo people's keys in one click (`demoKey`).
+ */
+import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
+import { esc } from '../format/text.js';
+import { parseObject, str } from '../ui/metadata.js';
+
+export const OWN_KEY_CALLBACK_ID = 'connect_own_key';
+export const OWN_KEY_BLOCK = 'own_api_key';
+export const OWN_KEY_ACTION = 'own_api_key_input';
+/** App Home's buttons (no value). */
+export const HOME_CONNECT_ME = 'home_connect_me';
+export const HOME_DISCONNECT_ME = 'home_disconnect_me';
+/** The admin's Home settings selects; option value = the policy's value. */
+export const HOME_SETTING_MEMBERS = 'home_setting_members';
+export const HOME_SETTING_LINKS = 'home_setting_links';
+
+export interface OwnKeyMeta {
+  channelId?: string;
+  responseUrl?: string;
+}
+
+export function ownKeyModal(meta: OwnKeyMeta, workspaceName: string, demoKey?: string): ModalView {
+  return {
+    type: 'modal',
+    callback_id: OWN_KEY_CALLBACK_ID,
+    private_metadata: JSON.stringify(meta),
+    title: { type: 'plain_text', text: 'Connect your account' },
+    submit: { type: 'plain_text', text: 'Connect' },
+    close: { type: 'plain_text', text: 'Cancel' },
+    blocks: [
+      {
+        type: 'section',
+        text: {
+          type: 'mrkdwn',
+          text: `Paste an API key of *your own* account in *${esc(workspaceName)}*. What you change with Worklink is then done as you there, not through the workspace’s connection.`,
+        },
+      },
+      {
+        type: 'input',
+        block_id: OWN_KEY_BLOCK,
+        label: { type: 'plain_text', text: 'Your API key' },
+        element: {
+          type: 'plain_text_input',
+          action_id: OWN_KEY_ACTION,
+          placeholder: { type: 'plain_text', text: 'Paste your API key' },
+          max_length: 500,
+          // The sandbox knows its demo people's keys: one click, as the issue asks.
+          ...(demoKey ? { initial_value: demoKey } : {}),
+        },
+        hint: {
+          type: 'plain_text',
+          text: demoKey
+            ? 'Sandbox: your demo account’s key is filled in. Worklink checks it and stores it encrypted.'
+            : 'Worklink checks the key, stores it encrypted and never shows it again.',
+        },
+      },
+    ],
+  };
+}
+
+export function readOwnKeyMeta(privateMetadata: string | undefined): OwnKeyMeta {
+  const v = parseObject(privateMetadata);
+  return { channelId: str(v.channelId), responseUrl: str(v.responseUrl) };
+}
+
+const option = (value: string, text: string): PlainTextOption => ({
+  text: { type: 'plain_text', text },
+  value,
+});
+
+/** The admin's "Workspace settings" on the Home tab: one select per policy. */
+export function settingsHomeBlocks(settings: { members: string; links: string }): KnownBlock[] {
+  const members = [
+    option('attributed', 'Change things, named as themselves'),
+    option('read-only', 'Only look (need their own key)'),
+  ];
+  const links = [option('admins', 'Admins only'), option('everyone', 'Everyone (not guests)')];
+  const select = (actionId: string, options: PlainTextOption[], value: string) => ({
+    type: 'static_select' as const,
+    action_id: actionId,
+    options,
+    initial_option: options.find((o) => o.value === value) ?? options[0],
+  });
+  return [
+    { type: 'section', text: { type: 'mrkdwn', text: '*Workspace settings* (admins)' } },
+    {
+      type: 'section',
+      block_id: 'home_setting_members',
+      text: { type: 'mrkdwn', text: 'Members without their own API key may…' },
+      accessory: select(HOME_SETTING_MEMBERS, members, settings.members),
+    },
+    {
+      type: 'section',
+      block_id: 'home_setting_links',
+      text: { type: 'mrkdwn', text: 'Who links channels to projects and turns feeds on or off' },
+      accessory: select(HOME_SETTING_LINKS, links, settings.links),
+    },
+  ];
+}
