@@ -120,7 +120,14 @@ describe('a task made from a message', () => {
         (m) => m.channelId === 'C_GENERAL' && m.ts === replyTs(answer),
       ),
     ).toBe(true);
-    // The channel's feed has its own card of it, at the top of the channel.
-    await f.feedCard(task.taskId);
+    // In a feed channel that answer is the feed's card: one card, not a second at the top of
+    // the channel; the task's later activity follows in the message's thread.
+    expect((await f.feedCard(task.taskId)).ts).toBe(messageTs);
+    await f.settled();
+    expect(f.posts('C_GENERAL', 'The footer overlaps on phones')).toEqual([]);
+    const cards = f.h.fake
+      .callsOf('chat.postMessage')
+      .filter((c) => c.body.channel === 'C_GENERAL' && shown(c.body).includes('The footer'));
+    expect(cards).toHaveLength(1);
   });
 });
