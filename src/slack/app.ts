@@ -12,6 +12,7 @@ import { errMessage } from '../error-message.js';
 import { boltLogLevel, withoutRequestBodies } from '../logger.js';
 import { type Subcommand, WorkRouter } from './commands/router.js';
 import { connectionCommands } from './connection/commands.js';
+import { orgConnectionCommands } from './connection/org-commands.js';
 import { registerConnection } from './connection/register.js';
 import { watchStatusSection } from './connection/watch-status.js';
 import type { WorklinkDeps } from './context/deps.js';
@@ -69,6 +70,7 @@ export function workSubcommands(extra: readonly Subcommand[] = []): Subcommand[]
   return [
     ...connectionCommands([outboxStatusSection, watchStatusSection]),
     ...identityCommands,
+    ...orgConnectionCommands,
     ...taskCommands,
     ...projectCommands,
     ...feedCommands,
