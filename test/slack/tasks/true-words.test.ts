@@ -1,0 +1,63 @@
+/**
+ * True words, through signed requests: a pick list gives the true count ("11 tasks match;
+ * showing 5 — add a word"), and `/work done` on a task that is done already says so and
+ * offers Reopen, instead of "No open task matches … Create it with /work new".
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ACTION } from '../../../src/slack/ui/block-ids.js';
+import { type Harness, startHarness } from '../../support/harness.js';
+import { linkChannel } from './helpers.js';
+
+let h: Harness;
+let projectId: string;
+
+beforeAll(async () => {
+  h = await startHarness({ connect: true });
+  projectId = await linkChannel(h, 0);
+});
+afterAll(() => h?.stop());
+
+async function say(text: string) {
+  const res = await h.slack.slashCommand(text);
+  expect(res.status).toBe(200);
+  return h.replyTo(res);
+}
+
+it('counts every match, and says how many the pick list shows', async () => {
+  for (let i = 1; i <= 11; i++) await h.slack.slashCommand(`add Sprint chore ${i}`);
+  await h.waitFor(
+    async () =>
+      (await h.worklink.store.taskIndex.search(h.teamId, 'sprint chore', { limit: 50 })).length ===
+      11,
+  );
+  const reply = await say('task sprint chore');
+  expect(reply.text).toBe('11 tasks match; showing 5 — add a word to narrow it.');
+  expect(JSON.stringify(reply.blocks).match(/task_pick_\d/g)).toHaveLength(5);
+  // All shown: the plain question.
+  await h.slack.slashCommand('add Unique gadget one');
+  await h.slack.slashCommand('add Unique gadget two');
+  await h.waitFor(
+    async () => (await h.worklink.store.taskIndex.search(h.teamId, 'unique gadget')).length === 2,
+  );
+  expect((await say('task unique gadget')).text).toBe('2 tasks match. Which one?');
+});
+
+it('says a done task is already done, and offers Reopen', async () => {
+  await h.slack.slashCommand('add Polish the footer');
+  const task = await h.waitFor(async () =>
+    (await h.work.listTasks({ projectId })).find((t) => t.taskName === 'Polish the footer'),
+  );
+  await say('done polish the footer');
+  await h.waitFor(async () => (await h.worklink.store.taskIndex.get(h.teamId, task.taskId))?.done);
+
+  const again = await say('done polish the footer');
+  expect(again.text).toMatch(
+    /^\*#\d+ Polish the footer\* is already done\. Nothing was changed\.$/,
+  );
+  const reopen = JSON.stringify(again.blocks);
+  expect(reopen).toContain(ACTION.taskReopen);
+  expect(reopen).toContain('"Reopen"');
+  const res = await h.slack.blockAction({ actionId: ACTION.taskReopen, value: task.taskId });
+  expect(res.status).toBe(200);
+  await h.waitFor(async () => (await h.work.getTask(task.taskId)).status === false);
+});
