@@ -61,3 +61,16 @@ it('says a done task is already done, and offers Reopen', async () => {
   expect(res.status).toBe(200);
   await h.waitFor(async () => (await h.work.getTask(task.taskId)).status === false);
 });
+
+it('names its task in the comment form', async () => {
+  await h.slack.slashCommand('add Rewrite the onboarding email');
+  const task = await h.waitFor(async () =>
+    (await h.work.listTasks({ projectId })).find(
+      (t) => t.taskName === 'Rewrite the onboarding email',
+    ),
+  );
+  await h.waitFor(async () => await h.worklink.store.taskIndex.get(h.teamId, task.taskId));
+  const res = await h.slack.blockAction({ actionId: ACTION.taskComment, value: task.taskId });
+  const open = await h.fake.waitForCall('views.open', (c) => c.body.trigger_id === res.triggerId);
+  expect(JSON.stringify(open.body.view)).toMatch(/On: #\d+ Rewrite the onboarding email/);
+});
