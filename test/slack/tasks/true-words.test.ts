@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ACTION } from '../../../src/slack/ui/block-ids.js';
 import { type Harness, startHarness } from '../../support/harness.js';
-import { linkChannel } from './helpers.js';
+import { answeredView, linkChannel, stateFor, type ViewJson, viewOf } from './helpers.js';
 
 let h: Harness;
 let projectId: string;
@@ -73,4 +73,22 @@ it('names its task in the comment form', async () => {
   const res = await h.slack.blockAction({ actionId: ACTION.taskComment, value: task.taskId });
   const open = await h.fake.waitForCall('views.open', (c) => c.body.trigger_id === res.triggerId);
   expect(JSON.stringify(open.body.view)).toMatch(/On: #\d+ Rewrite the onboarding email/);
+});
+
+it('gives a past due date entered in the form the same note as quick add', async () => {
+  const res = await h.slack.slashCommand('new');
+  const open = await h.fake.waitForCall('views.open', (c) => c.body.trigger_id === res.triggerId);
+  const id = (await answeredView(h, open)).id;
+  const update = await h.fake.waitForCall('views.update', (c) => c.body.view_id === id);
+  const view = { ...viewOf(update), id } as ViewJson;
+  await h.slack.viewSubmission({
+    callbackId: view.callback_id!,
+    id: view.id,
+    privateMetadata: view.private_metadata,
+    values: stateFor(view, { task_name_input: 'Back-dated chore', task_due_input: '2020-01-06' }),
+  });
+  const note = await h.fake.waitForResponse((r) => String(r.body.text).includes('in the past'));
+  expect(note.body.text).toBe(
+    'That due date (Mon, Jan 6, 2020) is in the past; the task has it anyway — change it with `/work edit` if that was a slip.',
+  );
 });
