@@ -57,6 +57,8 @@ export interface StartWorklinkOptions {
   clock?: () => number;
   /** More `/work` subcommands (tests: a probe that throws, …). */
   subcommands?: readonly Subcommand[];
+  /** The sandbox's demo people's own keys ("Connect your account" in one click). */
+  demoKeys?: WorklinkDeps['demoKeys'];
 }
 
 export interface WorklinkHandle {
@@ -211,6 +213,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       config,
       store,
       logger,
+      demoKeys: options.demoKeys,
       workUrls,
       routes: new RouteRegistry(),
       users,
