@@ -50,6 +50,9 @@ export const BOT_SCOPES = [
   // Feeds with sync: replies in a task card's thread (message.channels / message.groups).
   'channels:history',
   'groups:history',
+  // App Home lists only the channel links of channels the reader is in (users.conversations).
+  'channels:read',
+  'groups:read',
 ] as const;
 
 export const EVENTS_PATH = '/slack/events';
