@@ -20,6 +20,8 @@ import { registerThreadSync } from './feeds/thread-sync.js';
 import { publishHome, registerHome } from './home/publish.js';
 import { identityCommands } from './identity/commands.js';
 import { registerIdentity } from './identity/register.js';
+import { previewsCommand } from './links/previews-command.js';
+import { registerUnfurls } from './links/unfurl.js';
 import { digestCommands } from './notify/digest/commands.js';
 import { answerOnFailure, normalizePayload } from './payload-guard.js';
 import { outboxStatusSection, peopleCommands } from './people/commands.js';
@@ -47,6 +49,9 @@ export const BOT_SCOPES = [
   // Feeds with sync: replies in a task card's thread (message.channels / message.groups).
   'channels:history',
   'groups:history',
+  // Link previews: link_shared for the unfurl domains, chat.unfurl (docs/links.md).
+  'links:read',
+  'links:write',
 ] as const;
 
 export const EVENTS_PATH = '/slack/events';
@@ -73,6 +78,7 @@ export function workSubcommands(extra: readonly Subcommand[] = []): Subcommand[]
     ...directoryCommands,
     ...peopleCommands,
     ...digestCommands,
+    previewsCommand,
     ...extra,
   ];
 }
@@ -207,6 +213,7 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
   const router = new WorkRouter(workSubcommands(options.subcommands));
   router.register(app, deps);
   registerProjectPick(app, deps, (ctx, text) => router.dispatch(ctx, text));
+  registerUnfurls(app, deps);
   registerConnection(app, deps);
   registerTasks(app, deps);
   registerProjects(app, deps);

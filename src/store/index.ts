@@ -47,6 +47,7 @@ import { type TaskCreatorsStore, taskCreatorsStore } from './task-creators.js';
 import { type TaskIndexStore, taskIndexStore } from './task-index.js';
 import { type TaskMessagesStore, taskMessagesStore } from './task-messages.js';
 import { type TeamSettingsStore, teamSettingsStore } from './team-settings.js';
+import { type UnfurlSettingsStore, unfurlSettingsStore } from './unfurl-settings.js';
 import { type UserLinksStore, userLinksStore } from './user-links.js';
 import { type WatchStateStore, watchStateStore } from './watch-state.js';
 
@@ -128,6 +129,8 @@ export interface Store {
   readonly personalKeys: PersonalKeysStore;
   /** Each team's admin policies (`/work settings`). */
   readonly teamSettings: TeamSettingsStore;
+  /** Where each team's links to the service unfurl (`/work previews`). */
+  readonly unfurlSettings: UnfurlSettingsStore;
   /**
    * Forgets what Worklink keeps about a team's service workspace: the connection (API key),
    * people's own keys, channel links and feeds, known projects, the task index and the
@@ -217,6 +220,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
   const taskCreators = taskCreatorsStore(db);
   const personalKeys = personalKeysStore(db, secrets);
   const teamSettings = teamSettingsStore(db);
+  const unfurlSettings = unfurlSettingsStore(db);
 
   const forgetTeam = db.transaction((teamId: string): ForgottenTeam => {
     taskIndex.deleteTeam(teamId);
@@ -234,6 +238,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     lookups.clear(teamId);
     notifySettings.deleteTeam(teamId);
     teamSettings.deleteTeam(teamId);
+    unfurlSettings.deleteTeam(teamId);
     // Held DMs could no longer be sent.
     heldDms.deleteTeam(teamId);
     // Without a token its messages can no longer be updated.
@@ -315,6 +320,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     pace: asyncStore(paceStore(db)),
     personalKeys: asyncStore(personalKeys),
     teamSettings: asyncStore(teamSettings),
+    unfurlSettings: asyncStore(unfurlSettings),
     forgetTeam: async (teamId) => forgetTeam(teamId),
     forgetUninstalledTeam: async (teamId, reason, now = Date.now()) =>
       forgetUninstalledTeam(teamId, reason, now),

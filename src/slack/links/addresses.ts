@@ -9,7 +9,29 @@
  * No address known → no button (never a broken one).
  */
 import { fillTemplate, type LinkSettings } from '../../link-settings.js';
-import { apiKeyHash, pageUrl } from '../../workapi/page-links.js';
+import { apiKeyHash, pageSignature, pageUrl } from '../../workapi/page-links.js';
+
+export interface LinkTarget {
+  kind: 'task' | 'project';
+  id: string;
+}
+
+/** The placeholders' values when `url` is `template` filled in, else undefined. */
+export function matchTemplate(template: string, url: string): Record<string, string> | undefined {
+  const names: string[] = [];
+  const pattern = template
+    .split(/(\{\w+\})/)
+    .map((part) => {
+      const m = /^\{(\w+)\}$/.exec(part);
+      if (!m) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      names.push(m[1] ?? '');
+      return '([^/?#&]+)';
+    })
+    .join('');
+  const found = new RegExp(`^${pattern}$`).exec(url.replace(/\/+$/, ''));
+  if (!found) return undefined;
+  return Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(found[i + 1] ?? '')]));
+}
 
 export interface TaskAddress {
   taskId: string;
@@ -75,8 +97,30 @@ export class WorkLinks {
     return [...hosts];
   }
 
-  settings(): WorkLinksOptions {
-    return this.options;
+  /**
+   * What a posted link points at, for this team: a task or a project of the service. An
+   * embedded page counts only when signed with this team's key (a link of another workspace
+   * is not this workspace's to show); a template's link when it matches the template.
+   */
+  parse(teamId: string, url: string): LinkTarget | undefined {
+    if (!URL.canParse(url)) return undefined;
+    const u = new URL(url);
+    const origin = this.options.embeddedOrigin;
+    if (origin && URL.canParse(origin) && u.host === new URL(origin).host) {
+      const m = /^\/pages\/(task|project)\/([^/]+)$/.exec(u.pathname);
+      const hash = this.keys.get(teamId);
+      if (!m || !hash) return undefined;
+      const kind = m[1] === 'task' ? 'task' : 'project';
+      const id = decodeURIComponent(m[2] ?? '');
+      const sig = u.searchParams.get('sig') ?? '';
+      return sig && pageSignature(hash, kind, id) === sig ? { kind, id } : undefined;
+    }
+    const { taskUrl, projectUrl } = this.options.settings ?? {};
+    const task = taskUrl ? matchTemplate(taskUrl, url) : undefined;
+    if (task?.taskId) return { kind: 'task', id: task.taskId };
+    const project = projectUrl ? matchTemplate(projectUrl, url) : undefined;
+    if (project?.projectId) return { kind: 'project', id: project.projectId };
+    return undefined;
   }
 
   private page(teamId: string, kind: 'task' | 'project', id: string): string | undefined {
