@@ -32,6 +32,8 @@ export interface ServerOptions {
   /** Called after a request committed an event (wakes the delivery worker). */
   onEvent?: () => void;
   logger?: Logger;
+  /** Known keys → caller (the auth cache); given, so a revoked key can be dropped from it. */
+  knownKeys?: Map<string, Caller>;
 }
 
 /**
@@ -40,7 +42,12 @@ export interface ServerOptions {
  * domain. Every failure answers `{error: "<field>: <problem>"}`; client garbage never
  * produces a 5xx.
  */
-export function buildServer({ db, onEvent, logger }: ServerOptions): FastifyInstance {
+export function buildServer({
+  db,
+  onEvent,
+  logger,
+  knownKeys = new Map<string, Caller>(),
+}: ServerOptions): FastifyInstance {
   const app = Fastify({
     logger: false,
     bodyLimit: BODY_LIMIT,
@@ -72,10 +79,9 @@ export function buildServer({ db, onEvent, logger }: ServerOptions): FastifyInst
 
   // Set by the auth hook; declared up front so every request object keeps one shape.
   app.decorateRequest('workCaller', null);
-  // Known keys → caller, so the hot path skips hashing and a query. Safe because this service
-  // never revokes a key or renames a workspace; only hits are kept (unknown keys cannot grow
-  // it), and it is bounded anyway.
-  const knownKeys = new Map<string, Caller>();
+  // Known keys → caller, so the hot path skips hashing and a query. Revoking a key
+  // (ServiceHandle.revokeKey) drops it here too; a workspace is never renamed; only hits are
+  // kept (unknown keys cannot grow it), and it is bounded anyway.
   const lookup = (key: string): Caller | undefined => {
     const hit = knownKeys.get(key);
     if (hit) return hit;

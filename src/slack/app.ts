@@ -12,6 +12,7 @@ import { errMessage } from '../error-message.js';
 import { boltLogLevel, withoutRequestBodies } from '../logger.js';
 import { type Subcommand, WorkRouter } from './commands/router.js';
 import { connectionCommands } from './connection/commands.js';
+import { orgConnectionCommands } from './connection/org-commands.js';
 import { registerConnection } from './connection/register.js';
 import { watchStatusSection } from './connection/watch-status.js';
 import type { WorklinkDeps } from './context/deps.js';
@@ -29,7 +30,9 @@ import { projectCommands } from './projects/commands.js';
 import { directoryCommands } from './projects/directory/commands.js';
 import { registerProjectPick } from './projects/pick-action.js';
 import { registerProjects } from './projects/register.js';
+import { registerReminders, remindCommands } from './remind/commands.js';
 import { DEFAULT_HTTP_LIMITS, guardSlackRequests } from './start/http-guard.js';
+import { ReplayWindow } from './start/replay-window.js';
 import { singleFlightAuthorize } from './start/token-refresh.js';
 import { answerUnreadableInstall } from './start/unreadable-installs.js';
 import { taskCommands } from './tasks/commands.js';
@@ -49,6 +52,9 @@ export const BOT_SCOPES = [
   // Feeds with sync: replies in a task card's thread (message.channels / message.groups).
   'channels:history',
   'groups:history',
+  // App Home lists only the channel links of channels the reader is in (users.conversations).
+  'channels:read',
+  'groups:read',
   // Link previews: link_shared for the unfurl domains, chat.unfurl (docs/links.md).
   'links:read',
   'links:write',
@@ -72,12 +78,14 @@ export function workSubcommands(extra: readonly Subcommand[] = []): Subcommand[]
   return [
     ...connectionCommands([outboxStatusSection, watchStatusSection]),
     ...identityCommands,
+    ...orgConnectionCommands,
     ...taskCommands,
     ...projectCommands,
     ...feedCommands,
     ...directoryCommands,
     ...peopleCommands,
     ...digestCommands,
+    ...remindCommands,
     previewsCommand,
     ...extra,
   ];
@@ -112,12 +120,15 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
   };
 
   const limits = { ...DEFAULT_HTTP_LIMITS, ...config.httpLimits };
-  /** Bolt's HTTP receiver behind the header, size, signature and replay checks. */
+  /**
+   * Bolt's HTTP receiver behind the header, size, signature and replay checks; the guard's
+   * signature check is the only one (the receiver is built with signatureVerification off).
+   */
   const guarded = (receiver: HTTPReceiver, signingSecret: string) => {
     receiver.requestListener = guardSlackRequests(receiver.requestListener, {
       path: EVENTS_PATH,
       signingSecret,
-      seen: deps.store.seenRequests,
+      replays: new ReplayWindow({ store: deps.store.seenRequests, logger: deps.logger }),
       limits,
       logger: deps.logger,
     });
@@ -131,6 +142,8 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
     customRoutes,
     logger: deps.logger,
     bodyLimit: limits.slackBodyBytes,
+    // Checked by the guard (guarded, above), which every request to EVENTS_PATH goes through.
+    signatureVerification: false,
   });
 
   let app: App;
@@ -218,6 +231,7 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
   registerTasks(app, deps);
   registerProjects(app, deps);
   registerThreadSync(app, deps);
+  registerReminders(app, deps);
   registerHome(app, deps, router.visible());
   registerIdentity(app, deps, (ctx) => publishHome(ctx, router.visible()));
   registerWorkflowSteps(app, deps);

@@ -69,6 +69,8 @@ describe('manifest.yml', () => {
       'files:read',
       'channels:history',
       'groups:history',
+      'channels:read',
+      'groups:read',
       'links:read',
       'links:write',
     ]);

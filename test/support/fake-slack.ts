@@ -38,7 +38,10 @@ export interface FakeSlackUser {
   isAdmin?: boolean;
   isOwner?: boolean;
   isBot?: boolean;
+  /** Another organisation's team: a Slack Connect person (users.info's team_id). */
   teamId?: string;
+  isRestricted?: boolean;
+  isUltraRestricted?: boolean;
 }
 
 export interface RecordedCall {
@@ -94,6 +97,8 @@ export interface FakeSlack {
   admitTrigger(id: string, userId: string): void;
   /** Makes a modal the harness describes in a payload open for `userId`. */
   admitView(userId: string, view: { id: string; hash?: string }): void;
+  /** A channel with exactly these members (and the bot), e.g. a private one. */
+  addChannel(id: string, members: readonly string[]): void;
   callsOf(method: string): RecordedCall[];
   waitForCall(
     method: string,
@@ -267,6 +272,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     admitView(userId, view) {
       admitView(state, userId, view.id, view.hash);
     },
+    addChannel(id, members) {
+      state.channels.set(id, {
+        id,
+        name: id.toLowerCase(),
+        kind: 'channel',
+        members: new Set([...members, state.bot.botUserId]),
+        created: Math.floor(Date.now() / 1000),
+      });
+    },
     callsOf: (method) => calls.filter((c) => c.method === method),
     waitForCall: (method, predicate = () => true, timeoutMs = 10_000) =>
       waitUntil(
@@ -306,6 +320,9 @@ class WorkspaceUsers extends Map<string, FakeSlackUser> {
       tz: u.tz ?? 'UTC',
       isAdmin: u.isAdmin,
       isOwner: u.isOwner,
+      isRestricted: u.isRestricted,
+      isUltraRestricted: u.isUltraRestricted,
+      ...(u.teamId ? { teamId: u.teamId } : {}),
       isBot: Boolean(u.isBot),
       color: '9f69e7',
     };

@@ -7,7 +7,7 @@
  */
 import type { Button, HomeView, KnownBlock } from '@slack/types';
 import { cut, esc } from '../format/text.js';
-import { HOME_CONNECT_ME, HOME_DISCONNECT_ME } from '../identity/view.js';
+import { HOME_CONNECT_ME, HOME_DISCONNECT_ME, settingsHomeBlocks } from '../identity/view.js';
 import { ACTION } from '../ui/block-ids.js';
 import { context, packed, section } from '../ui/blocks.js';
 
@@ -20,7 +20,10 @@ export interface HomeInput {
   };
   /** A connection row exists but its key cannot be decrypted. */
   keyUnreadable?: boolean;
+  /** The links of channels the reader is in. */
   links: readonly { channelId: string; projectId: string; projectName: string }[];
+  /** Slack could not say which channels the reader is in, so no link is listed. */
+  linksUnreadable?: boolean;
   projects: readonly { projectId: string; projectName: string }[];
   commands: readonly { usage: string; summary: string; group?: string; adminOnly?: boolean }[];
   /** The reader is a Slack admin or owner (sees the connection's details, admin commands). */
@@ -29,6 +32,8 @@ export interface HomeInput {
   myTasks?: readonly KnownBlock[];
   /** How the reader acts in the service (identity/me.ts) and whether they have their own key. */
   you?: { text: string; ownKey: boolean };
+  /** The team's policies (identity/settings.ts): shown, changeable, to admins only. */
+  settings?: { members: string; links: string };
   /** The reader's notification settings: each kind (on or off) and quiet hours. */
   notify?: { kinds: readonly { kind: string; label: string; on: boolean }[]; quiet?: string };
 }
@@ -50,12 +55,21 @@ export function homeView(input: HomeInput): HomeView {
     blocks.push({ type: 'actions', block_id: 'home_buttons', elements: buttons });
     if (input.myTasks) blocks.push({ type: 'divider' }, ...input.myTasks);
     if (input.you) blocks.push({ type: 'divider' }, ...youBlocks(input.you));
+    if (input.admin && input.settings) {
+      blocks.push({ type: 'divider' }, ...settingsHomeBlocks(input.settings));
+    }
   }
 
   if (input.notify) blocks.push({ type: 'divider' }, ...notifyBlocks(input.notify));
 
   blocks.push({ type: 'divider' }, section('*Channels linked to projects*'));
-  if (input.links.length) {
+  if (input.linksUnreadable) {
+    blocks.push(
+      context(
+        'Worklink could not read which channels you are in, so it lists none now. `/work status` in a channel shows its project.',
+      ),
+    );
+  } else if (input.links.length) {
     const lines = input.links.map(
       (l) => `<#${l.channelId}> → *${esc(l.projectName)}*  \`${esc(l.projectId)}\``,
     );
@@ -63,7 +77,7 @@ export function homeView(input: HomeInput): HomeView {
   } else {
     blocks.push(
       context(
-        'No channel has a default project yet. In a channel, run `/work project link <projectId>`.',
+        'No channel you are in has a default project yet. In a channel, run `/work project link <projectId>`.',
       ),
     );
   }

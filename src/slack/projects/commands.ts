@@ -7,6 +7,7 @@
  */
 import type { Subcommand, SubcommandArgs } from '../commands/router.js';
 import { runSafely } from '../context/error-replies.js';
+import { canChangeChannelLinks } from '../context/permissions.js';
 import type { WorkContext } from '../context/work-context.js';
 import { esc, plainText } from '../format/text.js';
 import { channelProjectId, knownName } from '../shared/project-context.js';
@@ -110,6 +111,11 @@ const projectUnlinkCommand: Subcommand = {
       : undefined;
     if (!channelId || !linked) {
       await ctx.reply('This channel has no default project, so there is nothing to unlink.');
+      return;
+    }
+    const permission = await canChangeChannelLinks(ctx);
+    if (!permission.allowed) {
+      await ctx.reply(permission.message);
       return;
     }
     await ctx.store.channelProjects.unlink(ctx.teamId, channelId);

@@ -164,7 +164,15 @@ describe('link and unlink', () => {
       `*Customer onboarding* is already the default project of <#${channel}>.`,
     );
 
+    // A member may not re-link it by default (the admin's links setting)…
+    expect((await run(`project link ${website}`, channel, h.users.bob.id)).text).toMatch(
+      /^Sorry, in this workspace only Slack admins and owners can link channels/,
+    );
+    expect((await store.get(h.teamId, channel))?.projectId).toBe(onboarding);
+    // …and may once an admin lets everyone.
+    await h.worklink.store.teamSettings.set(h.teamId, { links: 'everyone' }, h.users.alice.id);
     const relinked = await announced(`project link ${website}`, channel, h.users.bob.id);
+    await h.worklink.store.teamSettings.set(h.teamId, { links: 'admins' }, h.users.alice.id);
     expect(relinked).toContain('(instead of *Customer onboarding*)');
     expect(await store.get(h.teamId, channel)).toMatchObject({
       projectId: website,
