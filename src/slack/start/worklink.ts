@@ -39,6 +39,7 @@ import { createNotifications } from '../notify/notifications.js';
 import { emitSeenChanges } from '../notify/seen-changes.js';
 import { ServiceDirectory } from '../notify/service-directory.js';
 import { slackCode } from '../ui/error-text.js';
+import { ConnectionShares } from './connection-limits.js';
 import { applyServerLimits, DEFAULT_HTTP_LIMITS, serverOptions } from './http-guard.js';
 import { Lifecycle } from './lifecycle.js';
 import { unreadableInstallsSentence } from './unreadable-installs.js';
@@ -276,10 +277,12 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
     });
 
     const limits = { ...DEFAULT_HTTP_LIMITS, ...config.httpLimits };
+    const shares = new ConnectionShares(limits);
     const app = buildApp(config, deps, {
       botIdentity,
       port,
       subcommands: options.subcommands,
+      shares,
     });
     let url = '';
     if (config.slack.mode === 'socket') {
@@ -295,7 +298,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
         { port, host: options.host },
         serverOptions(limits),
       )) as Server;
-      applyServerLimits(server, limits);
+      applyServerLimits(server, limits, shares);
       cleanup.push(async () => {
         await app.stop();
       });
