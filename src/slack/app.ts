@@ -12,6 +12,7 @@ import { errMessage } from '../error-message.js';
 import { boltLogLevel, withoutRequestBodies } from '../logger.js';
 import { type Subcommand, WorkRouter } from './commands/router.js';
 import { connectionCommands } from './connection/commands.js';
+import { orgConnectionCommands } from './connection/org-commands.js';
 import { registerConnection } from './connection/register.js';
 import { watchStatusSection } from './connection/watch-status.js';
 import type { WorklinkDeps } from './context/deps.js';
@@ -27,6 +28,7 @@ import { projectCommands } from './projects/commands.js';
 import { directoryCommands } from './projects/directory/commands.js';
 import { registerProjectPick } from './projects/pick-action.js';
 import { registerProjects } from './projects/register.js';
+import { registerReminders, remindCommands } from './remind/commands.js';
 import type { ConnectionShares } from './start/connection-limits.js';
 import { DEFAULT_HTTP_LIMITS, guardSlackRequests } from './start/http-guard.js';
 import { ReplayWindow } from './start/replay-window.js';
@@ -49,6 +51,9 @@ export const BOT_SCOPES = [
   // Feeds with sync: replies in a task card's thread (message.channels / message.groups).
   'channels:history',
   'groups:history',
+  // App Home lists only the channel links of channels the reader is in (users.conversations).
+  'channels:read',
+  'groups:read',
 ] as const;
 
 export const EVENTS_PATH = '/slack/events';
@@ -71,12 +76,14 @@ export function workSubcommands(extra: readonly Subcommand[] = []): Subcommand[]
   return [
     ...connectionCommands([outboxStatusSection, watchStatusSection]),
     ...identityCommands,
+    ...orgConnectionCommands,
     ...taskCommands,
     ...projectCommands,
     ...feedCommands,
     ...directoryCommands,
     ...peopleCommands,
     ...digestCommands,
+    ...remindCommands,
     ...extra,
   ];
 }
@@ -221,6 +228,7 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
   registerTasks(app, deps);
   registerProjects(app, deps);
   registerThreadSync(app, deps);
+  registerReminders(app, deps);
   registerHome(app, deps, router.visible());
   registerIdentity(app, deps, (ctx) => publishHome(ctx, router.visible()));
   registerWorkflowSteps(app, deps);

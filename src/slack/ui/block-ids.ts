@@ -35,6 +35,10 @@ export const ACTION = {
   homeNewProject: 'home_new_project',
   /** App Home's notification checkboxes; option value = the kind (store/notify-settings.ts). */
   homeNotify: 'home_notify',
+  /** `/work remind`'s Cancel; value = the reminder's id. */
+  reminderCancel: 'reminder_cancel',
+  /** A task's "Remind me" overflow; option value = `<hour|morning|week>:<taskId>`. */
+  remindMe: 'remind_me',
 } as const;
 
 export const VIEW = {
