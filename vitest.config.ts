@@ -29,7 +29,11 @@ const SLOW = [
 ];
 
 /** Files that test both store engines: SQLite half fast, PostgreSQL half slow. */
-const BOTH_ENGINES = ['test/store/**/*.test.ts', 'test/slack/notify/two-workers.test.ts'];
+const BOTH_ENGINES = [
+  'test/store/**/*.test.ts',
+  'test/slack/notify/two-workers.test.ts',
+  'test/slack/start/replay-window.test.ts',
+];
 
 const shared = {
   // End-to-end tests start real servers; give them room on a 2-core machine.
