@@ -21,6 +21,8 @@ import { registerThreadSync } from './feeds/thread-sync.js';
 import { publishHome, registerHome } from './home/publish.js';
 import { identityCommands } from './identity/commands.js';
 import { registerIdentity } from './identity/register.js';
+import { previewsCommand } from './links/previews-command.js';
+import { registerUnfurls } from './links/unfurl.js';
 import { digestCommands } from './notify/digest/commands.js';
 import { answerOnFailure, normalizePayload } from './payload-guard.js';
 import { outboxStatusSection, peopleCommands } from './people/commands.js';
@@ -55,6 +57,9 @@ export const BOT_SCOPES = [
   // App Home lists only the channel links of channels the reader is in (users.conversations).
   'channels:read',
   'groups:read',
+  // Link previews: link_shared for the unfurl domains, chat.unfurl (docs/links.md).
+  'links:read',
+  'links:write',
 ] as const;
 
 export const EVENTS_PATH = '/slack/events';
@@ -85,6 +90,7 @@ export function workSubcommands(extra: readonly Subcommand[] = []): Subcommand[]
     ...peopleCommands,
     ...digestCommands,
     ...remindCommands,
+    previewsCommand,
     ...extra,
   ];
 }
@@ -232,6 +238,7 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
   const router = new WorkRouter(workSubcommands(options.subcommands));
   router.register(app, deps);
   registerProjectPick(app, deps, (ctx, text) => router.dispatch(ctx, text));
+  registerUnfurls(app, deps);
   registerConnection(app, deps);
   registerTasks(app, deps);
   registerProjects(app, deps);

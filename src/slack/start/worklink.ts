@@ -29,6 +29,7 @@ import { RouteRegistry } from '../context/routes.js';
 import { SlackUserDirectory } from '../context/slack-users.js';
 import { WorkClientCache, type WorkUrls } from '../context/work-clients.js';
 import { createChannelFeeds } from '../feeds/channel-feeds.js';
+import { WorkLinks } from '../links/addresses.js';
 import { createActivityHub } from '../notify/activity.js';
 import { activityDms } from '../notify/activity-dms.js';
 import { DigestScheduler } from '../notify/digest/scheduler.js';
@@ -135,10 +136,17 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
         : await checkBotToken(config.slack.botToken, config.slackApiUrl);
 
     // Every team's client feeds the task index with what it reads (sync/task-sightings.ts).
+    // "Open in …" addresses: the settings' templates, else the embedded service's pages.
+    const links = new WorkLinks({
+      settings: config.links,
+      // No WORK_API_URL: the embedded service, started here or handed in (tests, sandbox).
+      embeddedOrigin: config.workApi ? undefined : new URL(workUrls.baseUrl).origin,
+    });
     const workClients = new WorkClientCache(
       workUrls,
       { maxResponseBytes: config.workMaxResponseBytes, log: logger },
       (client, teamId) => indexWorkClient(client, teamId, store.taskIndex, (m) => logger.warn(m)),
+      (teamId, apiKey) => links.rememberKey(teamId, apiKey),
     );
     // Who this process is in the leases it takes on shared work (outbox rows, looks, rounds).
     const instanceId = newInstanceId();
@@ -216,6 +224,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       logger,
       demoKeys: options.demoKeys,
       workUrls,
+      links,
       routes: new RouteRegistry(),
       users,
       workClients,
@@ -241,6 +250,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       slackFor: (teamId) => notifications.slackFor(teamId),
       now: options.clock,
       instanceId,
+      links,
     });
     deps.digest = digest;
     const reminders = new ReminderScheduler({
@@ -267,6 +277,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
         },
         directory,
         matcher,
+        links,
       }),
     );
     const lifecycle = new Lifecycle([
