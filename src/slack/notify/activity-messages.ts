@@ -4,9 +4,11 @@
  * creator), and the one message that lists the DMs held during someone's quiet hours.
  * Pure; each returns the {text, blocks} an outbox row carries.
  */
+
 import type { KnownBlock } from '@slack/types';
 import type { HeldDm } from '../../store/held-dms.js';
 import { cut, esc } from '../format/text.js';
+import { openButtons } from '../tasks/card/view.js';
 import { ACTION } from '../ui/block-ids.js';
 import { bold, creatorText } from './assignment-message.js';
 
@@ -23,6 +25,8 @@ interface About {
   taskName: string;
   /** '<@U…>' for a Slack user, else a name. */
   actor?: string;
+  /** "Open in …", when the task's address is known. */
+  open?: { label: string; url: string };
 }
 
 const section = (text: string): KnownBlock => ({
@@ -56,7 +60,8 @@ export function commentMessage(about: About & { comment: string; role: 'assignee
       block_id: 'comment_dm_actions',
       elements: [
         button(ACTION.taskComment, 'Reply', about.taskId),
-        button(ACTION.taskOpen, 'Open', about.taskId),
+        button(ACTION.taskOpen, 'Details', about.taskId),
+        ...openButtons(about),
       ],
     },
   ];
@@ -75,7 +80,7 @@ export function completedMessage(about: About): ActivityMessage {
       {
         type: 'actions',
         block_id: 'completed_dm_actions',
-        elements: [button(ACTION.taskOpen, 'Open', about.taskId)],
+        elements: [button(ACTION.taskOpen, 'Details', about.taskId), ...openButtons(about)],
       },
     ],
   };

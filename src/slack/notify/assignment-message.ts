@@ -82,7 +82,7 @@ export function assignmentMessage(input: AssignmentInput): AssignmentMessage {
         {
           type: 'button',
           action_id: ACTION.taskOpen,
-          text: { type: 'plain_text', text: 'Open' },
+          text: { type: 'plain_text', text: 'Details' },
           value: input.taskId,
         },
         remindOverflow(input.taskId),
