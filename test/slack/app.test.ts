@@ -13,6 +13,7 @@ import { RouteRegistry } from '../../src/slack/context/routes.js';
 import { SlackUserDirectory } from '../../src/slack/context/slack-users.js';
 import { WorkClientCache } from '../../src/slack/context/work-clients.js';
 import { createChannelFeeds } from '../../src/slack/feeds/channel-feeds.js';
+import { WorkLinks } from '../../src/slack/links/addresses.js';
 import { createLiveMessages } from '../../src/slack/live/live-messages.js';
 import { SlackMatcher } from '../../src/slack/notify/match.js';
 import { createNotifications } from '../../src/slack/notify/notifications.js';
@@ -90,6 +91,7 @@ describe('buildApp', () => {
       store,
       logger,
       workUrls: urls,
+      links: new WorkLinks({}),
       routes: new RouteRegistry(),
       users: new SlackUserDirectory(),
       workClients,

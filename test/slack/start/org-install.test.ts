@@ -134,6 +134,11 @@ describe('an organisation-level install', () => {
     // Bob's assignment DM is sent with the organisation's token.
     const dm = await h.fake.waitForCall('chat.postMessage', (c) => c.body.channel === 'U_BOB');
     expect(dm.token).toBe(ORG_TOKEN);
+    // An organisation-wide token's calls name the workspace they are for.
+    expect(dm.body.team_id).toBe(SUPPORT);
+    const lookups = h.fake.callsOf('users.info');
+    expect(lookups.length).toBeGreaterThan(0);
+    expect(lookups.every((c) => c.body.team_id === SUPPORT)).toBe(true);
   });
 
   it('lets the admin connect the whole organisation with one key instead', async () => {
