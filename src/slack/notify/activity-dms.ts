@@ -65,6 +65,9 @@ export function activityDms(deps: ActivityDmsDeps): ActivityListener {
       case 'assigned':
         await assigned(deps, teamId, activity);
         return;
+      case 'changed':
+        // Told in feeds and shown in live messages; nobody chose a DM for it.
+        return;
       default:
         // commented, completed (reopened tells nobody)
         await toPeople(deps, teamId, activity);
@@ -72,8 +75,10 @@ export function activityDms(deps: ActivityDmsDeps): ActivityListener {
   };
 }
 
-const actorLabel = (actor: Actor | undefined) =>
-  actor?.slackUserId ? `<@${actor.slackUserId}>` : actor?.name;
+const actorLabel = (actor: Actor | undefined, where?: string) =>
+  actor?.slackUserId
+    ? `<@${actor.slackUserId}>`
+    : (actor?.name ?? (where ? `Someone ${where}` : undefined));
 
 async function taskInfo(
   deps: ActivityDmsDeps,
@@ -138,7 +143,7 @@ async function assigned(
 async function toPeople(
   deps: ActivityDmsDeps,
   teamId: string,
-  a: Exclude<TaskActivity, { kind: 'created' | 'assigned' }>,
+  a: Exclude<TaskActivity, { kind: 'created' | 'assigned' | 'changed' }>,
 ): Promise<void> {
   if (a.kind === 'reopened') return;
   const info = await taskInfo(deps, teamId, a.taskId);
@@ -159,7 +164,8 @@ async function toPeople(
     a.kind === 'commented'
       ? `comment:${a.taskId}:${a.commentId ?? randomBytes(6).toString('hex')}`
       : `completed:${a.taskId}:${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
-  const about = { taskId: a.taskId, taskName: info?.name ?? '', actor: actorLabel(a.actor) };
+  const where = a.kind === 'commented' ? undefined : a.where;
+  const about = { taskId: a.taskId, taskName: info?.name ?? '', actor: actorLabel(a.actor, where) };
   const rows: NewOutboxRow[] = people
     .filter((r) => !isActor(r))
     .map((r) => ({

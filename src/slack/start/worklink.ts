@@ -19,6 +19,7 @@ import type { ServiceHandle } from '../../service/index.js';
 import type { Store } from '../../store/index.js';
 import { openConfiguredStore, StoreOpenError } from '../../store/open.js';
 import { createdActivity, queueFoundTask } from '../../sync/found-task.js';
+import { describeSeen } from '../../sync/seen-change.js';
 import { TaskIndexRefresh } from '../../sync/task-index-refresh.js';
 import { indexWorkClient } from '../../sync/task-sightings.js';
 import { Watcher } from '../../sync/watcher.js';
@@ -31,13 +32,14 @@ import { WorkClientCache, type WorkUrls } from '../context/work-clients.js';
 import { createChannelFeeds } from '../feeds/channel-feeds.js';
 import { createActivityHub } from '../notify/activity.js';
 import { activityDms } from '../notify/activity-dms.js';
+import { commentMark } from '../notify/change-events.js';
 import { DigestScheduler } from '../notify/digest/scheduler.js';
 import { dmGate, QuietRelease } from '../notify/dm-gate.js';
 import { createLiveMessages } from '../notify/live-messages.js';
 import { SlackMatcher } from '../notify/match.js';
 import { createNotifications } from '../notify/notifications.js';
-import { emitSeenChanges } from '../notify/seen-changes.js';
 import { ServiceDirectory } from '../notify/service-directory.js';
+import { tellSeen } from '../notify/tell-seen.js';
 import { ReminderScheduler } from '../remind/scheduler.js';
 import { slackCode } from '../ui/error-text.js';
 import { applyServerLimits, DEFAULT_HTTP_LIMITS, serverOptions } from './http-guard.js';
@@ -135,7 +137,18 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
     const workClients = new WorkClientCache(
       workUrls,
       { maxResponseBytes: config.workMaxResponseBytes, log: logger },
-      (client, teamId) => indexWorkClient(client, teamId, store.taskIndex, (m) => logger.warn(m)),
+      (client, teamId) =>
+        indexWorkClient(
+          client,
+          teamId,
+          store.taskIndex,
+          (m) => logger.warn(m),
+          // A read showed a known task changed: told once, as if made from Slack.
+          (team, change) => {
+            if (deps) tellSeen(deps, team, describeSeen(change));
+          },
+          (team, commentId) => store.seenEvents.markSeen(commentMark(team, commentId)),
+        ),
     );
     // Who this process is in the leases it takes on shared work (outbox rows, looks, rounds).
     const instanceId = newInstanceId();
@@ -145,12 +158,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
         logger,
         now: options.clock,
         instanceId,
-        // A change the re-reads find is shown in the messages about the task, and a new
-        // assignee is told.
-        onChanged: (teamId, taskId, was, now) => {
-          deps?.live.taskChanged(teamId, taskId);
-          if (deps && was && now) emitSeenChanges(deps.activity, teamId, was, now);
-        },
+        // What the re-reads find changed is told by the index-feeding client (onSeen above).
         workFor: async (teamId) => {
           const connection = await store.connections.get(teamId);
           return connection ? workClients.for(connection) : undefined;
@@ -164,7 +172,20 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
     const clock = options.clock ?? Date.now;
     const activity = createActivityHub(logger);
     const notifications = createNotifications(
-      { config, store, logger, workClients, directory, matcher, service, instanceId, activity },
+      {
+        config,
+        store,
+        logger,
+        workClients,
+        directory,
+        matcher,
+        service,
+        instanceId,
+        activity,
+        tellSeen: (teamId, change, actor) => {
+          if (deps) tellSeen(deps, teamId, change, actor);
+        },
+      },
       // Each person's settings and quiet hours, applied as their DM goes out.
       { gate: dmGate({ store, users, now: clock }) },
     );
