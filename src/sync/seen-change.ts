@@ -38,20 +38,25 @@ export function describeSeen({ before, after }: SeenChange): SeenTaskChange {
       });
   };
   field('name', before.name, after.name);
-  field('dueDate', before.dueDate, after.dueDate);
-  field('priority', before.priority, after.priority);
+  // Known from lists only, the rest was unknown before: not a change (seenDiffers).
+  const whole = before.readAt !== undefined;
+  if (whole) {
+    field('dueDate', before.dueDate, after.dueDate);
+    field('priority', before.priority, after.priority);
+  }
   // A move into or out of done is told as completion or reopening, not as a status name.
   const known = before.statusName !== undefined && after.statusName !== undefined;
-  if (known && before.done === after.done) {
+  if (whole && known && before.done === after.done) {
     field('status', before.statusName, after.statusName);
   }
-  const removed = before.assigneeIds.filter((id) => !after.assigneeIds.includes(id));
+  const was = whole ? before.assigneeIds : after.assigneeIds;
+  const removed = was.filter((id) => !after.assigneeIds.includes(id));
   if (removed.length) fields.push({ field: 'unassigned', people: removed });
   return {
     taskId: after.taskId,
     projectId: after.projectId,
     ...(before.done !== after.done ? { done: after.done } : {}),
-    added: after.assigneeIds.filter((id) => !before.assigneeIds.includes(id)),
+    added: after.assigneeIds.filter((id) => !was.includes(id)),
     fields,
   };
 }

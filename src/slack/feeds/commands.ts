@@ -47,7 +47,7 @@ const feedCommand: Subcommand = {
     const sync = rest.some((w) => w.toLowerCase() === 'sync');
     const parsed = parseFeedWords(rest.filter((w) => w.toLowerCase() !== 'sync'));
     if (!parsed.ok) {
-      await ctx.reply(`${esc(parsed.error)} Nothing was changed.`);
+      await ctx.reply(`${parsed.error} Nothing was changed.`);
       return;
     }
     if (!ctx.channelId || inDirectMessage(ctx)) {
