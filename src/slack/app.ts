@@ -31,6 +31,7 @@ import { directoryCommands } from './projects/directory/commands.js';
 import { registerProjectPick } from './projects/pick-action.js';
 import { registerProjects } from './projects/register.js';
 import { registerReminders, remindCommands } from './remind/commands.js';
+import type { ConnectionShares } from './start/connection-limits.js';
 import { DEFAULT_HTTP_LIMITS, guardSlackRequests } from './start/http-guard.js';
 import { ReplayWindow } from './start/replay-window.js';
 import { singleFlightAuthorize } from './start/token-refresh.js';
@@ -72,6 +73,8 @@ export interface BuildAppOptions {
   port?: number;
   /** More `/work` subcommands, after the features' own (tests). */
   subcommands?: readonly Subcommand[];
+  /** The server's connection shares, told which connections carried signed requests. */
+  shares?: ConnectionShares;
 }
 
 /** Every `/work` subcommand, in the order help lists them (the router adds `help`). */
@@ -130,6 +133,7 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
       path: EVENTS_PATH,
       signingSecret,
       replays: new ReplayWindow({ store: deps.store.seenRequests, logger: deps.logger }),
+      shares: options.shares,
       limits,
       logger: deps.logger,
     });

@@ -41,6 +41,7 @@ import { emitSeenChanges } from '../notify/seen-changes.js';
 import { ServiceDirectory } from '../notify/service-directory.js';
 import { ReminderScheduler } from '../remind/scheduler.js';
 import { slackCode } from '../ui/error-text.js';
+import { ConnectionShares } from './connection-limits.js';
 import { applyServerLimits, DEFAULT_HTTP_LIMITS, serverOptions } from './http-guard.js';
 import { Lifecycle } from './lifecycle.js';
 import { unreadableInstallsSentence } from './unreadable-installs.js';
@@ -302,10 +303,12 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
     });
 
     const limits = { ...DEFAULT_HTTP_LIMITS, ...config.httpLimits };
+    const shares = new ConnectionShares(limits);
     const app = buildApp(config, deps, {
       botIdentity,
       port,
       subcommands: options.subcommands,
+      shares,
     });
     let url = '';
     if (config.slack.mode === 'socket') {
@@ -321,7 +324,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
         { port, host: options.host },
         serverOptions(limits),
       )) as Server;
-      applyServerLimits(server, limits);
+      applyServerLimits(server, limits, shares);
       cleanup.push(async () => {
         await app.stop();
       });
