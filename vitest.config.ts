@@ -1,11 +1,79 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Test tiers, as vitest projects (docs/development.md):
+ *   - `fast`: pure, in-process and store-on-SQLite tests — the inner loop, `npm run test:fast`;
+ *   - `slow`: end-to-end (child processes), browser tests and the files that wait on real time,
+ *     on both store engines;
+ *   - `postgres`: the PostgreSQL halves of the other files that test both engines.
+ * `npm test` (what CI runs) runs all three, so every test runs once. A file that tests both
+ * engines (it calls `storeEngines()` or `usePostgres()`, found below) runs its SQLite half in
+ * `fast` and its PostgreSQL half in `postgres` (WORKLINK_TEST_ENGINES, see
+ * test/support/store-engines.ts `engineWanted`).
+ */
+
+/** Files that start processes or servers, drive a browser, or wait on the wall clock. */
+const SLOW = [
+  'test/e2e/**/*.test.ts',
+  'test/**/*.browser.test.ts',
+  'test/hosted/**/*.test.ts',
+  'test/service/cli.test.ts',
+  'test/start.test.ts',
+  'test/sandbox/start.test.ts',
+  'test/sandbox/launch.test.ts',
+  'test/sandbox/page.test.ts',
+  'test/slack/notify/live-messages.test.ts',
+  'test/slack/notify/worker.test.ts',
+  'test/slack/notify/kill.test.ts',
+  'test/slack/feeds/feeds.test.ts',
+  'test/workapi/fuzz.test.ts',
+  'test/store/pg-*.test.ts',
+];
+
+function testFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return testFiles(path);
+    return name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+/** Files that test both store engines. */
+const BOTH_ENGINES = testFiles('test').filter((f) =>
+  /\b(storeEngines|usePostgres)\(/.test(readFileSync(f, 'utf8')),
+);
+
+const shared = {
+  // End-to-end tests start real servers; give them room on a 2-core machine.
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  pool: 'forks' as const,
+};
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // End-to-end tests start real servers; give them room on a 2-core machine.
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    pool: 'forks',
+    projects: [
+      {
+        test: {
+          ...shared,
+          name: 'fast',
+          include: ['test/**/*.test.ts'],
+          exclude: SLOW,
+          env: { WORKLINK_TEST_ENGINES: 'sqlite' },
+        },
+      },
+      { test: { ...shared, name: 'slow', include: SLOW } },
+      {
+        test: {
+          ...shared,
+          name: 'postgres',
+          include: BOTH_ENGINES,
+          exclude: SLOW,
+          env: { WORKLINK_TEST_ENGINES: 'pg' },
+        },
+      },
+    ],
   },
 });

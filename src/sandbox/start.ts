@@ -153,12 +153,24 @@ export async function launchSandbox(
       slack: { mode: 'http', botToken: setup.botToken, signingSecret: setup.signingSecret },
       slackApiUrl: sandbox.apiUrl,
     };
-    worklink = await startWorklink({ config: appConfig, port: 0, host: '127.0.0.1', logger });
+    worklink = await startWorklink({
+      config: appConfig,
+      port: 0,
+      host: '127.0.0.1',
+      logger,
+      // The sandbox knows its demo people's own keys: they connect from App Home in one click.
+      demoKeys: async (_teamId, slackUserId) => {
+        const email = sandbox.state.users.get(slackUserId)?.email;
+        return setup.seed?.users.find((u) => u.email === email)?.apiKey;
+      },
+    });
   } catch (e) {
     await sandbox.stop();
     throw e;
   }
   sandbox.setAppEventsUrl(worklink.eventsUrl);
+  // Links to the app's task pages unfurl here as Slack would for its unfurl domains.
+  sandbox.previews.addDomains(worklink.deps.links.hosts());
 
   const stack: SandboxStack = {
     url: sandbox.url,

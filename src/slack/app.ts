@@ -12,6 +12,7 @@ import { errMessage } from '../error-message.js';
 import { boltLogLevel, withoutRequestBodies } from '../logger.js';
 import { type Subcommand, WorkRouter } from './commands/router.js';
 import { connectionCommands } from './connection/commands.js';
+import { orgConnectionCommands } from './connection/org-commands.js';
 import { registerConnection } from './connection/register.js';
 import { watchStatusSection } from './connection/watch-status.js';
 import type { WorklinkDeps } from './context/deps.js';
@@ -20,6 +21,8 @@ import { registerThreadSync } from './feeds/thread-sync.js';
 import { publishHome, registerHome } from './home/publish.js';
 import { identityCommands } from './identity/commands.js';
 import { registerIdentity } from './identity/register.js';
+import { previewsCommand } from './links/previews-command.js';
+import { registerUnfurls } from './links/unfurl.js';
 import { digestCommands } from './notify/digest/commands.js';
 import { answerOnFailure, normalizePayload } from './payload-guard.js';
 import { outboxStatusSection, peopleCommands } from './people/commands.js';
@@ -28,6 +31,7 @@ import { directoryCommands } from './projects/directory/commands.js';
 import { registerProjectPick } from './projects/pick-action.js';
 import { registerProjects } from './projects/register.js';
 import { registerReminders, remindCommands } from './remind/commands.js';
+import type { ConnectionShares } from './start/connection-limits.js';
 import { DEFAULT_HTTP_LIMITS, guardSlackRequests } from './start/http-guard.js';
 import { ReplayWindow } from './start/replay-window.js';
 import { singleFlightAuthorize } from './start/token-refresh.js';
@@ -35,6 +39,7 @@ import { answerUnreadableInstall } from './start/unreadable-installs.js';
 import { taskCommands } from './tasks/commands.js';
 import { registerTasks } from './tasks/register.js';
 import { registerWorkflowSteps } from './workflow/register.js';
+import { failUnauthorizedStep } from './workflow/unauthorized-step.js';
 
 /** The bot scopes Worklink asks for (manifest.yml lists the same; a test checks). */
 export const BOT_SCOPES = [
@@ -49,6 +54,12 @@ export const BOT_SCOPES = [
   // Feeds with sync: replies in a task card's thread (message.channels / message.groups).
   'channels:history',
   'groups:history',
+  // App Home lists only the channel links of channels the reader is in (users.conversations).
+  'channels:read',
+  'groups:read',
+  // Link previews: link_shared for the unfurl domains, chat.unfurl (docs/links.md).
+  'links:read',
+  'links:write',
 ] as const;
 
 export const EVENTS_PATH = '/slack/events';
@@ -62,6 +73,8 @@ export interface BuildAppOptions {
   port?: number;
   /** More `/work` subcommands, after the features' own (tests). */
   subcommands?: readonly Subcommand[];
+  /** The server's connection shares, told which connections carried signed requests. */
+  shares?: ConnectionShares;
 }
 
 /** Every `/work` subcommand, in the order help lists them (the router adds `help`). */
@@ -69,6 +82,7 @@ export function workSubcommands(extra: readonly Subcommand[] = []): Subcommand[]
   return [
     ...connectionCommands([outboxStatusSection, watchStatusSection]),
     ...identityCommands,
+    ...orgConnectionCommands,
     ...taskCommands,
     ...projectCommands,
     ...feedCommands,
@@ -76,6 +90,7 @@ export function workSubcommands(extra: readonly Subcommand[] = []): Subcommand[]
     ...peopleCommands,
     ...digestCommands,
     ...remindCommands,
+    previewsCommand,
     ...extra,
   ];
 }
@@ -118,6 +133,7 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
       path: EVENTS_PATH,
       signingSecret,
       replays: new ReplayWindow({ store: deps.store.seenRequests, logger: deps.logger }),
+      shares: options.shares,
       limits,
       logger: deps.logger,
     });
@@ -191,6 +207,13 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
   }
 
   app.error(async ({ error, body, context }: ExtendedErrorArgs) => {
+    // A workflow step of a workspace that cannot be authorized is failed, never left hanging.
+    if (
+      error.code === ErrorCode.AuthorizationError &&
+      failUnauthorizedStep(deps, body, INSTALL_PATH)
+    ) {
+      return;
+    }
     // A workspace whose installation the current key cannot open is told what to do.
     if (
       error.code === ErrorCode.AuthorizationError &&
@@ -215,6 +238,7 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
   const router = new WorkRouter(workSubcommands(options.subcommands));
   router.register(app, deps);
   registerProjectPick(app, deps, (ctx, text) => router.dispatch(ctx, text));
+  registerUnfurls(app, deps);
   registerConnection(app, deps);
   registerTasks(app, deps);
   registerProjects(app, deps);

@@ -21,6 +21,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { validateBlocks } from '../../src/sandbox/block-validation.js';
 import { SandboxState, type SandboxUser } from '../../src/sandbox/state.js';
+import { UnfurlLog } from '../../src/sandbox/unfurls.js';
 import { WebApi } from '../../src/sandbox/web-api.js';
 import type { ApiResult, Script } from '../../src/sandbox/web-api-scripts.js';
 import { FunctionExecutions } from '../../src/sandbox/workflow-functions.js';
@@ -96,6 +97,8 @@ export interface FakeSlack {
   admitTrigger(id: string, userId: string): void;
   /** Makes a modal the harness describes in a payload open for `userId`. */
   admitView(userId: string, view: { id: string; hash?: string }): void;
+  /** A channel with exactly these members (and the bot), e.g. a private one. */
+  addChannel(id: string, members: readonly string[]): void;
   callsOf(method: string): RecordedCall[];
   waitForCall(
     method: string,
@@ -134,6 +137,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   // Any execution id the tests make up is one Slack started; each ends once.
   const executions = new FunctionExecutions(true);
   api.extend(executions.methods(), (token) => executions.acceptsToken(token));
+  // Link previews: chat.unfurl and entity.presentDetails are answered and recorded.
+  api.extend(new UnfurlLog().methods());
   const users = new WorkspaceUsers(state);
   for (const u of options.users ?? []) users.set(u.id, u);
   // Given no people, anyone the app DMs exists (the outbox worker's tests name them freely).
@@ -266,6 +271,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
     admitView(userId, view) {
       admitView(state, userId, view.id, view.hash);
+    },
+    addChannel(id, members) {
+      state.channels.set(id, {
+        id,
+        name: id.toLowerCase(),
+        kind: 'channel',
+        members: new Set([...members, state.bot.botUserId]),
+        created: Math.floor(Date.now() / 1000),
+      });
     },
     callsOf: (method) => calls.filter((c) => c.method === method),
     waitForCall: (method, predicate = () => true, timeoutMs = 10_000) =>

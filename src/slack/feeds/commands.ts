@@ -47,6 +47,7 @@ const feedCommand: Subcommand = {
     const sync = rest.some((w) => w.toLowerCase() === 'sync');
     const parsed = parseFeedWords(rest.filter((w) => w.toLowerCase() !== 'sync'));
     if (!parsed.ok) {
+      // The sentence is ours; what the person typed in it is escaped where it is quoted.
       await ctx.reply(`${parsed.error} Nothing was changed.`);
       return;
     }

@@ -14,6 +14,7 @@ import { ACTION } from '../ui/block-ids.js';
 import { context } from '../ui/blocks.js';
 import { slackErrorCode } from '../ui/error-text.js';
 import { fitMessage } from '../ui/limits.js';
+import { rowMenuTaskId, showDetails } from './card/details.js';
 import { taskCardData } from './card/load.js';
 import { taskCard, taskCardText } from './card/view.js';
 import { taskCommentModal } from './comment/view.js';
@@ -29,6 +30,7 @@ import { factsFromTask, taskChanged } from './facts.js';
 import { openTaskForm } from './form/open.js';
 import { loadListPage } from './list/load.js';
 import { readListPageValue, taskListMessage } from './list/view.js';
+import { numbered } from './pick-list.js';
 
 export function register(app: App, deps: WorklinkDeps): void {
   /** A button whose value is a task id: an unusable one is answered, `fn` gets a usable one. */
@@ -83,10 +85,13 @@ export function register(app: App, deps: WorklinkDeps): void {
   onTaskButton(ACTION.taskComment, async (ctx, taskId) => {
     if (!ctx.triggerId) return;
     try {
+      // The form names its task (from the index: SQLite, well inside the trigger's 3 s).
+      const known = await ctx.store.taskIndex.get(ctx.teamId, taskId);
       await ctx.slack.views.open({
         trigger_id: ctx.triggerId,
         view: taskCommentModal({
           taskId,
+          taskName: known ? numbered(known.name || 'Untitled task', known.number) : undefined,
           channelId: ctx.channelId,
           responseUrl: ctx.responseUrl,
         }),
@@ -98,11 +103,10 @@ export function register(app: App, deps: WorklinkDeps): void {
     }
   });
 
-  onTaskButton(ACTION.taskOpen, async (ctx, taskId) => {
-    await runSafely(ctx, { action: 'load the task', id: taskId }, async () => {
-      const data = await taskCardData(ctx, factsFromTask(await ctx.work.getTask(taskId)));
-      await ctx.reply({ text: taskCardText(data), blocks: taskCard(data) });
-    });
+  onTaskButton(ACTION.taskOpen, (ctx, taskId, args) => showDetails(ctx, taskId, args));
+  onAction(app, deps, ACTION.taskRowMenu, async (ctx, args) => {
+    const taskId = rowMenuTaskId(args);
+    if (taskId && !taskIdProblem(taskId)) await showDetails(ctx, taskId, args);
   });
 
   // Previous / Next: ACTION.taskListPage + ":prev" / ":next".

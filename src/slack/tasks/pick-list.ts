@@ -7,6 +7,7 @@ import type { KnownBlock } from '@slack/types';
 import { cut, esc } from '../format/text.js';
 import { ACTION } from '../ui/block-ids.js';
 import { parseObject, str } from '../ui/metadata.js';
+import { COUNT_LIMIT } from './find-task.js';
 
 /** The task commands a pick list can finish. */
 export type TaskVerb = 'task' | 'edit' | 'done' | 'comment' | 'assign';
@@ -24,6 +25,8 @@ export interface PickRow {
   projectName: string;
   done: boolean;
   assignees: string[];
+  /** The task's address in the service: its name links there ("Open in …"). */
+  url?: string;
 }
 
 const BUTTON: Record<TaskVerb, string> = {
@@ -43,12 +46,20 @@ export function pickListMessage(input: {
   verb: TaskVerb;
   rest: string;
   tasks: readonly PickRow[];
+  /** How many match in all (the rows are the first few). */
+  total?: number;
 }): { text: string; blocks: KnownBlock[] } {
-  const heading = `${input.tasks.length} tasks match. Which one?`;
+  const total = Math.max(input.total ?? 0, input.tasks.length);
+  // The count is the true one: "11 match; showing 5 — add a word" when not all are shown.
+  const heading =
+    total > input.tasks.length
+      ? `${total >= COUNT_LIMIT ? `${COUNT_LIMIT} or more` : total} tasks match; showing ${input.tasks.length} — add a word to narrow it.`
+      : `${total} tasks match. Which one?`;
   const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: heading } }];
   input.tasks.forEach((t, i) => {
+    const title = esc(cut(numbered(t.name, t.number), 200));
     const line = [
-      `${t.done ? '✅ ' : ''}*${esc(cut(numbered(t.name, t.number), 200))}*`,
+      `${t.done ? '✅ ' : ''}*${t.url ? `<${t.url}|${title}>` : title}*`,
       esc(t.projectName),
       t.assignees.length ? esc(people(t.assignees)) : '_nobody_',
     ].join(' · ');

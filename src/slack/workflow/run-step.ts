@@ -28,7 +28,7 @@ import { STEP_TITLE, type StepId, type StepOutputs } from './steps.js';
 /** Every step ends (complete or fail) within this, even when the service hangs. */
 export const STEP_DEADLINE_MS = 60_000;
 /** An execution id is remembered this long: Slack's retries come within minutes. */
-const EXECUTION_KEEP_MS = 24 * 3_600_000;
+export const EXECUTION_KEEP_MS = 24 * 3_600_000;
 /** Slack shows the error to the workflow's people; keep it to a readable paragraph. */
 const MAX_ERROR_CHARS = 1_000;
 
@@ -55,7 +55,12 @@ export interface StepSpec<S extends StepId> {
 interface FunctionArgs {
   event: { function_execution_id: string; inputs?: Record<string, unknown> };
   body: { team_id?: string; enterprise_id?: string };
-  context: { teamId?: string; enterpriseId?: string; botToken?: string };
+  context: {
+    teamId?: string;
+    enterpriseId?: string;
+    botToken?: string;
+    isEnterpriseInstall?: boolean;
+  };
   client: WebClient;
   complete(params: { outputs: Record<string, unknown> }): Promise<unknown>;
   fail(params: { error: string }): Promise<unknown>;
@@ -81,21 +86,25 @@ function botClient(deps: WorklinkDeps, args: FunctionArgs): WebClient {
     clients = new Map();
     botClients.set(deps, clients);
   }
-  let client = clients.get(token);
+  // An organisation-wide token's calls name the workspace (as Bolt's own clients do).
+  const teamId = args.context.isEnterpriseInstall ? args.context.teamId : undefined;
+  const key = teamId ? `${token}:${teamId}` : token;
+  let client = clients.get(key);
   if (!client) {
     client = new WebClient(token, {
       slackApiUrl: deps.config.slackApiUrl,
       logger: deps.logger,
       retryConfig: { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 5_000 },
       timeout: 15_000,
+      ...(teamId ? { teamId } : {}),
     });
-    clients.set(token, client);
+    clients.set(key, client);
   }
   return client;
 }
 
-/** One execution, start to end (exported for the sandbox-free unit of work in tests). */
-export async function runStep<S extends StepId>(
+/** One execution, start to end; never throws, always ends the step (once). */
+async function runStep<S extends StepId>(
   deps: WorklinkDeps,
   spec: StepSpec<S>,
   args: FunctionArgs,
@@ -117,7 +126,14 @@ export async function runStep<S extends StepId>(
       error: `Worklink could not record this run (its database did not answer), so it did nothing. Run the workflow again in a moment.`,
     };
   } else {
-    result = await execute(deps, spec, args);
+    result = await execute(deps, spec, args).catch((e: unknown) => {
+      // Worklink's own failure (its database, a bug): still an answer, never a hang.
+      logger.error(`Step “${title}” ${executionId} broke: ${errMessage(e)}`);
+      return {
+        error:
+          'Worklink ran into an unexpected problem while running this step (its log says which). Check the task before running the workflow again.',
+      };
+    });
   }
   try {
     if ('outputs' in result) {

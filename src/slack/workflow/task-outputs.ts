@@ -1,7 +1,8 @@
 /**
  * The outputs that describe a task (Create a task, Find a task): its id and name, `#N` and a
- * reference the other Worklink steps accept ("#12 in Website relaunch"), and its link. The
- * number comes from the task's own answer when it has one, else from the task index.
+ * reference the other Worklink steps accept ("#12 in Website relaunch"), and its link ("Open
+ * in …": WORK_TASK_URL, or the embedded service's page; links/addresses.ts). The number comes from the task's own answer when it has
+ * one, else from the task index.
  */
 import type { WorkContext } from '../context/work-context.js';
 
@@ -26,6 +27,7 @@ export async function describeTask(
   const projectName = projectId
     ? (await ctx.store.knownProjects.get(ctx.teamId, projectId))?.projectName
     : undefined;
+  const url = ctx.deps.links.task(ctx.teamId, { taskId: task.taskId, number, projectId });
   return {
     task_id: task.taskId,
     task_name: task.name || indexed?.name || task.taskId,
@@ -33,5 +35,6 @@ export async function describeTask(
     ...(number !== undefined && projectName
       ? { task_reference: `#${number} in ${projectName}` }
       : {}),
+    ...(url ? { task_url: url } : {}),
   };
 }
