@@ -117,7 +117,7 @@ describe('a task changed in the hosted web app (no events, polling)', () => {
     await settled();
     expect(replies().filter((x) => x.includes('assigned'))).toHaveLength(1);
     expect(replies().filter((x) => x.includes('Dec 24'))).toHaveLength(1);
-    expect(dmsTo('U_CAROL', 'assigned you')).toHaveLength(1);
+    expect(dmsTo('U_CAROL', 'Polled task, renamed')).toHaveLength(1);
   });
 });
 
