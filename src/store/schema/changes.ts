@@ -4,6 +4,7 @@
  */
 import { change as feedChoices } from './2026-11-24-feed-choices.js';
 import { change as personalKeys } from './2026-11-24-personal-keys.js';
+import { change as taskWords } from './2026-11-24-task-words.js';
 import type { SchemaChange } from './schema-change.js';
 
-export const schemaChanges: readonly SchemaChange[] = [feedChoices, personalKeys];
+export const schemaChanges: readonly SchemaChange[] = [feedChoices, personalKeys, taskWords];
