@@ -1,0 +1,85 @@
+/**
+ * A full disk (issue 24, finding 3): on a small tmpfs filled up, a write to the SQLite store
+ * fails with an error Worklink knows as a storage fault — the person is told "Worklink cannot
+ * save right now" and the operator gets one error line a minute, not one per request. Needs
+ * root (mount); otherwise skipped with the reason printed.
+ */
+import { execFileSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../../src/store/index.js';
+import { CANNOT_SAVE, isStorageFault, reportStorageFault } from '../../src/store/storage-fault.js';
+
+const root = process.getuid?.() === 0;
+if (!root)
+  console.log('full-disk.test.ts: skipped, mounting a tmpfs needs root (CI runs as root).');
+
+/** Fills the file system holding `dir` to the last byte. */
+function fill(dir: string): void {
+  const fd = openSync(join(dir, 'filler'), 'w');
+  const chunk = Buffer.alloc(64 * 1024, 1);
+  try {
+    for (;;) writeSync(fd, chunk);
+  } catch {
+    // ENOSPC: full. Then the last bytes, a smaller write at a time.
+    for (let size = 32 * 1024; size >= 1; size = Math.floor(size / 2)) {
+      try {
+        for (;;) writeSync(fd, chunk.subarray(0, size));
+      } catch {
+        // this size no longer fits
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+describe.skipIf(!root)('a full disk', () => {
+  let mount: string;
+  let store: Store;
+  beforeAll(() => {
+    mount = mkdtempSync(join(tmpdir(), 'worklink-full-'));
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', mount]);
+    store = openStore(join(mount, 'data'));
+  });
+  afterAll(async () => {
+    await store?.close();
+    if (mount) {
+      execFileSync('umount', [mount]);
+      rmSync(mount, { recursive: true, force: true });
+    }
+  });
+
+  it('makes writes fail as a storage fault, said once a minute', async () => {
+    await store.channelProjects.link('T', 'C1', 'P1', 'U1');
+    fill(mount);
+    let failure: unknown;
+    try {
+      for (let i = 0; i < 2_000; i++) {
+        await store.knownProjects.remember('T', `p${i}`, `Project ${'x'.repeat(500)} ${i}`);
+      }
+    } catch (e) {
+      failure = e;
+    }
+    expect(failure).toBeDefined();
+    expect(isStorageFault(failure)).toBe(true);
+    // What is already there can still be read.
+    expect((await store.channelProjects.get('T', 'C1'))?.projectId).toBe('P1');
+
+    const lines: string[] = [];
+    const logger = { error: (m: string) => void lines.push(m) };
+    const t0 = Date.parse('2026-11-24T10:00:00Z');
+    reportStorageFault(logger, failure, t0);
+    reportStorageFault(logger, failure, t0 + 10_000);
+    reportStorageFault(logger, failure, t0 + 59_000);
+    reportStorageFault(logger, failure, t0 + 61_000);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(
+      /^The database cannot be written or read \(.*\): Worklink answers what it can/,
+    );
+    expect(lines[1]).toContain('(2 more since the last report)');
+    expect(CANNOT_SAVE).toMatch(/^Worklink cannot save right now/);
+  });
+});
