@@ -11,6 +11,7 @@
  * variable, so `npm start` can print it as is (no stack trace).
  */
 import { z } from 'zod';
+import { type LinkSettings, linkSettings } from './link-settings.js';
 import type { HttpLimits } from './slack/start/http-guard.js';
 
 export type LogLevelName = 'debug' | 'info' | 'warn' | 'error';
@@ -64,6 +65,8 @@ export interface AppConfig {
    * undefined = the default in sync/task-index-refresh.ts (40).
    */
   workIndexReadsPerMinute?: number;
+  /** WORK_TASK_URL, WORK_PROJECT_URL, WORK_SERVICE_NAME: "Open in …" addresses (link-settings.ts). */
+  links?: LinkSettings;
   /** HTTP server limits (timeouts, connection cap, body size); defaults in http-guard.ts. */
   httpLimits?: Partial<HttpLimits>;
   logLevel: LogLevelName;
@@ -101,6 +104,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     workMaxResponseBytes: byteCount('WORK_MAX_RESPONSE_BYTES', get('WORK_MAX_RESPONSE_BYTES')),
     workPollSeconds: pollSeconds(get('WORK_POLL_SECONDS')),
     workIndexReadsPerMinute: readsPerMinute(get('WORK_INDEX_READS_PER_MINUTE')),
+    links: linkSettings(get, (sentence) => new ConfigError(sentence)),
     logLevel: logLevel(get('LOG_LEVEL')),
   };
 }

@@ -13,6 +13,8 @@ Commands:
   service   run the embedded work-management service: --db <file> --port <n> [--host <ip>]
             [--events-url <url> --events-secret <secret>]
   seed      create a new demo workspace: --db <file> [--json]
+  key       issue a user's own API key (for /work connect me): --db <file> --user <email>
+            [--workspace <id>]
   help      show this text`;
 
 async function main(argv: string[]): Promise<void> {
@@ -26,6 +28,9 @@ async function main(argv: string[]): Promise<void> {
       return;
     case 'seed':
       await (await import('./service/cli.js')).runSeedCommand(rest);
+      return;
+    case 'key':
+      await (await import('./service/cli.js')).runKeyCommand(rest);
       return;
     case 'help':
     case '--help':

@@ -14,7 +14,14 @@ const Seed = z.object({
   apiKey: z.string().min(1),
   workspaceId: z.string().min(1),
   workspaceName: z.string(),
-  users: z.array(z.object({ id: z.string(), name: z.string(), email: z.string() })),
+  users: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      email: z.string(),
+      apiKey: z.string().optional(),
+    }),
+  ),
   customers: z.array(z.object({ customerId: z.string(), companyName: z.string() })),
   projects: z.array(
     z.object({

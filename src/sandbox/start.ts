@@ -153,7 +153,17 @@ export async function launchSandbox(
       slack: { mode: 'http', botToken: setup.botToken, signingSecret: setup.signingSecret },
       slackApiUrl: sandbox.apiUrl,
     };
-    worklink = await startWorklink({ config: appConfig, port: 0, host: '127.0.0.1', logger });
+    worklink = await startWorklink({
+      config: appConfig,
+      port: 0,
+      host: '127.0.0.1',
+      logger,
+      // The sandbox knows its demo people's own keys: they connect from App Home in one click.
+      demoKeys: async (_teamId, slackUserId) => {
+        const email = sandbox.state.users.get(slackUserId)?.email;
+        return setup.seed?.users.find((u) => u.email === email)?.apiKey;
+      },
+    });
   } catch (e) {
     await sandbox.stop();
     throw e;

@@ -479,7 +479,7 @@ export class SandboxState extends EventEmitter {
       `https://ui-avatars.com/api/?name=${encodeURIComponent(u.realName)}&size=${size}`;
     return {
       id: u.id,
-      team_id: this.team.id,
+      team_id: u.teamId ?? this.team.id,
       name: u.name,
       deleted: false,
       color: u.color,
@@ -508,8 +508,8 @@ export class SandboxState extends EventEmitter {
       is_admin: u.isAdmin === true,
       is_owner: u.isOwner === true,
       is_primary_owner: u.isOwner === true,
-      is_restricted: false,
-      is_ultra_restricted: false,
+      is_restricted: u.isRestricted === true || u.isUltraRestricted === true,
+      is_ultra_restricted: u.isUltraRestricted === true,
       is_bot: u.isBot,
       is_app_user: false,
       updated: Math.floor(Date.now() / 1000) - 86_400,

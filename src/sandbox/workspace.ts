@@ -13,6 +13,11 @@ export interface SandboxUserSpec {
   isAdmin?: boolean;
   isOwner?: boolean;
   title?: string;
+  /** A multi-channel (restricted) or single-channel (ultra restricted) guest. */
+  isRestricted?: boolean;
+  isUltraRestricted?: boolean;
+  /** Another organisation's team (a Slack Connect person); default the workspace's. */
+  teamId?: string;
 }
 
 export interface SandboxChannelSpec {

@@ -1,12 +1,15 @@
 /**
- * `worklink service` and `worklink seed` (dispatched by src/main.ts). Problems with the
- * arguments are one sentence on stderr and exit code 2, never a stack trace.
+ * `worklink service`, `worklink seed` and `worklink key` (dispatched by src/main.ts). Problems
+ * with the arguments are one sentence on stderr and exit code 2, never a stack trace.
  */
 
+import { existsSync } from 'node:fs';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { errMessage } from '../error-message.js';
+import { openDatabase } from './db.js';
 import { startService } from './index.js';
 import { type SeedResult, seedDemoWorkspace } from './seed.js';
+import { createApiKey, usersByEmail } from './workspaces.js';
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
 
@@ -108,12 +111,60 @@ export async function runSeedCommand(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * `key --db <file> --user <email> [--workspace <id>]`: issues a new API key acting as that
+ * user (what a person pastes into `/work connect me`). The key is printed once, alone on the
+ * last line. An e-mail in several workspaces needs `--workspace`.
+ */
+export async function runKeyCommand(argv: string[]): Promise<number> {
+  try {
+    const v = parse(argv, {
+      db: { type: 'string' },
+      user: { type: 'string' },
+      workspace: { type: 'string' },
+    });
+    if (!v.db) throw new UsageError("--db <file> is required: the service's SQLite file.");
+    if (!v.user) throw new UsageError('--user <email> is required: whose key it is.');
+    if (!existsSync(v.db)) throw new UsageError(`There is no database at ${v.db}.`);
+    const db = openDatabase(v.db);
+    try {
+      const found = usersByEmail(db, v.user).filter(
+        (u) => !v.workspace || u.workspaceId === v.workspace,
+      );
+      if (found.length === 0) {
+        const where = v.workspace ? ` in workspace ${v.workspace}` : '';
+        throw new UsageError(`No user has the e-mail ${v.user}${where}.`);
+      }
+      if (found.length > 1) {
+        const list = found.map((u) => `${u.workspaceName} (${u.workspaceId})`).join(', ');
+        throw new UsageError(
+          `${v.user} is a user in ${found.length} workspaces: ${list}. Name one with --workspace <id>.`,
+        );
+      }
+      const user = found[0]!;
+      const key = createApiKey(db, user.workspaceId, user.userId);
+      console.log(
+        `New API key for ${user.name} <${v.user}> in "${user.workspaceName}" (shown once):`,
+      );
+      console.log(key);
+    } finally {
+      db.close();
+    }
+    process.exitCode = 0;
+    return 0;
+  } catch (e) {
+    return fail(e);
+  }
+}
+
 function summary(r: SeedResult, dbPath: string): string {
   return [
     `Created demo workspace "${r.workspaceName}" (${r.workspaceId}) in ${dbPath}.`,
     `API key (shown once, keep it): ${r.apiKey}`,
     'Users:',
-    ...r.users.map((u) => `  ${u.name} <${u.email}>  ${u.id}`),
+    ...r.users.map(
+      (u) => `  ${u.name} <${u.email}>  ${u.id}${u.apiKey ? `  own key: ${u.apiKey}` : ''}`,
+    ),
     'Customers:',
     ...r.customers.map((c) => `  ${c.companyName}  ${c.customerId}`),
     'Projects:',

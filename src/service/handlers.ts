@@ -1,9 +1,10 @@
 import type { z } from 'zod';
-import type { OperationName, operations } from '../workapi/contract.js';
+import type { ExtraOperationName, OperationName, operations } from '../workapi/contract.js';
 import { listCustomers } from './customers.js';
 import type { Db } from './db.js';
 import { groupList } from './groups.js';
 import { JsonText } from './json-text.js';
+import { deleteProject, listProjects } from './project-extensions.js';
 import {
   createProject,
   getProject,
@@ -75,4 +76,12 @@ export const handlers: Handlers = {
     groupList(db, loadProject(db, caller.workspaceId, params.projectId).id),
   listCustomers: ({ db, caller }) => listCustomers(db, caller.workspaceId),
   listUsers: ({ db, caller }) => listUsers(db, caller.workspaceId),
+};
+
+/** The extensions (docs/service-extensions.md): path ids only, no query or body. */
+export const extensionHandlers: {
+  [N in ExtraOperationName]: (ctx: HandlerContext, input: Pick<Input, 'params'>) => unknown;
+} = {
+  listProjects: ({ db, caller }) => listProjects(db, caller),
+  deleteProject: ({ db, caller }, { params }) => deleteProject(db, caller, params.projectId),
 };

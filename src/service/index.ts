@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { type Db, openDatabase } from './db.js';
 import { EventDelivery, type EventsSubscriber, type Logger } from './events.js';
 import { buildServer } from './server.js';
+import { type Caller, revokeApiKey } from './workspaces.js';
 
 export { signEvent, verifyEventSignature } from '../workapi/event-signature.js';
 export type { EventsSubscriber, Logger } from './events.js';
@@ -33,6 +34,8 @@ export interface ServiceHandle {
   db: Db;
   /** Sets or replaces where events go (the Slack app subscribes itself at start). */
   setEventsSubscriber(subscriber: EventsSubscriber | undefined): void;
+  /** Revokes a key: from now on it is answered 401. True when it existed. */
+  revokeKey(apiKey: string): boolean;
   close(): Promise<void>;
 }
 
@@ -49,7 +52,13 @@ export async function startService(options: ServiceOptions): Promise<ServiceHand
     logger: options.logger,
     retryBaseMs: options.eventsRetryBaseMs,
   });
-  const app = buildServer({ db, onEvent: () => events.notify(), logger: options.logger });
+  const knownKeys = new Map<string, Caller>();
+  const app = buildServer({
+    db,
+    onEvent: () => events.notify(),
+    logger: options.logger,
+    knownKeys,
+  });
   try {
     await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
   } catch (e) {
@@ -68,6 +77,10 @@ export async function startService(options: ServiceOptions): Promise<ServiceHand
     altUrl: `${url}/api/v1`,
     db,
     setEventsSubscriber: (s) => events.setSubscriber(s),
+    revokeKey(apiKey) {
+      knownKeys.delete(apiKey);
+      return revokeApiKey(db, apiKey);
+    },
     close: () => {
       closing ??= (async () => {
         await app.close();

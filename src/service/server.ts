@@ -9,16 +9,20 @@ import {
   ALT_PREFIX,
   BASE_PREFIX,
   describeIssue,
+  type ExtraOperationName,
+  extraOperations,
   type Operation,
   type OperationName,
   operations,
   pathId,
 } from '../workapi/contract.js';
+import { PAGES_PREFIX } from '../workapi/page-links.js';
 import type { Db } from './db.js';
 import { isServiceError, ServiceError } from './errors.js';
 import type { Logger } from './events.js';
-import { type Handlers, handlers, type Input } from './handlers.js';
+import { extensionHandlers, type Handlers, handlers, type Input } from './handlers.js';
 import { JsonText } from './json-text.js';
+import { registerPages } from './pages.js';
 import { type Caller, findCaller } from './workspaces.js';
 
 const BODY_LIMIT = 1024 * 1024;
@@ -28,6 +32,8 @@ export interface ServerOptions {
   /** Called after a request committed an event (wakes the delivery worker). */
   onEvent?: () => void;
   logger?: Logger;
+  /** Known keys → caller (the auth cache); given, so a revoked key can be dropped from it. */
+  knownKeys?: Map<string, Caller>;
 }
 
 /**
@@ -36,7 +42,12 @@ export interface ServerOptions {
  * domain. Every failure answers `{error: "<field>: <problem>"}`; client garbage never
  * produces a 5xx.
  */
-export function buildServer({ db, onEvent, logger }: ServerOptions): FastifyInstance {
+export function buildServer({
+  db,
+  onEvent,
+  logger,
+  knownKeys = new Map<string, Caller>(),
+}: ServerOptions): FastifyInstance {
   const app = Fastify({
     logger: false,
     bodyLimit: BODY_LIMIT,
@@ -52,13 +63,25 @@ export function buildServer({ db, onEvent, logger }: ServerOptions): FastifyInst
   });
   // JSON only: a text/plain body must be refused, not handed to the schemas as a string.
   app.removeContentTypeParser('text/plain');
+  // A JSON content type with an empty body is "no body" on a request that takes none (one
+  // public client sends the header on every request, DELETE included); a write that needs a
+  // body still hears "body: is empty".
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text === '' && (request.method === 'DELETE' || request.method === 'GET')) {
+      done(null, undefined);
+      return;
+    }
+    json(request, text, done);
+  });
 
   // Set by the auth hook; declared up front so every request object keeps one shape.
   app.decorateRequest('workCaller', null);
-  // Known keys → caller, so the hot path skips hashing and a query. Safe because this service
-  // never revokes a key or renames a workspace; only hits are kept (unknown keys cannot grow
-  // it), and it is bounded anyway.
-  const knownKeys = new Map<string, Caller>();
+  // Known keys → caller, so the hot path skips hashing and a query. Revoking a key
+  // (ServiceHandle.revokeKey) drops it here too; a workspace is never renamed; only hits are
+  // kept (unknown keys cannot grow it), and it is bounded anyway.
   const lookup = (key: string): Caller | undefined => {
     const hit = knownKeys.get(key);
     if (hit) return hit;
@@ -73,6 +96,11 @@ export function buildServer({ db, onEvent, logger }: ServerOptions): FastifyInst
   // Auth runs first (before the body is read), so a request without a valid key learns
   // nothing else about the service.
   app.addHook('onRequest', (request, reply, done) => {
+    // The read-only pages check their own signed addresses (pages.ts), not a header.
+    if (request.url.startsWith(`${PAGES_PREFIX}/`)) {
+      done();
+      return;
+    }
     const key = request.headers.apikey;
     if (typeof key !== 'string' || key === '') {
       reply.code(401).send({ error: 'apiKey: the apiKey header is missing' });
@@ -103,13 +131,7 @@ export function buildServer({ db, onEvent, logger }: ServerOptions): FastifyInst
           body: op.body ? parse(op.body, request.body) : undefined,
         } as Input<N>;
         const caller = (request as AuthedRequest).workCaller as Caller;
-        const result = handler({ db, caller, eventRecorded }, input);
-        if (result instanceof JsonText) {
-          if (result.headers) reply.headers(result.headers);
-          reply.code(op.status).type('application/json; charset=utf-8').send(result.text);
-        } else {
-          reply.code(op.status).send(result);
-        }
+        send(reply, op, handler({ db, caller, eventRecorded }, input));
       },
     });
   };
@@ -119,6 +141,22 @@ export function buildServer({ db, onEvent, logger }: ServerOptions): FastifyInst
   }
   // Clients in the wild send update task to the base address too.
   route(BASE_PREFIX, 'updateTask');
+  // The extensions (docs/service-extensions.md): path ids only; a query or body is ignored.
+  for (const name of Object.keys(extraOperations) as ExtraOperationName[]) {
+    const op: Operation = extraOperations[name];
+    const params = z.strictObject(Object.fromEntries(op.params.map((p) => [p, pathId])));
+    app.route({
+      method: op.method,
+      url: BASE_PREFIX + op.path,
+      handler: (request: FastifyRequest, reply: FastifyReply) => {
+        const input = { params: checkParams(op, params, request.params) };
+        const caller = (request as AuthedRequest).workCaller as Caller;
+        send(reply, op, extensionHandlers[name]({ db, caller, eventRecorded }, input));
+      },
+    });
+  }
+
+  registerPages(app, db);
 
   app.setNotFoundHandler((request, reply) => {
     reply
@@ -159,6 +197,18 @@ const FRAMEWORK_ERRORS: Record<string, { status: number; message: string }> = {
 };
 
 type AuthedRequest = FastifyRequest & { workCaller: Caller | null };
+
+/** A handler's result as the answer: JSON text as is, an object as JSON, 204 with nothing. */
+function send(reply: FastifyReply, op: Operation, result: unknown): void {
+  if (op.status === 204) {
+    reply.code(204).send();
+  } else if (result instanceof JsonText) {
+    if (result.headers) reply.headers(result.headers);
+    reply.code(op.status).type('application/json; charset=utf-8').send(result.text);
+  } else {
+    reply.code(op.status).send(result);
+  }
+}
 
 /** Path ids: a plain length check on the hot path; zod words the problem when there is one. */
 function checkParams(op: Operation, schema: z.ZodType, value: unknown): Input['params'] {

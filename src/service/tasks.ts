@@ -89,7 +89,8 @@ const TASK_JSON = `
            'milestoneId', t.milestone_id,
            'taskUsers', (SELECT json_group_array(json_object('taskUserId', a.user_id)
                                                  ORDER BY a.position)
-                           FROM task_assignees a WHERE a.task_id = t.id)
+                           FROM task_assignees a WHERE a.task_id = t.id),
+           'taskNumber', t.task_number
          ) AS json
     FROM tasks t
     JOIN projects p ON p.id = t.project_id
@@ -290,8 +291,9 @@ function readList(
   const json =
     sql<{ json: string }>(
       db,
-      `SELECT json_group_array(json_object('taskId', id, 'taskName', name)) AS json
-         FROM (SELECT id, name FROM tasks WHERE project_id = @project ${filter}
+      `SELECT json_group_array(json_object('taskId', id, 'taskName', name,
+                                           'taskNumber', task_number)) AS json
+         FROM (SELECT id, name, task_number FROM tasks WHERE project_id = @project ${filter}
                 ORDER BY task_number LIMIT @limit OFFSET @offset)`,
     ).get(params)?.json ?? '[]';
   if (!paged) return { json };

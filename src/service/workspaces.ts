@@ -34,3 +34,21 @@ export function findCaller(db: Db, key: string): Caller | undefined {
       WHERE k.key_hash = ?`,
   ).get(hashApiKey(key));
 }
+
+/** Revokes a key (it is answered 401 from now on); true when it existed. */
+export function revokeApiKey(db: Db, key: string): boolean {
+  return sql(db, 'DELETE FROM api_keys WHERE key_hash = ?').run(hashApiKey(key)).changes > 0;
+}
+
+/** The users with this e-mail (case-insensitive), with their workspace, newest workspace first. */
+export function usersByEmail(
+  db: Db,
+  email: string,
+): { userId: string; name: string; workspaceId: string; workspaceName: string }[] {
+  return sql<{ userId: string; name: string; workspaceId: string; workspaceName: string }>(
+    db,
+    `SELECT u.id AS userId, u.name AS name, w.id AS workspaceId, w.name AS workspaceName
+       FROM users u JOIN workspaces w ON w.id = u.workspace_id
+      WHERE lower(u.email) = lower(?) ORDER BY w.created_at DESC, w.id`,
+  ).all(email.trim());
+}

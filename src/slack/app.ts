@@ -13,6 +13,7 @@ import { boltLogLevel, withoutRequestBodies } from '../logger.js';
 import { isStorageFault, reportStorageFault } from '../store/storage-fault.js';
 import { type Subcommand, WorkRouter } from './commands/router.js';
 import { connectionCommands } from './connection/commands.js';
+import { orgConnectionCommands } from './connection/org-commands.js';
 import { registerConnection } from './connection/register.js';
 import { watchStatusSection } from './connection/watch-status.js';
 import type { WorklinkDeps } from './context/deps.js';
@@ -26,8 +27,11 @@ import { answerOnFailure, normalizePayload } from './payload-guard.js';
 import { outboxStatusSection, peopleCommands } from './people/commands.js';
 import { projectCommands } from './projects/commands.js';
 import { directoryCommands } from './projects/directory/commands.js';
+import { registerProjectPick } from './projects/pick-action.js';
 import { registerProjects } from './projects/register.js';
+import { registerReminders, remindCommands } from './remind/commands.js';
 import { DEFAULT_HTTP_LIMITS, guardSlackRequests } from './start/http-guard.js';
+import { ReplayWindow } from './start/replay-window.js';
 import { singleFlightAuthorize } from './start/token-refresh.js';
 import { answerUnreadableInstall } from './start/unreadable-installs.js';
 import { taskCommands } from './tasks/commands.js';
@@ -67,12 +71,14 @@ export function workSubcommands(extra: readonly Subcommand[] = []): Subcommand[]
   return [
     ...connectionCommands([outboxStatusSection, watchStatusSection]),
     ...identityCommands,
+    ...orgConnectionCommands,
     ...taskCommands,
     ...projectCommands,
     ...feedCommands,
     ...directoryCommands,
     ...peopleCommands,
     ...digestCommands,
+    ...remindCommands,
     ...extra,
   ];
 }
@@ -106,12 +112,15 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
   };
 
   const limits = { ...DEFAULT_HTTP_LIMITS, ...config.httpLimits };
-  /** Bolt's HTTP receiver behind the header, size, signature and replay checks. */
+  /**
+   * Bolt's HTTP receiver behind the header, size, signature and replay checks; the guard's
+   * signature check is the only one (the receiver is built with signatureVerification off).
+   */
   const guarded = (receiver: HTTPReceiver, signingSecret: string) => {
     receiver.requestListener = guardSlackRequests(receiver.requestListener, {
       path: EVENTS_PATH,
       signingSecret,
-      seen: deps.store.seenRequests,
+      replays: new ReplayWindow({ store: deps.store.seenRequests, logger: deps.logger }),
       limits,
       logger: deps.logger,
     });
@@ -125,6 +134,8 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
     customRoutes,
     logger: deps.logger,
     bodyLimit: limits.slackBodyBytes,
+    // Checked by the guard (guarded, above), which every request to EVENTS_PATH goes through.
+    signatureVerification: false,
   });
 
   let app: App;
@@ -210,10 +221,12 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
   app.use(normalizePayload);
   const router = new WorkRouter(workSubcommands(options.subcommands));
   router.register(app, deps);
+  registerProjectPick(app, deps, (ctx, text) => router.dispatch(ctx, text));
   registerConnection(app, deps);
   registerTasks(app, deps);
   registerProjects(app, deps);
   registerThreadSync(app, deps);
+  registerReminders(app, deps);
   registerHome(app, deps, router.visible());
   registerIdentity(app, deps, (ctx) => publishHome(ctx, router.visible()));
   registerWorkflowSteps(app, deps);

@@ -40,6 +40,11 @@ export interface HeldDmsStore {
    * worker's clock). Returns how many messages were queued.
    */
   release(due: number, combine: CombineHeld, now?: number): Promise<number>;
+  /**
+   * A person's quiet hours changed: their held DMs are now due at `releaseAt` (now, when
+   * the hours were turned off or no longer cover this moment). Returns how many are held.
+   */
+  reschedule(teamId: string, slackUserId: string, releaseAt: number): Promise<number>;
   deleteTeam(teamId: string): Promise<number>;
 }
 
@@ -82,6 +87,9 @@ export function heldDmsStore(db: Database.Database, outbox: Sync<OutboxStore>): 
   );
   const remove = db.prepare('DELETE FROM notify_held WHERE outbox_id = ?');
   const removeTeam = db.prepare('DELETE FROM notify_held WHERE team_id = ?');
+  const moveRelease = db.prepare(
+    'UPDATE notify_held SET release_at = ? WHERE team_id = ? AND slack_user_id = ?',
+  );
 
   const hold = db.transaction((dm: HeldDm, now: number) => {
     const iso = new Date(now).toISOString();
@@ -138,6 +146,8 @@ export function heldDmsStore(db: Database.Database, outbox: Sync<OutboxStore>): 
       if (queued) outbox.changed();
       return queued;
     },
+    reschedule: (teamId, slackUserId, releaseAt) =>
+      moveRelease.run(releaseAt, teamId, slackUserId).changes,
     deleteTeam: (teamId) => removeTeam.run(teamId).changes,
   };
 }

@@ -41,6 +41,7 @@ import {
 } from './outbox.js';
 import { type PaceStore, paceStore } from './pace.js';
 import { type PersonalKeysStore, personalKeysStore } from './personal-keys.js';
+import { type RemindersStore, remindersStore } from './reminders.js';
 import { type SeenRequestsStore, seenRequestsStore } from './seen-requests.js';
 import { asyncStore } from './sync.js';
 import { type TaskCreatorsStore, taskCreatorsStore } from './task-creators.js';
@@ -118,6 +119,8 @@ export interface Store {
   readonly heldDms: HeldDmsStore;
   /** Who created each task, as Slack knows it (comment and completion DMs). */
   readonly taskCreators: TaskCreatorsStore;
+  /** People's reminders about tasks (`/work remind`). */
+  readonly reminders: RemindersStore;
   /** What the watcher has seen in each watched project (src/sync/watcher.ts). */
   readonly watchState: WatchStateStore;
   /** Periodic work one instance does at a time: watched projects' looks, digest looks. */
@@ -215,12 +218,14 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
   const channelFeeds = channelFeedsStore(db);
   const heldDms = heldDmsStore(db, outbox);
   const taskCreators = taskCreatorsStore(db);
+  const reminders = remindersStore(db);
   const personalKeys = personalKeysStore(db, secrets);
   const teamSettings = teamSettingsStore(db);
 
   const forgetTeam = db.transaction((teamId: string): ForgottenTeam => {
     taskIndex.deleteTeam(teamId);
     taskCreators.deleteTeam(teamId);
+    reminders.deleteTeam(teamId);
     watchState.forgetTeam(teamId);
     channelFeeds.deleteTeam(teamId);
     personalKeys.deleteTeam(teamId);
@@ -310,6 +315,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     notifySettings: asyncStore(notifySettings),
     heldDms: asyncStore(heldDms),
     taskCreators: asyncStore(taskCreators),
+    reminders: asyncStore(reminders),
     watchState: asyncStore(watchState),
     leases: asyncStore(leasesStore(db)),
     pace: asyncStore(paceStore(db)),

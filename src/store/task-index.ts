@@ -49,6 +49,37 @@ export interface TaskSighting {
   read?: boolean;
 }
 
+/** A known task whose told fields (seenDiffers) a sighting changed: its row before and after. */
+export interface SeenChange {
+  before: IndexedTask;
+  after: IndexedTask;
+}
+
+/** What an open list showed: the indexed open tasks it no longer lists, and the changes. */
+export interface OpenListSeen {
+  /** As they were before the list closed them (open): a read tells whether done or gone. */
+  closed: IndexedTask[];
+  changed: SeenChange[];
+}
+
+/**
+ * Whether a sighting changed what Worklink tells of a task: done, name, due date, priority,
+ * assignees, or the status's name (when both are known: a list does not tell it).
+ */
+export function seenDiffers(a: IndexedTask, b: IndexedTask): boolean {
+  const sameAssignees =
+    a.assigneeIds.length === b.assigneeIds.length &&
+    a.assigneeIds.every((id) => b.assigneeIds.includes(id));
+  return (
+    a.done !== b.done ||
+    a.name !== b.name ||
+    a.dueDate !== b.dueDate ||
+    a.priority !== b.priority ||
+    !sameAssignees ||
+    (a.statusName !== undefined && b.statusName !== undefined && a.statusName !== b.statusName)
+  );
+}
+
 export interface SearchOptions {
   projectId?: string;
   /** Leave done tasks out (default false: open ones first, then done). */
@@ -72,6 +103,22 @@ export interface TaskIndexStore {
     items: readonly { taskId: string; taskName?: string; number?: number }[],
     now?: number,
   ): Promise<number>;
+  /**
+   * `record`, telling what it changed: the rows before and after when the task was known and
+   * its told fields differ (seenDiffers), in one unit of work — of two readers seeing one
+   * change at once, one is told it. This is Worklink's durable "last known state" of a task:
+   * reads compare with it, and Worklink's own writes (their answers) update it silently.
+   */
+  see(teamId: string, sighting: TaskSighting, now?: number): Promise<SeenChange | undefined>;
+  /** `see` for several sightings in one unit of work (a whole or a done list). */
+  seeMany(teamId: string, sightings: readonly TaskSighting[], now?: number): Promise<SeenChange[]>;
+  /** `sawOpenList`, telling which tasks it closed and what the listed ones changed. */
+  seeOpenList(
+    teamId: string,
+    projectId: string,
+    items: readonly { taskId: string; taskName?: string; number?: number }[],
+    now?: number,
+  ): Promise<OpenListSeen>;
   /** The service said the task does not exist (any more). */
   markGone(teamId: string, taskId: string, now?: number): Promise<void>;
   get(teamId: string, taskId: string): Promise<IndexedTask | undefined>;
@@ -285,23 +332,40 @@ export function taskIndexStore(db: Database.Database): Sync<TaskIndexStore> {
       for (const s of list) record(teamId, s, now);
     },
   );
-  const sawOpenList = db.transaction(
+  /** record, with the rows before and after when its told fields changed. */
+  const seeOne = (teamId: string, s: TaskSighting, now: number): SeenChange | undefined => {
+    const old = select.get(teamId, s.taskId);
+    record(teamId, s, now);
+    const row = old && select.get(teamId, s.taskId);
+    if (!old || !row) return undefined;
+    const change = { before: fromRow(old), after: fromRow(row) };
+    return seenDiffers(change.before, change.after) ? change : undefined;
+  };
+  const see = db.transaction(seeOne);
+  const seeMany = db.transaction((teamId: string, list: readonly TaskSighting[], now: number) =>
+    list.flatMap((s) => seeOne(teamId, s, now) ?? []),
+  );
+  const seeOpenList = db.transaction(
     (
       teamId: string,
       projectId: string,
       items: readonly { taskId: string; taskName?: string; number?: number }[],
       now: number,
-    ) => {
+    ): OpenListSeen => {
       const listed = new Set<string>();
+      const changed: SeenChange[] = [];
       for (const item of items) {
         listed.add(item.taskId);
-        record(teamId, listedSighting(projectId, item), now);
+        const change = seeOne(teamId, listedSighting(projectId, item), now);
+        if (change) changed.push(change);
       }
-      let closed = 0;
+      const closed: IndexedTask[] = [];
       for (const { task_id } of openOfProject.all(teamId, projectId)) {
-        if (!listed.has(task_id)) closed += closeMissing.run(now, teamId, task_id).changes;
+        if (listed.has(task_id)) continue;
+        const open = select.get(teamId, task_id);
+        if (open && closeMissing.run(now, teamId, task_id).changes) closed.push(fromRow(open));
       }
-      return closed;
+      return { closed, changed };
     },
   );
   const deleteTeam = db.transaction((teamId: string) => {
@@ -313,7 +377,11 @@ export function taskIndexStore(db: Database.Database): Sync<TaskIndexStore> {
     record: (teamId, s, now = Date.now()) => record(teamId, s, now),
     recordMany: (teamId, list, now = Date.now()) => recordMany(teamId, list, now),
     sawOpenList: (teamId, projectId, items, now = Date.now()) =>
-      sawOpenList(teamId, projectId, items, now),
+      seeOpenList(teamId, projectId, items, now).closed.length,
+    see: (teamId, s, now = Date.now()) => see(teamId, s, now),
+    seeMany: (teamId, list, now = Date.now()) => seeMany(teamId, list, now),
+    seeOpenList: (teamId, projectId, items, now = Date.now()) =>
+      seeOpenList(teamId, projectId, items, now),
     markGone: (teamId, taskId, now = Date.now()) => void gone.run(now, teamId, taskId),
     get: (teamId, taskId) => {
       const r = select.get(teamId, taskId);

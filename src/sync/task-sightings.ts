@@ -4,7 +4,14 @@
  * new client to `indexWorkClient`, which wraps its task operations. Nothing here can fail a
  * call: indexing problems are logged and the answer goes through untouched.
  */
-import type { TaskIndexStore, TaskSighting } from '../store/task-index.js';
+import { errMessage } from '../error-message.js';
+import {
+  type IndexedTask,
+  type SeenChange,
+  seenDiffers,
+  type TaskIndexStore,
+  type TaskSighting,
+} from '../store/task-index.js';
 import { isWorkApiError, type WorkClient } from '../workapi/client.js';
 import {
   priorityNumber,
@@ -17,12 +24,13 @@ import {
 
 type Warn = (message: string) => void;
 
-/** A number the service may send beside the documented fields (hosted lists do). */
-function extraNumber(o: object): number | undefined {
-  const rec = o as Record<string, unknown>;
-  const v = rec.TaskNumber ?? rec.taskNumber;
-  const n = typeof v === 'string' ? Number(v) : v;
-  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : undefined;
+/**
+ * The task's number: `taskNumber` (the embedded service's extension) or `TaskNumber` (hosted
+ * answers), both read into `taskNumber` by the tolerant reader.
+ */
+function numberOf(o: { taskNumber?: number }): number | undefined {
+  const n = o.taskNumber;
+  return n !== undefined && Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
 /** What a get/create task answer tells (a whole read). */
@@ -35,7 +43,7 @@ export function sightingFromTask(t: Task): TaskSighting {
     ...(t.dueDate !== undefined ? { dueDate: t.dueDate } : {}),
     ...(t.priority !== undefined ? { priority: priorityNumber(t.priority) ?? null } : {}),
     ...(t.taskUsers ? { assigneeIds: t.taskUsers.map((u) => u.taskUserId) } : {}),
-    ...(extraNumber(t) ? { number: extraNumber(t) } : {}),
+    ...(numberOf(t) ? { number: numberOf(t) } : {}),
     read: true,
   };
 }
@@ -59,7 +67,7 @@ export function sightingFromUpdated(u: UpdatedTask, statuses?: StatusEntry[]): T
 }
 
 export function sightingFromListItem(item: TaskListItem, projectId: string): TaskSighting {
-  const number = extraNumber(item);
+  const number = numberOf(item);
   return {
     taskId: item.taskId,
     projectId,
@@ -69,16 +77,38 @@ export function sightingFromListItem(item: TaskListItem, projectId: string): Tas
 }
 
 /**
+ * Told when a read showed a known task changed since Worklink last knew it (the index's row:
+ * its durable last known state). Worklink's own writes update that state silently: the
+ * task-change owner tells those itself, so a later read of the same change tells nothing.
+ */
+export type SeenListener = (teamId: string, change: SeenChange) => void;
+
+/** Tasks an open list no longer shows that are read at once to tell done from gone. */
+export const CONFIRM_READS_PER_LIST = 20;
+
+/**
  * Wraps the task operations of `client` (one team's) so their answers reach the index.
  * Statuses seen in project details are remembered (per client) to name a task's status
- * from an update answer's StatusId.
+ * from an update answer's StatusId. With `onSeen`, reads (get task, lists) that show a known
+ * task changed are told (the index decides, so two readers tell one change once).
  */
 export function indexWorkClient(
   client: WorkClient,
   teamId: string,
   index: TaskIndexStore,
   warn: Warn = () => {},
+  onSeen?: SeenListener,
 ): WorkClient {
+  const tell = (changes: readonly (SeenChange | undefined)[]) => {
+    for (const change of changes) {
+      if (!change) continue;
+      try {
+        onSeen?.(teamId, change);
+      } catch (e) {
+        warn(`Task index: telling a change of ${change.after.taskId} failed: ${errMessage(e)}`);
+      }
+    }
+  };
   const statuses = new Map<string, StatusEntry[]>();
   // The answer goes on once the index has it, so whoever made the call reads it there next.
   const safely = async (what: string, fn: () => Promise<unknown>) => {
@@ -98,9 +128,34 @@ export function indexWorkClient(
   const getTask = client.getTask.bind(client);
   client.getTask = (taskId) =>
     getTask(taskId).then(async (t) => {
-      await safely(`task ${taskId}`, () => index.record(teamId, sightingFromTask(t)));
+      await safely(`task ${taskId}`, async () => {
+        const sighting = sightingFromTask(t);
+        if (onSeen) tell([await index.see(teamId, sighting)]);
+        else await index.record(teamId, sighting);
+      });
       return t;
     }, goneOn404(taskId));
+
+  /**
+   * Open tasks a list no longer shows were closed or deleted: a read tells which. Compared
+   * with the row as it was (open), since the list already marked it done.
+   */
+  const confirmClosed = async (closed: readonly IndexedTask[]) => {
+    for (const was of closed.slice(0, CONFIRM_READS_PER_LIST)) {
+      try {
+        const t = await getTask(was.taskId);
+        await index.record(teamId, sightingFromTask(t));
+        const now = await index.get(teamId, was.taskId);
+        if (now && seenDiffers(was, now)) tell([{ before: was, after: now }]);
+      } catch (e) {
+        if (isWorkApiError(e) && e.status === 404) {
+          await safely(`task ${was.taskId} as gone`, () => index.markGone(teamId, was.taskId));
+        } else {
+          warn(`Task index: reading closed task ${was.taskId} failed: ${errMessage(e)}`);
+        }
+      }
+    }
+  };
 
   const createTask = client.createTask.bind(client);
   client.createTask = (body) =>
@@ -132,17 +187,17 @@ export function indexWorkClient(
       const open = query.complete === false || query.complete === 'false';
       await safely(`the tasks of ${query.projectId}`, async () => {
         if (open) {
-          await index.sawOpenList(
-            teamId,
-            query.projectId,
-            items
-              .map((i) => sightingFromListItem(i, query.projectId))
-              .map((s) => ({
-                taskId: s.taskId,
-                taskName: s.name,
-                number: s.number,
-              })),
-          );
+          const listed = items
+            .map((i) => sightingFromListItem(i, query.projectId))
+            .map((s) => ({ taskId: s.taskId, taskName: s.name, number: s.number }));
+          if (!onSeen) {
+            await index.sawOpenList(teamId, query.projectId, listed);
+            return;
+          }
+          const seen = await index.seeOpenList(teamId, query.projectId, listed);
+          tell(seen.changed);
+          // In the background: the caller (a command, the watcher) does not wait for these.
+          if (seen.closed.length) void confirmClosed(seen.closed);
         } else {
           // A whole list does not say which are open: it renames known tasks only (the
           // refresh, which reads open lists too, adds the rest).
@@ -154,10 +209,9 @@ export function indexWorkClient(
                   seen.map(async (s) => ((await index.get(teamId, s.taskId)) ? s : undefined)),
                 )
               ).filter((s) => s !== undefined);
-          await index.recordMany(
-            teamId,
-            complete ? known.map((s) => ({ ...s, done: true })) : known,
-          );
+          const sightings = complete ? known.map((s) => ({ ...s, done: true })) : known;
+          if (onSeen) tell(await index.seeMany(teamId, sightings));
+          else await index.recordMany(teamId, sightings);
         }
       });
       return items;

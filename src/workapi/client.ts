@@ -237,6 +237,14 @@ export class WorkClient {
     }
   }
 
+  /**
+   * Deletes a project with its tasks (an extension: the hosted service and the embedded one
+   * serve it; docs/service-extensions.md). Any 2xx is done.
+   */
+  async deleteProject(projectId: string): Promise<void> {
+    await this.call('deleteProject', { params: { projectId } });
+  }
+
   private async read<T>(
     name: ClientOperationName,
     input: CallInput,

@@ -65,6 +65,35 @@ export const fileSize = z
   .string()
   .regex(/^\d{1,6}(\.\d{1,2})? (KB|MB|GB)$/, 'must look like 12.34 KB, MB or GB');
 
+/** A number of bytes in the spec's form: 1536 → "1.50 KB", 5242880 → "5.00 MB". */
+export function formatFileSize(bytes: number): string {
+  const units = ['KB', 'MB', 'GB'] as const;
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(2)} ${units[unit]}`;
+}
+
+/**
+ * A file's size as the spec's string, or (extension, docs/service-extensions.md) a number of
+ * bytes as public clients send it, turned into the spec's string.
+ */
+const fileSizeInput = z.union(
+  [
+    fileSize,
+    z
+      .number()
+      .int('must be a whole number of bytes')
+      .min(0, 'must not be negative')
+      .max(2 ** 50, 'is too large')
+      .transform(formatFileSize),
+  ],
+  'must look like 12.34 KB, MB or GB, or be a number of bytes',
+);
+
 // ── Request bodies ───────────────────────────────────────────────────────────
 
 export const TaskFileInput = z.strictObject({
@@ -74,7 +103,7 @@ export const TaskFileInput = z.strictObject({
     .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
     .max(2000, 'is too long'),
   name: text(500),
-  size: fileSize,
+  size: fileSizeInput,
 });
 export type TaskFileInput = z.infer<typeof TaskFileInput>;
 
@@ -135,8 +164,10 @@ const queryCount = (min: number, max: number) => {
  * list: an extension of the embedded service (the spec has no paging), which then also
  * answers the whole list's length in the `X-Total-Count` header. A service that does not
  * know them ignores them and answers every task; WorkClient.listTasksPage handles both.
+ * Other query parameters are ignored (extension: public clients send their own, such as
+ * `page` or `search`; docs/service-extensions.md).
  */
-export const ListTasksQuery = z.strictObject({
+export const ListTasksQuery = z.object({
   projectId: id,
   complete: z
     .union([z.boolean(), z.enum(['true', 'false'])], 'must be true or false')
@@ -198,18 +229,19 @@ export * from './responses.js';
 // ── Operations ───────────────────────────────────────────────────────────────
 
 export interface Operation {
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** `base` = {base_url} (/v1.0), `alt` = {alt_url} (/api/v1). */
   address: 'base' | 'alt';
   /** Path with `:taskId` / `:projectId` parameters (Fastify's syntax too). */
   path: string;
   /** Success status of the embedded service (docs/design.md: 201 for the three creates). */
-  status: 200 | 201;
+  status: 200 | 201 | 204;
   body?: z.ZodType;
   query?: z.ZodType;
   /** Path parameters that must be ids of 10+ characters. */
   params: readonly ('taskId' | 'projectId')[];
-  response: ResponseName;
+  /** undefined: the answer has no body (204). */
+  response?: ResponseName;
 }
 
 /** The 13 operations of the spec, in its order. */
@@ -329,8 +361,10 @@ export const operations = {
 export type OperationName = keyof typeof operations;
 
 /**
- * Operations the hosted service offers beyond the spec, used when they answer (the embedded
- * service does not serve them): `GET {base_url}/project` lists the workspace's projects.
+ * Operations the hosted service offers beyond the spec, which its public clients call; the
+ * embedded service serves them too (docs/service-extensions.md). `GET {base_url}/project`
+ * lists the workspace's projects; `DELETE {base_url}/project/{projectId}` deletes one with
+ * its tasks (204, no body).
  */
 export const extraOperations = {
   listProjects: {
@@ -339,12 +373,21 @@ export const extraOperations = {
     path: '/project',
     status: 200,
     params: [],
-    response: 'Project',
+    response: 'ProjectList',
+  },
+  deleteProject: {
+    method: 'DELETE',
+    address: 'base',
+    path: '/project/:projectId',
+    status: 204,
+    params: ['projectId'],
   },
 } as const satisfies Record<string, Operation>;
 
+export type ExtraOperationName = keyof typeof extraOperations;
+
 /** Every operation WorkClient can call. */
-export type ClientOperationName = OperationName | keyof typeof extraOperations;
+export type ClientOperationName = OperationName | ExtraOperationName;
 
 /** Version segments of the two addresses (docs/work-management-api.md, Versioning). */
 export const BASE_PREFIX = '/v1.0';

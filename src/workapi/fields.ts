@@ -24,6 +24,8 @@ export interface ObjOptions {
   aliases?: readonly string[];
   /** A bare id (string) stands for the object `{[id]: value}` (assignee lists). */
   fromBareId?: boolean;
+  /** Other names a field may come under (tolerant reading): `{taskNumber: ['TaskNumber']}`. */
+  fieldAliases?: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface Fields {
@@ -170,7 +172,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 /** Copies the id from `_id` (or another alias) when the documented name is missing. */
 function withId(v: unknown, options: ObjOptions): unknown {
   const { id } = options;
-  if (!id) return v;
+  if (!id) return withFieldAliases(v, options);
   if (options.fromBareId && readId(v) !== undefined && typeof v !== 'object') {
     return { [id]: readId(v) };
   }
@@ -179,7 +181,19 @@ function withId(v: unknown, options: ObjOptions): unknown {
   for (const alias of ['_id', ...(options.aliases ?? [])]) {
     value ??= readId(v[alias]);
   }
-  return value === undefined ? v : { ...v, [id]: value };
+  return withFieldAliases(value === undefined ? v : { ...v, [id]: value }, options);
+}
+
+/** A field missing (or null) under its documented name is read from its first other name. */
+function withFieldAliases(v: unknown, { fieldAliases }: ObjOptions): unknown {
+  if (!fieldAliases || !isRecord(v)) return v;
+  let out = v;
+  for (const [field, names] of Object.entries(fieldAliases)) {
+    if (out[field] !== undefined && out[field] !== null) continue;
+    const from = names.find((n) => out[n] !== undefined && out[n] !== null);
+    if (from !== undefined) out = { ...out, [field]: out[from] };
+  }
+  return out;
 }
 
 export const tolerantFields: Fields = {

@@ -4,8 +4,18 @@
  * what WorkClient reads. Only the ids Worklink uses are required; `_id` stands in for each.
  */
 import type { z } from 'zod';
-import { type Fields, readId, readText, strictFields, tolerantFields } from './fields.js';
+import {
+  type Fields,
+  readId,
+  readNumber,
+  readText,
+  strictFields,
+  tolerantFields,
+} from './fields.js';
 import type { ItemReader } from './reader.js';
+
+/** Where a task's number may come: the extension's name, else the update answer's. */
+const NUMBER_ALIASES = { taskNumber: ['TaskNumber'] } as const;
 
 function buildResponses(f: Fields) {
   const TaskFile = f.obj({
@@ -110,11 +120,16 @@ function buildResponses(f: Fields) {
           { id: 'taskUserId', aliases: ['userId', 'id'], fromBareId: true },
         ),
       ),
+      /** Extension (docs/service-extensions.md): the task's number; hosted answers say TaskNumber. */
+      taskNumber: f.int,
     },
-    { id: 'taskId', aliases: ['id'] },
+    { id: 'taskId', aliases: ['id'], fieldAliases: NUMBER_ALIASES },
   );
 
-  const TaskListItem = f.obj({ taskId: f.id, taskName: f.text }, { id: 'taskId', aliases: ['id'] });
+  const TaskListItem = f.obj(
+    { taskId: f.id, taskName: f.text, taskNumber: f.int },
+    { id: 'taskId', aliases: ['id'], fieldAliases: NUMBER_ALIASES },
+  );
 
   const TaskComment = f.obj(
     {
@@ -217,6 +232,7 @@ function buildResponses(f: Fields) {
 
   return {
     Project,
+    ProjectList: f.answerList(Project),
     ProjectDetails,
     StatusEntry,
     Task,
@@ -271,6 +287,17 @@ export const fastTaskListItem: ItemReader<TaskListItem> = {
     const taskName = r.taskName === null ? undefined : readText(r.taskName);
     if (taskName === undefined) delete data.taskName;
     else data.taskName = taskName;
+    // As fieldAliases reads it: the first name that is set, whatever it holds.
+    const taskNumber = wholeNumber(
+      r.taskNumber !== undefined && r.taskNumber !== null ? r.taskNumber : r.TaskNumber,
+    );
+    if (taskNumber === undefined) delete data.taskNumber;
+    else data.taskNumber = taskNumber;
     return { success: true, data: data as TaskListItem };
   },
 };
+
+function wholeNumber(v: unknown): number | undefined {
+  const n = v === null ? undefined : readNumber(v);
+  return n !== undefined && Number.isInteger(n) ? n : undefined;
+}

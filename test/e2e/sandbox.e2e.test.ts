@@ -102,10 +102,15 @@ async function becomeUser(realName: string): Promise<void> {
 }
 
 /** Selects the options whose text starts with each name ("Bob Brown (bob@example.com)"). */
-async function chooseOptions(select: Locator, names: string[]): Promise<void> {
-  const labels = await select.locator('option').allTextContents();
-  const chosen = names.map((n) => labels.find((l) => l.trim().startsWith(n)) ?? n);
-  await select.selectOption(chosen.map((label) => ({ label })));
+/** Chooses people in a type-ahead (the assignees field): types each name, picks its option. */
+async function chooseOptions(dialog: Locator, label: string, names: string[]): Promise<void> {
+  const box = dialog.getByRole('combobox', { name: label });
+  for (const name of names) {
+    await box.pressSequentially(name, { delay: 20 });
+    const option = dialog.getByRole('option', { name: new RegExp(`^${name}`) });
+    await option.waitFor();
+    await option.click();
+  }
 }
 
 /** The newest message from the app (in the open conversation) that contains `text`. */
@@ -189,7 +194,7 @@ describe('Worklink in the sandbox, through the browser', () => {
       .toBe('Website relaunch');
     await dialog.getByLabel('Name').fill(TASK_NAME);
     await dialog.getByLabel('Description').fill('Announce the new site on the blog.');
-    await chooseOptions(dialog.getByLabel('Assignees'), ['Bob Brown', 'Carol Chen']);
+    await chooseOptions(dialog, 'Assignees', ['Bob Brown', 'Carol Chen']);
     await dialog.getByLabel('Due date').fill(DUE);
     await dialog.getByLabel('Due date').blur();
     await shot('create-task-modal', 'create-task-modal.png');

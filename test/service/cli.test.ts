@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService } from '../../src/service/index.js';
 import type { SeedResult } from '../../src/service/seed.js';
 import { SureWorkClient } from '../support/sure-work.js';
 import { makeTempDir, waitFor } from './support.js';
@@ -165,6 +166,64 @@ describe('service', () => {
       ['service'],
       ['service', '--db', 'x.db', '--port', 'eighty'],
       ['service', '--db', 'x.db', '--events-url', 'http://127.0.0.1:1/e'],
+    ]);
+  });
+});
+
+describe('key', () => {
+  it('issues a new key acting as the user, and asks which workspace when the e-mail is in several', async () => {
+    const db = join(temp.dir, 'keys.db');
+    const cli = (...args: string[]) => run(process.execPath, [tsxCli, ...entry, ...args]);
+    const seed = JSON.parse(
+      lastLine((await cli('seed', '--db', db, '--json')).stdout),
+    ) as SeedResult;
+    const bob = seed.users.find((u) => u.email === 'bob@example.com')!;
+    // Every demo user has a key of their own from the seed.
+    expect(bob.apiKey).toMatch(/\S{20,}/);
+
+    const issued = await cli('key', '--db', db, '--user', 'BOB@example.com');
+    expect(issued.code, issued.stderr).toBe(0);
+    expect(issued.stdout).toContain('Bob Brown');
+    const key = lastLine(issued.stdout);
+    expect(key).not.toBe(bob.apiKey);
+
+    const service = await startService({ dbPath: db, port: 0 });
+    try {
+      const client = new SureWorkClient({ ...service, apiKey: key });
+      expect(await client.verify()).toMatchObject({
+        workspaceId: seed.workspaceId,
+        createdBy: bob.id,
+      });
+    } finally {
+      await service.close();
+    }
+
+    const other = JSON.parse(
+      lastLine((await cli('seed', '--db', db, '--json')).stdout),
+    ) as SeedResult;
+    const twice = await cli('key', '--db', db, '--user', 'bob@example.com');
+    expect(twice.code).toBe(2);
+    expect(ownStderr(twice.stderr)).toMatch(
+      /is a user in 2 workspaces: .+ Name one with --workspace/,
+    );
+    const chosen = await cli(
+      'key',
+      '--db',
+      db,
+      '--user',
+      'bob@example.com',
+      '--workspace',
+      other.workspaceId,
+    );
+    expect(chosen.code, chosen.stderr).toBe(0);
+  });
+
+  it('refuses bad arguments with one sentence and exit code 2', async () => {
+    await expectUsageErrors([
+      ['key', '--db', join(temp.dir, 'nothing-here.db'), '--user', 'bob@example.com'],
+      ['key', '--user', 'bob@example.com'],
+      ['key', '--db', join(temp.dir, 'plain.db')],
+      ['key', '--db', join(temp.dir, 'plain.db'), '--user', 'nobody@example.com'],
     ]);
   });
 });

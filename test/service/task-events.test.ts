@@ -78,7 +78,7 @@ describe('task.updated', () => {
         group: { from: null, to: groups[0]?.groupName },
         taskUsers: { added: [carol.id], removed: [bob.id] },
       },
-      taskUsers: [carol],
+      taskUsers: [{ id: carol.id, name: carol.name, email: carol.email }],
     });
     const told = strictResponses.Task.parse(event!.task);
     expect(told).toMatchObject({ taskId: task.taskId, taskName: 'Ship it now', status: true });

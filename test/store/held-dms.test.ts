@@ -79,6 +79,31 @@ for (const engine of storeEngines()) {
       });
     });
 
+    it('releases a person’s held DMs early when their quiet hours change', async () => {
+      const store = await open();
+      const [a, b] = await store.outbox.enqueue(
+        [matchedRow('T1', 'U1'), matchedRow('T1', 'U2')],
+        'slack',
+      );
+      for (const row of [a!, b!]) {
+        await store.heldDms.hold({
+          outboxId: row.id,
+          teamId: 'T1',
+          slackUserId: row.slackUserId!,
+          releaseAt: 9_000,
+          summary: 'held',
+        });
+      }
+      expect(await store.heldDms.reschedule('T1', 'U1', 1_000)).toBe(1);
+      expect(await store.heldDms.reschedule('T1', 'U9', 1_000)).toBe(0);
+      const combine = () => JSON.stringify({ text: '', blocks: [] });
+      expect(await store.heldDms.release(1_000, combine)).toBe(1);
+      expect((await store.outbox.get(a!.id))?.status).toBe('pending');
+      // The other person's DM still waits for their own quiet hours to end.
+      expect((await store.outbox.get(b!.id))?.status).toBe('skipped');
+      expect(await store.heldDms.nextReleaseAt()).toBe(9_000);
+    });
+
     it('remembers the first creator of a task, and forgets them with the team', async () => {
       const store = await open();
       await store.taskCreators.note('T1', 'task1', { slackUserId: 'U_ALICE' });

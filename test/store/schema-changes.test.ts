@@ -9,6 +9,7 @@ import { openPgDb, type PgDb } from '../../src/store/pg/db.js';
 import { migratePg, pgMigrations } from '../../src/store/pg/migrations.js';
 import type { SchemaChange } from '../../src/store/schema/schema-change.js';
 import { usePostgres } from '../support/postgres.js';
+import { engineWanted } from '../support/store-engines.js';
 
 const a: SchemaChange = {
   id: '2026-11-24-a',
@@ -31,7 +32,7 @@ function sqliteFile(): Database.Database {
   return new Database(join(dir, 'w.db'));
 }
 
-describe('named schema changes on SQLite', () => {
+describe.runIf(engineWanted('SQLite'))('named schema changes on SQLite', () => {
   it('apply in id order whatever the list order, once each across re-opens', () => {
     const db = sqliteFile();
     migrate(db, migrations, [b, a]);
@@ -57,7 +58,7 @@ describe('named schema changes on SQLite', () => {
   });
 });
 
-describe('named schema changes on PostgreSQL', () => {
+describe.runIf(engineWanted('PostgreSQL'))('named schema changes on PostgreSQL', () => {
   const pg = usePostgres();
   const opened: PgDb[] = [];
   afterEach(async () => {

@@ -14,5 +14,18 @@ for (const engine of storeEngines()) {
       expect(await seen.prune(2_600)).toBe(1);
       expect(await seen.claim('sig:a', 4_000, 2_700)).toBe(false);
     });
+
+    it('lists the live keys, oldest expiry first, and says whether instances share it', async () => {
+      const store = await (await engine.fresh()).open();
+      const seen = store.seenRequests;
+      await seen.claim('event:b', 9_000, 1_000);
+      await seen.claim('sig:a', 5_000, 1_000);
+      await seen.claim('sig:gone', 1_500, 1_000);
+      expect(await seen.live(2_000)).toEqual([
+        { key: 'sig:a', expiresAt: 5_000 },
+        { key: 'event:b', expiresAt: 9_000 },
+      ]);
+      expect(seen.shared).toBe(engine.name === 'PostgreSQL');
+    });
   });
 }

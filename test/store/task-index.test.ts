@@ -163,6 +163,50 @@ for (const engine of storeEngines()) {
       expect(await index().count(T)).toEqual({ open: 5, done: 1, gone: 0 });
     });
 
+    it('tells what a sighting changed in a known task, once; new tasks and no-ops tell nothing', async () => {
+      // A new task is the baseline.
+      expect(
+        await index().see(T, { taskId: id('n'), projectId: 'p1', name: 'New' }),
+      ).toBeUndefined();
+      // Same values again: nothing.
+      expect(await index().see(T, { taskId: id('a'), name: 'Fix the login page' })).toBeUndefined();
+      const change = await index().see(T, {
+        taskId: id('a'),
+        done: true,
+        dueDate: '2026-12-01T00:00:00.000Z',
+        assigneeIds: ['u2'],
+        read: true,
+      });
+      expect(change?.before).toMatchObject({ done: false, assigneeIds: [] });
+      expect(change?.after).toMatchObject({
+        done: true,
+        dueDate: '2026-12-01',
+        assigneeIds: ['u2'],
+      });
+      // Seen again by another reader: already known, nothing to tell.
+      expect(
+        await index().see(T, { taskId: id('a'), done: true, assigneeIds: ['u2'] }),
+      ).toBeUndefined();
+      // Assignees in another order are the same people.
+      await index().see(T, { taskId: id('b'), assigneeIds: ['u1', 'u2'] });
+      expect(await index().see(T, { taskId: id('b'), assigneeIds: ['u2', 'u1'] })).toBeUndefined();
+      // An open list: a rename and a reopening told, a missing task closed (not a change).
+      const list = await index().seeOpenList(T, 'p2', [
+        { taskId: id('c'), taskName: 'Café menu' },
+        { taskId: id('d'), taskName: 'Update foo.bar v2' },
+      ]);
+      expect(list.closed.map((t) => [t.taskId, t.done])).toEqual([[id('e'), false]]);
+      expect(
+        list.changed
+          .map((c) => [c.after.taskId, c.before.name, c.after.name, c.before.done, c.after.done])
+          .sort(),
+      ).toEqual([
+        [id('c'), 'Café menu', 'Café menu', true, false],
+        [id('d'), 'Update foo.bar v1.2 for ops@acme.io', 'Update foo.bar v2', false, false],
+      ]);
+      expect((await index().seeOpenList(T, 'p2', [])).changed).toEqual([]);
+    });
+
     it('re-reads the stalest open tasks first and forgets a team whole', async () => {
       await index().record(T, { taskId: id('a'), read: true }, 3_000);
       await index().record(T, { taskId: id('b'), read: true }, 2_000);

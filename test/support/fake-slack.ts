@@ -37,7 +37,10 @@ export interface FakeSlackUser {
   isAdmin?: boolean;
   isOwner?: boolean;
   isBot?: boolean;
+  /** Another organisation's team: a Slack Connect person (users.info's team_id). */
   teamId?: string;
+  isRestricted?: boolean;
+  isUltraRestricted?: boolean;
 }
 
 export interface RecordedCall {
@@ -303,6 +306,9 @@ class WorkspaceUsers extends Map<string, FakeSlackUser> {
       tz: u.tz ?? 'UTC',
       isAdmin: u.isAdmin,
       isOwner: u.isOwner,
+      isRestricted: u.isRestricted,
+      isUltraRestricted: u.isUltraRestricted,
+      ...(u.teamId ? { teamId: u.teamId } : {}),
       isBot: Boolean(u.isBot),
       color: '9f69e7',
     };

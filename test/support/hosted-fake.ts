@@ -377,6 +377,14 @@ export async function startHostedFake(options: HostedFakeOptions = {}): Promise<
       case 'base:GET /project':
         if (!opts.projectList) return { key, answer: fail(404, 'Cannot GET /v1.0/project') };
         return { key, answer: ok({ data: [...projectsById.values()].map(projectAnswer) }) };
+      case 'base:DELETE /project/:id': {
+        const p = project(parts[1]);
+        if (!p) return { key, answer: fail(404, 'Project not found') };
+        projectsById.delete(p.id);
+        for (const t of byProject.get(p.id) ?? []) tasks.delete(t.id);
+        byProject.delete(p.id);
+        return { key, answer: written('Project deleted', null) };
+      }
       case 'base:POST /project': {
         const name = body.projectName as string | undefined;
         if (!name) return { key, answer: fail(400, 'projectName is required') };

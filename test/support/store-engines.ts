@@ -21,6 +21,17 @@ import { sqliteHandle } from './sqlite-handle.js';
 
 export type EngineName = 'SQLite' | 'PostgreSQL';
 
+/**
+ * Whether this run tests an engine: `WORKLINK_TEST_ENGINES` is `sqlite`, `pg` or unset (both).
+ * The test tiers (vitest.config.ts) set it: the fast tier runs the SQLite halves, the full
+ * tier's `slow` project the PostgreSQL halves, so `npm test` runs every test once.
+ */
+export function engineWanted(name: EngineName): boolean {
+  const only = process.env.WORKLINK_TEST_ENGINES;
+  if (!only) return true;
+  return only === (name === 'SQLite' ? 'sqlite' : 'pg');
+}
+
 /** One empty database of an engine, opened as often as a test likes (restarts). */
 export interface TestDatabase {
   /** Opens a store on it (again); `secretsKey` defaults to one key per database. */
@@ -102,7 +113,7 @@ export function storeEngines(): StoreEngine[] {
       return false;
     },
   };
-  return [sqlite, pg];
+  return [sqlite, pg].filter((e) => engineWanted(e.name));
 }
 
 function pgHandle(store: Store) {

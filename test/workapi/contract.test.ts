@@ -202,12 +202,18 @@ describe('every operation through WorkClient, strict responses', () => {
       estimateTime: 3,
       milestoneId: 7,
       taskUsers: [{ taskUserId: user('Bob') }, { taskUserId: user('Carol') }],
+      taskNumber: task.taskNumber,
     });
+    expect(task.taskNumber).toBeGreaterThan(0);
 
     expect(await strict('getTask', client.getTask(task.taskId))).toEqual(task);
 
     const list = await strict('listTasks', client.listTasks({ projectId: website().projectId }));
-    expect(list.at(-1)).toEqual({ taskId: task.taskId, taskName: 'Write the contract test' });
+    expect(list.at(-1)).toEqual({
+      taskId: task.taskId,
+      taskName: 'Write the contract test',
+      taskNumber: task.taskNumber,
+    });
 
     const comment = await strict(
       'postComment',
@@ -279,7 +285,11 @@ describe('round trips', () => {
       dueDate: '2026-12-01T00:00:00.000Z',
     });
     const list = await strict('listTasks', client.listTasks({ projectId }));
-    expect(list).toContainEqual({ taskId: created.taskId, taskName: 'Round trip 2' });
+    expect(list).toContainEqual({
+      taskId: created.taskId,
+      taskName: 'Round trip 2',
+      taskNumber: created.taskNumber,
+    });
   });
 
   it('project create → get → update → details', async () => {
@@ -663,6 +673,7 @@ describe('task rules', () => {
       tasks: [ids[0], ids[1], ids[3]].map((taskId, i) => ({
         taskId,
         taskName: ['t1', 't2', 't4'][i],
+        taskNumber: [1, 2, 4][i],
       })),
       total: 6,
     });

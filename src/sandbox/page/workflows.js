@@ -164,6 +164,7 @@ async function run(/** @type {SubmitEvent} */ ev) {
       }),
     });
     drawResult(await res.json());
+    out.scrollIntoView({ block: 'nearest' });
   } catch (e) {
     drawResult({ ok: false, problem: `The sandbox server did not answer: ${e}` });
   } finally {

@@ -43,7 +43,7 @@ export function helpMessage(entries: readonly HelpEntry[], intro?: string): Help
     elements: [
       {
         type: 'mrkdwn',
-        text: 'Ids are the 24-character ids shown on task and project cards. Only you see these replies.',
+        text: 'Name a task by words of its name or `#12`, a project by words of its name; ids work too. Only you see these replies.',
       },
     ],
   });

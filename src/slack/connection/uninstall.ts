@@ -6,10 +6,13 @@
  * Enterprise Grid: an org-wide install (keyed by the enterprise) serves every workspace of the
  * org. An event from one of those workspaces removes that workspace only; the org-wide install
  * goes only for an event about the org itself (an enterprise install whose event names no
- * workspace, or names the enterprise as its team).
+ * workspace, or names the enterprise as its team) — and with it the organisation's own
+ * connection (`/work connect org`) and the copies of it that workspaces without an
+ * installation of their own were using.
  */
 import type { App, Context } from '@slack/bolt';
 import type { WorklinkDeps } from '../context/deps.js';
+import { orgConnection, orgCopies } from '../context/org-connection.js';
 
 const UNINSTALLED = 'Worklink was removed from this Slack workspace';
 
@@ -27,10 +30,24 @@ export function uninstallScope(
   return orgWide ? { orgId: enterpriseId } : { teamId };
 }
 
+/** The organisation's own connection and the workspaces' copies of it go with its install. */
+async function forgetOrgConnection(deps: WorklinkDeps, orgId: string, why: string) {
+  const org = await orgConnection(deps.store, orgId).catch(() => undefined);
+  if (!org) return;
+  const copies = await orgCopies(deps.store, org);
+  for (const teamId of copies) {
+    // A workspace with an installation of its own keeps Worklink.
+    if (await deps.store.installations.find(teamId)) continue;
+    await deps.store.forgetUninstalledTeam(teamId, `${UNINSTALLED} (${why})`);
+  }
+  await deps.store.forgetUninstalledTeam(orgId, `${UNINSTALLED} (${why})`);
+}
+
 export function register(app: App, deps: WorklinkDeps): void {
   const forget = async (scope: { teamId?: string; orgId?: string }, why: string) => {
     const { teamId, orgId } = scope;
     const installs = await deps.store.installations.deleteFor(teamId, orgId);
+    if (orgId) await forgetOrgConnection(deps, orgId, why);
     const removed = teamId
       ? await deps.store.forgetUninstalledTeam(teamId, `${UNINSTALLED} (${why})`)
       : undefined;

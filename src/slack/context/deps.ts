@@ -16,6 +16,7 @@ import type { LiveMessages } from '../notify/live-messages.js';
 import type { SlackMatcher } from '../notify/match.js';
 import type { Notifications } from '../notify/notifications.js';
 import type { ServiceDirectory } from '../notify/service-directory.js';
+import type { ReminderScheduler } from '../remind/scheduler.js';
 import type { RouteRegistry } from './routes.js';
 import type { SlackUserDirectory } from './slack-users.js';
 import type { WorkClientCache, WorkUrls } from './work-clients.js';
@@ -49,6 +50,8 @@ export interface WorklinkDeps {
   indexRefresh: TaskIndexRefresh;
   /** Queues each person's daily digest at 09:00 their time (a long-lived part). */
   digest?: DigestScheduler;
+  /** Queues reminders' DMs when they are due (a long-lived part). */
+  reminders?: ReminderScheduler;
   /** Releases DMs held during people's quiet hours when the hours end (a long-lived part). */
   quietHours?: QuietRelease;
   /** Looks for tasks made outside Slack (a long-lived part: sync/watcher.ts). */

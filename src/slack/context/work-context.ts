@@ -16,6 +16,7 @@ import type { WorkClient } from '../../workapi/client.js';
 import { KEY_UNREADABLE, NOT_CONNECTED } from '../ui/error-text.js';
 import { fitMessage } from '../ui/limits.js';
 import type { WorklinkDeps } from './deps.js';
+import { inheritOrgConnection } from './org-connection.js';
 import { postToResponseUrl } from './response-url.js';
 
 /** A reply to the person who acted. Ephemeral unless `response_type: 'in_channel'`. */
@@ -139,6 +140,13 @@ export async function buildWorkContext(
   let connectionUnreadable = false;
   try {
     connection = input.teamId ? await deps.store.connections.get(input.teamId) : undefined;
+    // A workspace of an organisation whose admin connected it as a whole (org-connection.ts).
+    connection ??= await inheritOrgConnection(
+      deps.store,
+      deps.logger,
+      input.teamId,
+      input.enterpriseId,
+    );
   } catch (e) {
     if (!(e instanceof DecryptError)) throw e;
     connectionUnreadable = true;

@@ -113,16 +113,21 @@ export function createChannelFeeds(o: ChannelFeedsDeps): ChannelFeedsPart {
     if (!ctx) return;
     const read = readerFor(ctx, a.taskId);
     const load = loaderFor(ctx, read);
-    if (a.source) await cards.answerSource(ctx, a, load);
     const projectId =
       a.projectId ?? (await ctx.store.taskIndex.get(teamId, a.taskId))?.projectId ?? undefined;
-    if (!projectId) return;
-    const feeds = await heardBy(
-      (await ctx.store.channelFeeds.forProject(teamId, projectId)).filter((f) =>
-        f.events.includes('created'),
-      ),
-      read,
-    );
+    const feeds = projectId
+      ? await heardBy(
+          (await ctx.store.channelFeeds.forProject(teamId, projectId)).filter((f) =>
+            f.events.includes('created'),
+          ),
+          read,
+        )
+      : [];
+    // In a feed channel the feed's card answers the message (feed-cards.ts): not twice.
+    const source = a.source;
+    if (source && !feeds.some((f) => f.channelId === source.channel)) {
+      await cards.answerSource(ctx, a, load);
+    }
     if (feeds.length === 0) return;
     if (!a.actor?.slackUserId && !(await pause(o.graceMs()))) return;
     await cards.post(ctx, a, feeds, load);

@@ -8,6 +8,7 @@
 import type { FeedChoice } from '../../store/channel-feeds.js';
 import type { Subcommand } from '../commands/router.js';
 import { errMessage } from '../context/error-replies.js';
+import { canChangeChannelLinks } from '../context/permissions.js';
 import type { WorkContext } from '../context/work-context.js';
 import { esc } from '../format/text.js';
 import { knownName } from '../shared/project-context.js';
@@ -46,7 +47,8 @@ const feedCommand: Subcommand = {
     const sync = rest.some((w) => w.toLowerCase() === 'sync');
     const parsed = parseFeedWords(rest.filter((w) => w.toLowerCase() !== 'sync'));
     if (!parsed.ok) {
-      await ctx.reply(`${esc(parsed.error)} Nothing was changed.`);
+      // The sentence is ours; what the person typed in it is escaped where it is quoted.
+      await ctx.reply(`${parsed.error} Nothing was changed.`);
       return;
     }
     if (!ctx.channelId || inDirectMessage(ctx)) {
@@ -70,6 +72,12 @@ const feedCommand: Subcommand = {
           ? `This channel’s task feed is *on* (${project}): ${describeChoice(feed.events, feed.filters)}. Thread replies become comments: *${feed.sync ? 'on' : 'off'}*. Change it with ${USAGE}.`
           : `This channel’s task feed is *off*. \`/work feed on\` posts the new tasks of ${project} here (\`/work feed on sync\`: and ${WHAT_SYNC}); ${FEED_WORDS_HELP}.`,
       );
+      return;
+    }
+    // Turning the feed on or off is the admin's setting's (the state above is anyone's to see).
+    const permission = await canChangeChannelLinks(ctx);
+    if (!permission.allowed) {
+      await ctx.reply(permission.message);
       return;
     }
     if (verb === 'off') {

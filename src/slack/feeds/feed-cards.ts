@@ -5,7 +5,8 @@
  * with `/work add` in a feed channel is placed by that command (`place`): its confirmation
  * card is the feed's card (never a second one), or past the burst rule only its author is
  * told. A task made from a message also answers in that message's thread with the same live
- * card, so the conversation links to the task.
+ * card, so the conversation links to the task; in a feed channel that answer IS the feed's
+ * card (one card, not two), and the task's later activity follows in the same thread.
  *
  * Each channel's posts run one at a time (keyed-serial.ts): the burst rule counts what the
  * channel already got. Store claims (channel-feeds store) make a task post once per channel,
@@ -49,7 +50,11 @@ export class FeedCards {
   /** Posts the task in each feed channel (in the background of the hub). */
   async post(ctx: WorkContext, a: Created, feeds: ChannelFeed[], load: CardLoader): Promise<void> {
     const actor = await whoActed(ctx, a.actor);
-    await Promise.all(feeds.map((f) => this.place(ctx, f.channelId, a.taskId, actor, load)));
+    await Promise.all(
+      feeds.map((f) =>
+        this.place(ctx, f.channelId, a.taskId, actor, load, sourceThread(a, f.channelId)),
+      ),
+    );
   }
 
   /**
@@ -62,11 +67,12 @@ export class FeedCards {
     taskId: string,
     actor: string | undefined,
     load: CardLoader,
+    thread?: string,
   ): Promise<FeedPlace> {
     const key = `${ctx.teamId}:${channelId}`;
     return this.serial.run(key, async () => {
       try {
-        return await this.placeOne(ctx, channelId, taskId, actor, load);
+        return await this.placeOne(ctx, channelId, taskId, actor, load, thread);
       } finally {
         if (this.serial.waiting(key) === 0) await this.flushSummary(ctx, key);
       }
@@ -98,6 +104,7 @@ export class FeedCards {
     taskId: string,
     actor: string | undefined,
     load: CardLoader,
+    thread: string | undefined,
   ): Promise<FeedPlace> {
     const { store, teamId } = ctx;
     const claim = await store.channelFeeds.claim(teamId, channelId, taskId, this.now(), BURST);
@@ -113,6 +120,9 @@ export class FeedCards {
         taskIds: claim.taskIds,
         projectName: data?.projectName,
       });
+      // The message the task was made from still gets its answer (not the feed's card).
+      if (thread && data)
+        await postCard(ctx, data, { channel: channelId, threadTs: thread, actor });
       return 'summary';
     }
     const data = await load();
@@ -121,8 +131,10 @@ export class FeedCards {
       return 'failed';
     }
     try {
-      const ts = await postCard(ctx, data, { channel: channelId, actor });
-      await store.channelFeeds.cardPosted(teamId, channelId, taskId, ts);
+      // Made from a message here: the card answers in its thread, and that thread is the
+      // feed's thread for the task (later activity replies there).
+      const ts = await postCard(ctx, data, { channel: channelId, threadTs: thread, actor });
+      await store.channelFeeds.cardPosted(teamId, channelId, taskId, thread ?? ts);
       return 'card';
     } catch (e) {
       // Not posted (not a member, channel gone…): the task may be posted by a later telling.
@@ -162,4 +174,9 @@ export class FeedCards {
       ctx.logger.warn(`Feed: could not post the summary in ${pending.channelId}: ${errMessage(e)}`);
     }
   }
+}
+
+/** The thread of the message `a` was made from, when that message is in `channelId`. */
+export function sourceThread(a: Created, channelId: string): string | undefined {
+  return a.source?.channel === channelId ? a.source.ts : undefined;
 }

@@ -13,6 +13,7 @@ import {
   type FeedFilters,
 } from '../../store/channel-feeds.js';
 import { PRIORITY_NAMES, priorityNumber, type Task } from '../../workapi/contract.js';
+import { esc } from '../format/text.js';
 import type { TaskActivity } from '../notify/activity.js';
 import type { Assignee } from '../parse/quick-add.js';
 
@@ -57,7 +58,7 @@ export function parseFeedWords(
     if (!m)
       return {
         ok: false,
-        error: `\`${word}\` is not something a feed can hear: ${FEED_WORDS_HELP}.`,
+        error: `\`${esc(word.replace(/`/g, ''))}\` is not something a feed can hear: ${FEED_WORDS_HELP}.`,
       };
     const value = m[2] ?? '';
     switch ((m[1] ?? '').toLowerCase()) {
@@ -67,7 +68,7 @@ export function parseFeedWords(
         if (!priority) {
           return {
             ok: false,
-            error: `\`${word}\` is not a priority: use urgent, high, medium or low, with \`+\` for that or more urgent (\`priority:high+\`).`,
+            error: `\`${esc(word.replace(/`/g, ''))}\` is not a priority: use urgent, high, medium or low, with \`+\` for that or more urgent (\`priority:high+\`).`,
           };
         }
         filters.priority = priority;

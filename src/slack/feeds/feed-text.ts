@@ -7,6 +7,7 @@ import type { KnownBlock } from '@slack/types';
 import { cut, esc, plural } from '../format/text.js';
 import type { Actor, TaskActivity } from '../notify/activity.js';
 import { context, section } from '../ui/blocks.js';
+import { LIMIT } from '../ui/limits.js';
 
 const SLACK_ID = /^[UW][A-Z0-9_]+$/;
 const MENTION = /^<@[UW][A-Z0-9_]+>$/;
@@ -79,17 +80,25 @@ export function summaryMessage(
   entries: readonly SummaryEntry[],
   projectName: string | undefined,
 ): { text: string; blocks: KnownBlock[] } {
-  const project = projectName ? ` in *${esc(projectName)}*` : '';
+  const project = projectName ? ` in *${esc(cut(projectName, 150))}*` : '';
   const head = `🗂️ ${plural(entries.length, 'more new task')}${project} in a short while, listed here instead of one card each:`;
-  const lines = entries.slice(0, SUMMARY_LINES).map((e) => {
+  // Whole lines only, as many as fit one section with the "…and N more" after them: the
+  // count the summary gives is the count it shows.
+  const all = entries.map((e) => {
     const name = esc(cut(e.name.replace(/\s+/g, ' ').trim() || 'Untitled task', 120));
-    return `• ${e.number !== undefined ? `#${e.number} ` : ''}${name} (\`${e.taskId}\`)`;
+    return `• ${e.number !== undefined ? `#${e.number} ${name}` : `${name} (\`${e.taskId}\`)`}`;
   });
-  const more = entries.length - lines.length;
-  if (more > 0) lines.push(`…and ${more} more.`);
-  const body = cut(lines.join('\n'), 2900);
+  const lines: string[] = [];
+  let size = 0;
+  for (const line of all.slice(0, SUMMARY_LINES)) {
+    if (size + line.length + 1 > LIMIT.text - 100) break;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  const more = all.length - lines.length;
+  if (more > 0) lines.push(`…and ${more} more: \`/work list\` shows them all.`);
   return {
-    text: cut(`${head}\n${body}`, 3000),
-    blocks: [section(head), section(body), context('Open one with `/work task <id>`.')],
+    text: `${plural(entries.length, 'more new task')}${project} in a short while.`,
+    blocks: [section(head), section(lines.join('\n')), context('Open one with `/work task #N`.')],
   };
 }

@@ -1,6 +1,8 @@
 /**
  * `/work feed on sync`: a reply a person writes in the thread of a feed card becomes a comment
- * on the task, signed with their Slack name (tasks/comment/authored.ts). Slack sends every
+ * on the task, written as them (context/acting.ts): with their own key, else through the
+ * workspace's key signed with their Slack name (tasks/comment/authored.ts). Guests and people
+ * of another organisation without a key of their own are not synced (and told why). Slack sends every
  * message of the channels Worklink is in (`message.channels`, `message.groups`); only replies
  * in a feed card's thread, in a channel whose feed syncs, are taken.
  *
@@ -9,6 +11,7 @@
  * hub with `fromThread`, so the feed does not echo it back into the thread it came from.
  */
 import type { App } from '@slack/bolt';
+import { actingFor } from '../context/acting.js';
 import type { WorklinkDeps } from '../context/deps.js';
 import { errMessage, errorText } from '../context/error-replies.js';
 import { type WorkContext, workContext } from '../context/work-context.js';
@@ -73,31 +76,52 @@ export function registerThreadSync(app: App, deps: WorklinkDeps): void {
 async function commentFromReply(ctx: WorkContext, taskId: string, reply: ThreadReply) {
   const text = plainText(reply.text).trim();
   if (!text) return;
+  // Guests and people of another organisation (Slack Connect) are not synced through the
+  // workspace's key: they are told why, in the thread, only to them.
+  const by = await actingFor(ctx);
+  if ('refused' in by) {
+    await tellInThread(
+      ctx,
+      reply,
+      by.refused.replace('nothing was changed', 'your reply was not added to the task'),
+    );
+    return;
+  }
   try {
-    await ctx.work.postComment(taskId, { content: await authoredContent(ctx, text) });
+    // Their own key: the service names them; else the comment is signed with their name.
+    const content = by.onBehalf ? await authoredContent(ctx, text) : text;
+    await by.work.postComment(taskId, { content });
   } catch (e) {
     const why = errorText(ctx, e, {
       action: 'add your reply to the task as a comment',
       id: taskId,
     });
-    await ctx.slack.chat
-      .postEphemeral({
-        channel: reply.channel,
-        thread_ts: reply.threadTs,
-        user: reply.user,
-        text: why,
-      })
-      .catch((err: unknown) =>
-        ctx.logger.warn(`Feed sync: could not tell ${reply.user} (${errMessage(err)}): ${why}`),
-      );
+    await tellInThread(ctx, reply, why);
     return;
   }
   taskChanged(ctx, { taskId });
   ctx.deps.activity.emit(ctx.teamId, {
     kind: 'commented',
     taskId,
-    actor: { slackUserId: reply.user },
+    actor: {
+      slackUserId: reply.user,
+      ...(by.serviceUserId ? { serviceUserId: by.serviceUserId } : {}),
+    },
     text,
     fromThread: { channel: reply.channel, ts: reply.threadTs },
   });
+}
+
+/** An ephemeral answer in the reply's thread, for its writer only. */
+async function tellInThread(ctx: WorkContext, reply: ThreadReply, why: string): Promise<void> {
+  await ctx.slack.chat
+    .postEphemeral({
+      channel: reply.channel,
+      thread_ts: reply.threadTs,
+      user: reply.user,
+      text: why,
+    })
+    .catch((err: unknown) =>
+      ctx.logger.warn(`Feed sync: could not tell ${reply.user} (${errMessage(err)}): ${why}`),
+    );
 }

@@ -74,6 +74,7 @@ export async function publishHome(
     : undefined;
   const view = homeView({
     you,
+    settings: admin ? await store.teamSettings.get(teamId) : undefined,
     notify,
     connection: info
       ? { workspaceName: info.workspaceName, connectedBy: info.connectedBy, connectedAt }

@@ -7,7 +7,7 @@
  */
 import type { Button, HomeView, KnownBlock } from '@slack/types';
 import { cut, esc } from '../format/text.js';
-import { HOME_CONNECT_ME, HOME_DISCONNECT_ME } from '../identity/view.js';
+import { HOME_CONNECT_ME, HOME_DISCONNECT_ME, settingsHomeBlocks } from '../identity/view.js';
 import { ACTION } from '../ui/block-ids.js';
 import { context, packed, section } from '../ui/blocks.js';
 
@@ -29,6 +29,8 @@ export interface HomeInput {
   myTasks?: readonly KnownBlock[];
   /** How the reader acts in the service (identity/me.ts) and whether they have their own key. */
   you?: { text: string; ownKey: boolean };
+  /** The team's policies (identity/settings.ts): shown, changeable, to admins only. */
+  settings?: { members: string; links: string };
   /** The reader's notification settings: each kind (on or off) and quiet hours. */
   notify?: { kinds: readonly { kind: string; label: string; on: boolean }[]; quiet?: string };
 }
@@ -50,6 +52,9 @@ export function homeView(input: HomeInput): HomeView {
     blocks.push({ type: 'actions', block_id: 'home_buttons', elements: buttons });
     if (input.myTasks) blocks.push({ type: 'divider' }, ...input.myTasks);
     if (input.you) blocks.push({ type: 'divider' }, ...youBlocks(input.you));
+    if (input.admin && input.settings) {
+      blocks.push({ type: 'divider' }, ...settingsHomeBlocks(input.settings));
+    }
   }
 
   if (input.notify) blocks.push({ type: 'divider' }, ...notifyBlocks(input.notify));

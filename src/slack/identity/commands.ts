@@ -9,6 +9,7 @@ import type { WorkContext } from '../context/work-context.js';
 import { esc } from '../format/text.js';
 import { slackErrorCode } from '../ui/error-text.js';
 import { checkOwnKey, saveOwnKey } from './own-key.js';
+import { settingsCommands } from './settings.js';
 import { ownKeyModal } from './view.js';
 
 const connectMe: Subcommand = {
@@ -78,4 +79,4 @@ export async function forgetOwnKey(ctx: WorkContext): Promise<string> {
   return `Forgot your own API key. Nothing was changed in *${ws}*; from now on you act as this Slack workspace allows (\`/work me\` says how).`;
 }
 
-export const identityCommands: Subcommand[] = [connectMe, disconnectMe];
+export const identityCommands: Subcommand[] = [connectMe, disconnectMe, ...settingsCommands];

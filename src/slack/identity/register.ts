@@ -5,11 +5,17 @@
  */
 import type { App } from '@slack/bolt';
 import type { WorklinkDeps } from '../context/deps.js';
-import { onAction } from '../context/on-action.js';
+import { type ActionArgs, onAction } from '../context/on-action.js';
 import type { WorkContext } from '../context/work-context.js';
 import { forgetOwnKey, openOwnKeyModal } from './commands.js';
+import { changeSetting } from './settings.js';
 import * as ownKeySubmit from './submit.js';
-import { HOME_CONNECT_ME, HOME_DISCONNECT_ME } from './view.js';
+import {
+  HOME_CONNECT_ME,
+  HOME_DISCONNECT_ME,
+  HOME_SETTING_LINKS,
+  HOME_SETTING_MEMBERS,
+} from './view.js';
 
 export function registerIdentity(
   app: App,
@@ -23,4 +29,19 @@ export function registerIdentity(
     await ctx.reply(await forgetOwnKey(ctx));
     await refreshHome(ctx);
   });
+  // The admin's settings selects: saved as chosen; only a refusal is answered.
+  const setting = (name: string) => async (ctx: WorkContext, args: ActionArgs) => {
+    const text = await changeSetting(ctx, name, selectedValue(args));
+    if (!text.startsWith('Saved')) await ctx.reply(text);
+    await refreshHome(ctx);
+  };
+  onAction(app, deps, HOME_SETTING_MEMBERS, setting('members'));
+  onAction(app, deps, HOME_SETTING_LINKS, setting('links'));
+}
+
+function selectedValue(args: ActionArgs): string {
+  const { action } = args;
+  return 'selected_option' in action && action.selected_option
+    ? (action.selected_option.value ?? '')
+    : '';
 }

@@ -3,7 +3,7 @@
  * button, `/work connect me` without a key). Pure functions: data in, Block Kit out. The
  * sandbox offers its demo people's keys in one click (`demoKey`).
  */
-import type { ModalView } from '@slack/types';
+import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { esc } from '../format/text.js';
 import { parseObject, str } from '../ui/metadata.js';
 
@@ -13,6 +13,9 @@ export const OWN_KEY_ACTION = 'own_api_key_input';
 /** App Home's buttons (no value). */
 export const HOME_CONNECT_ME = 'home_connect_me';
 export const HOME_DISCONNECT_ME = 'home_disconnect_me';
+/** The admin's Home settings selects; option value = the policy's value. */
+export const HOME_SETTING_MEMBERS = 'home_setting_members';
+export const HOME_SETTING_LINKS = 'home_setting_links';
 
 export interface OwnKeyMeta {
   channelId?: string;
@@ -61,4 +64,39 @@ export function ownKeyModal(meta: OwnKeyMeta, workspaceName: string, demoKey?: s
 export function readOwnKeyMeta(privateMetadata: string | undefined): OwnKeyMeta {
   const v = parseObject(privateMetadata);
   return { channelId: str(v.channelId), responseUrl: str(v.responseUrl) };
+}
+
+const option = (value: string, text: string): PlainTextOption => ({
+  text: { type: 'plain_text', text },
+  value,
+});
+
+/** The admin's "Workspace settings" on the Home tab: one select per policy. */
+export function settingsHomeBlocks(settings: { members: string; links: string }): KnownBlock[] {
+  const members = [
+    option('attributed', 'Change things, named as themselves'),
+    option('read-only', 'Only look (need their own key)'),
+  ];
+  const links = [option('admins', 'Admins only'), option('everyone', 'Everyone (not guests)')];
+  const select = (actionId: string, options: PlainTextOption[], value: string) => ({
+    type: 'static_select' as const,
+    action_id: actionId,
+    options,
+    initial_option: options.find((o) => o.value === value) ?? options[0],
+  });
+  return [
+    { type: 'section', text: { type: 'mrkdwn', text: '*Workspace settings* (admins)' } },
+    {
+      type: 'section',
+      block_id: 'home_setting_members',
+      text: { type: 'mrkdwn', text: 'Members without their own API key may…' },
+      accessory: select(HOME_SETTING_MEMBERS, members, settings.members),
+    },
+    {
+      type: 'section',
+      block_id: 'home_setting_links',
+      text: { type: 'mrkdwn', text: 'Who links channels to projects and turns feeds on or off' },
+      accessory: select(HOME_SETTING_LINKS, links, settings.links),
+    },
+  ];
 }

@@ -10,6 +10,7 @@ import { PRIORITY_NAMES, priorityNumber } from '../../workapi/contract.js';
 import { calendarDate, formatDueDate } from '../format/date-text.js';
 import { esc } from '../format/text.js';
 import { ACTION } from '../ui/block-ids.js';
+import { remindOverflow } from '../ui/remind-overflow.js';
 
 export interface AssignmentInput {
   taskId: string;
@@ -80,6 +81,7 @@ export function assignmentMessage(input: AssignmentInput): AssignmentMessage {
           text: { type: 'plain_text', text: 'Open' },
           value: input.taskId,
         },
+        remindOverflow(input.taskId),
       ],
     },
   ];

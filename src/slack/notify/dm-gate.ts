@@ -47,11 +47,15 @@ export interface GateDeps {
   now: () => number;
 }
 
+/** Keys whose DMs a person asked for themselves (reminders): no setting, but quiet hours. */
+const QUIET_ONLY = ['remind:'];
+
 export function dmGate({ store, users, now }: GateDeps): GateRow {
   return async (row, slack) => {
     const kind = kindOfRow(row.taskId);
-    if (!kind) return { kind: 'send' };
-    if (!(await store.notifySettings.enabled(row.teamId, row.slackUserId, kind))) {
+    const quietOnly = QUIET_ONLY.some((p) => row.taskId.startsWith(p));
+    if (!kind && !quietOnly) return { kind: 'send' };
+    if (kind && !(await store.notifySettings.enabled(row.teamId, row.slackUserId, kind))) {
       return { kind: 'skipped', reason: `${kind} notifications turned off by the recipient` };
     }
     const stored = await store.notifySettings.quietHours(row.teamId, row.slackUserId);

@@ -67,14 +67,19 @@ export function createNotifications(
   const clients = new Map<string, WebClient>();
   const slackFor = async (teamId: string): Promise<WebClient | undefined> => {
     let token: string | undefined;
+    // An organisation-wide token serves many workspaces: its calls name the workspace.
+    let orgWide = false;
     if (config.slack.mode === 'oauth') {
       const enterpriseId = (await store.connections.info(teamId))?.enterpriseId;
-      token = (await store.installations.find(teamId, enterpriseId))?.bot?.token;
+      const installation = await store.installations.find(teamId, enterpriseId);
+      token = installation?.bot?.token;
+      orgWide = installation?.isEnterpriseInstall === true;
     } else if (config.slack.mode === 'http' || config.slack.mode === 'socket') {
       token = config.slack.botToken;
     }
     if (!token) return undefined;
-    let client = clients.get(token);
+    const key = orgWide ? `${token}:${teamId}` : token;
+    let client = clients.get(key);
     if (!client) {
       client = new WebClient(token, {
         slackApiUrl: config.slackApiUrl,
@@ -83,8 +88,9 @@ export function createNotifications(
         retryConfig: { retries: 0 },
         rejectRateLimitedCalls: true,
         timeout: SEND_TIMEOUT_MS,
+        ...(orgWide ? { teamId } : {}),
       });
-      clients.set(token, client);
+      clients.set(key, client);
     }
     return client;
   };

@@ -6,8 +6,8 @@
 import { isNotifyKind, NOTIFY_KINDS, type NotifyKind } from '../../store/notify-settings.js';
 import type { Subcommand } from '../commands/router.js';
 import type { WorkContext } from '../context/work-context.js';
-import { esc } from '../format/text.js';
-import { formatQuietHours, parseQuietHours } from './quiet-hours.js';
+import { esc, plural } from '../format/text.js';
+import { formatQuietHours, parseQuietHours, type QuietWindow, quietUntil } from './quiet-hours.js';
 
 const KINDS = Object.keys(NOTIFY_KINDS) as NotifyKind[];
 const USAGE = `\`/work notify <${KINDS.join('|')}> <on|off>\` or \`/work notify quiet 20:00-08:00\` (\`quiet off\`)`;
@@ -49,7 +49,10 @@ export const notifyCommand: Subcommand = {
       const rest = args.words.slice(1).join(' ');
       if (rest.toLowerCase() === 'off') {
         await settings.setQuietHours(ctx.teamId, ctx.userId, undefined);
-        await ctx.reply('Quiet hours are now *off*: DMs come as they happen.');
+        const released = await releaseHeld(ctx, undefined);
+        await ctx.reply(
+          `Quiet hours are now *off*: DMs come as they happen.${released ? ` The ${plural(released, 'DM')} held for you ${released === 1 ? 'comes' : 'come'} now.` : ''}`,
+        );
         return;
       }
       const window = parseQuietHours(rest);
@@ -61,6 +64,7 @@ export const notifyCommand: Subcommand = {
       }
       const shown = formatQuietHours(window);
       await settings.setQuietHours(ctx.teamId, ctx.userId, shown);
+      await releaseHeld(ctx, window);
       await ctx.reply(
         `Quiet hours are now *${shown}* in your time zone (${esc(await ctx.userTimeZone())}). DMs that come then wait until ${shown.slice(6)}; several come as one message.`,
       );
@@ -74,3 +78,15 @@ export const notifyCommand: Subcommand = {
     await ctx.reply(`${NOTIFY_KINDS[kind].label} is now *${value}* for you.`);
   },
 };
+
+/**
+ * DMs already held follow the new quiet hours: released at once when the hours are off or no
+ * longer cover this moment, else at the new end. Returns how many are released now.
+ */
+async function releaseHeld(ctx: WorkContext, window: QuietWindow | undefined): Promise<number> {
+  const now = ctx.deps.clock?.() ?? Date.now();
+  const until = window ? quietUntil(window, await ctx.userTimeZone(), now) : undefined;
+  const held = await ctx.store.heldDms.reschedule(ctx.teamId, ctx.userId, until ?? now);
+  if (held && until === undefined) await ctx.deps.quietHours?.runOnce();
+  return until === undefined ? held : 0;
+}

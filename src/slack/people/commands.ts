@@ -9,6 +9,7 @@ import type { Subcommand } from '../commands/router.js';
 import type { StatusSection } from '../connection/commands.js';
 import { errMessage } from '../context/error-replies.js';
 import { requireAdmin } from '../context/permissions.js';
+import { serviceUserIdOf } from '../context/service-user.js';
 import type { WorkContext } from '../context/work-context.js';
 import { esc } from '../format/text.js';
 import { howYouAct } from '../identity/me.js';
@@ -174,10 +175,28 @@ const meCommand: Subcommand = {
   },
 };
 
-/** The notifications lines of `/work status`: the outbox's figures. */
+/**
+ * The notifications lines of `/work status`: the outbox's figures. The failures name people
+ * (names, e-mails): admins see everyone's, a member only their own.
+ */
 export const outboxStatusSection: StatusSection = async (ctx) => {
-  const summary = await ctx.store.outbox.summary(ctx.teamId, 5);
-  return outboxStatusText(summary, await ctx.userTimeZone());
+  const admin = (await requireAdmin(ctx, '')).allowed;
+  if (admin) {
+    return outboxStatusText(
+      await ctx.store.outbox.summary(ctx.teamId, 5),
+      await ctx.userTimeZone(),
+    );
+  }
+  const summary = await ctx.store.outbox.summary(ctx.teamId, 50);
+  const me = await serviceUserIdOf(ctx, ctx.userId);
+  const mine = summary.recentFailures.filter(
+    (r) => r.slackUserId === ctx.userId || (me !== undefined && r.serviceUserId === me),
+  );
+  return outboxStatusText(
+    { ...summary, recentFailures: mine.slice(0, 5) },
+    await ctx.userTimeZone(),
+    'yours',
+  );
 };
 
 /** `/work link`, `unlink` and `me`. */

@@ -1,53 +1,59 @@
 /**
- * Project subcommands: `/work project <id>` (card), `project new` and `project edit <id>`
- * (modals), `project link <id>` / `project unlink` (the channel's default project).
+ * Project subcommands: `/work project <project>` (card), `project new` and `project edit
+ * <project>` (modals), `project link <project>` / `project unlink` (the channel's default
+ * project). A project is named by words of its name or its id (find-project.ts).
  * `projectCommands`, handed to the router by src/slack/app.ts; the router has checked the
  * connection.
  */
-import { idArgument } from '../commands/id-argument.js';
 import type { Subcommand, SubcommandArgs } from '../commands/router.js';
 import { runSafely } from '../context/error-replies.js';
+import { canChangeChannelLinks } from '../context/permissions.js';
 import type { WorkContext } from '../context/work-context.js';
 import { esc, plainText } from '../format/text.js';
 import { channelProjectId, knownName } from '../shared/project-context.js';
 import { noProjectHere } from '../shared/project-here.js';
 import { announceInChannel } from './announce.js';
 import { replyWithProjectCard } from './card/reply.js';
+import { projectsCommand } from './directory/projects-command.js';
 import { openProjectCreateModal, openProjectEditModal } from './form/open.js';
 import { linkProject } from './link.js';
+import { type PickableCommand, projectArgument } from './pick.js';
 
-const EXAMPLE_ID = '65a1f0c2e4b0a1b2c3d4e5f6';
+const EXAMPLE = 'Website relaunch';
 
 /**
- * The project a command names: its one argument, else (when `orChannel`) the channel's
- * default project. Answers the helpful sentence itself and returns undefined when there is
- * none or it cannot be an id.
+ * The project a command names: words of its name or its id, else (when `orChannel`) the
+ * channel's default project. Answers the helpful sentence (or a pick list) itself and
+ * returns undefined when there is no one project.
  */
-function projectArg(
+async function projectArg(
   ctx: WorkContext,
   args: SubcommandArgs,
-  usage: string,
+  command: PickableCommand,
   orChannel: boolean,
 ): Promise<string | undefined> {
-  return idArgument(ctx, args, {
-    kind: 'project',
-    usage,
-    only: true,
-    otherwise: orChannel ? () => channelProjectId(ctx) : undefined,
-    missing: orChannel
-      ? noProjectHere(ctx, { name: `/work ${usage}` })
-      : `Name the project: \`/work ${usage}\`. Project ids are shown on project cards.`,
-  });
+  const usage = `${command} <project>`;
+  if (!args.text.trim()) {
+    const here = orChannel ? await channelProjectId(ctx) : undefined;
+    if (here) return here;
+    await ctx.reply(
+      orChannel
+        ? noProjectHere(ctx, { name: `/work ${usage}` })
+        : `Name the project: \`/work ${usage}\` with words of its name (or its id). \`/work projects\` lists them.`,
+    );
+    return undefined;
+  }
+  return projectArgument(ctx, args.text, { command });
 }
 
 const projectCommand: Subcommand = {
   name: 'project',
   group: 'Projects',
-  usage: 'project <projectId>',
-  example: `project ${EXAMPLE_ID}`,
-  summary: 'show a project card (this channel’s project when no id is given)',
+  usage: 'project <project>',
+  example: `project ${EXAMPLE}`,
+  summary: 'show a project card (this channel’s project when none is named)',
   async run(ctx, args) {
-    const id = await projectArg(ctx, args, 'project <projectId>', true);
+    const id = await projectArg(ctx, args, 'project', true);
     if (!id) return;
     await runSafely(ctx, { action: 'load the project', id }, () => replyWithProjectCard(ctx, id));
   },
@@ -68,11 +74,11 @@ const projectNewCommand: Subcommand = {
 const projectEditCommand: Subcommand = {
   name: 'project edit',
   group: 'Projects',
-  usage: 'project edit <projectId>',
-  example: `project edit ${EXAMPLE_ID}`,
+  usage: 'project edit <project>',
+  example: `project edit ${EXAMPLE}`,
   summary: 'edit a project: name, customer, dates, description, features, default priority',
   async run(ctx, args) {
-    const id = await projectArg(ctx, args, 'project edit <projectId>', true);
+    const id = await projectArg(ctx, args, 'project edit', true);
     if (!id) return;
     await openProjectEditModal(ctx, id);
   },
@@ -81,11 +87,11 @@ const projectEditCommand: Subcommand = {
 const projectLinkCommand: Subcommand = {
   name: 'project link',
   group: 'Projects',
-  usage: 'project link <projectId>',
-  example: `project link ${EXAMPLE_ID}`,
+  usage: 'project link <project>',
+  example: `project link ${EXAMPLE}`,
   summary: 'make a project this channel’s default project',
   async run(ctx, args) {
-    const id = await projectArg(ctx, args, 'project link <projectId>', false);
+    const id = await projectArg(ctx, args, 'project link', false);
     if (!id) return;
     await linkProject(ctx, id);
   },
@@ -107,6 +113,11 @@ const projectUnlinkCommand: Subcommand = {
       await ctx.reply('This channel has no default project, so there is nothing to unlink.');
       return;
     }
+    const permission = await canChangeChannelLinks(ctx);
+    if (!permission.allowed) {
+      await ctx.reply(permission.message);
+      return;
+    }
     await ctx.store.channelProjects.unlink(ctx.teamId, channelId);
     const name = esc(await knownName(ctx, linked.projectId));
     await announceInChannel(
@@ -119,6 +130,7 @@ const projectUnlinkCommand: Subcommand = {
 
 /** The project subcommands, in the order help lists them. */
 export const projectCommands: Subcommand[] = [
+  projectsCommand,
   projectCommand,
   projectNewCommand,
   projectEditCommand,

@@ -1,5 +1,6 @@
 /** Making a project the channel's default: `/work project link <id>` and the card's button. */
 import { runSafely } from '../context/error-replies.js';
+import { canChangeChannelLinks } from '../context/permissions.js';
 import type { WorkContext } from '../context/work-context.js';
 import { esc } from '../format/text.js';
 import { forgetIfGone, linkChannel } from '../shared/project-context.js';
@@ -10,6 +11,11 @@ export async function linkProject(ctx: WorkContext, projectId: string): Promise<
   const channelId = ctx.channelId;
   if (!channelId) {
     await ctx.reply('Run `/work project link <projectId>` in the channel to link it there.');
+    return;
+  }
+  const permission = await canChangeChannelLinks(ctx);
+  if (!permission.allowed) {
+    await ctx.reply(permission.message);
     return;
   }
   await runSafely(ctx, { action: 'link the project', id: projectId }, async () => {

@@ -5,7 +5,7 @@
  */
 import type { WorkContext } from '../context/work-context.js';
 import { esc } from '../format/text.js';
-import { idProblem } from '../parse/service-id.js';
+import { findProject } from '../projects/find-project.js';
 
 /** Slack's DM ids start with D (group DMs with G are channels for this purpose). */
 export function inDirectMessage(ctx: Pick<WorkContext, 'channelId'>): boolean {
@@ -30,37 +30,27 @@ export function noProjectHere(
   if (inDirectMessage(ctx)) {
     return `A direct message has no project of its own, so ${ways.join(', or ')}.`;
   }
-  return `This channel has no default project, so ${ways.join(', or ')}, or link one with \`/work project link <projectId>\`.`;
+  return `This channel has no default project, so ${ways.join(', or ')}, or link one with \`/work project link <project>\`.`;
 }
 
 export type ProjectPick = { ok: true; projectId: string } | { ok: false; error: string };
 
 /**
- * The project an `in:` names: a project this workspace has used (by name, exactly, else the
- * one whose name starts with or contains it), else the text as an id for the service to check.
+ * The project an `in:` names: words of its name (find-project.ts: the projects Worklink knows
+ * and the service's list), else the text as an id for the service to check.
  */
 export async function pickProject(ctx: WorkContext, typed: string): Promise<ProjectPick> {
-  const wanted = typed.trim().toLowerCase();
-  const known = await ctx.store.knownProjects.list(ctx.teamId, 500);
-  const byName = (test: (name: string) => boolean) =>
-    known.filter((p) => test(p.projectName.trim().toLowerCase()));
-  for (const found of [
-    byName((n) => n === wanted),
-    byName((n) => n.startsWith(wanted)),
-    byName((n) => n.includes(wanted)),
-  ]) {
-    if (found.length === 1) return { ok: true, projectId: found[0]!.projectId };
-    if (found.length > 1) {
-      const names = found.slice(0, 5).map((p) => `“${esc(p.projectName)}”`);
-      return {
-        ok: false,
-        error: `“${esc(typed)}” could be ${names.join(', ')}. Give more of the name, or the project id. Nothing was created.`,
-      };
-    }
+  const found = await findProject(ctx, typed);
+  if (found.kind === 'one') return { ok: true, projectId: found.projectId };
+  if (found.kind === 'many') {
+    const names = found.projects.map((p) => `“${esc(p.projectName)}”`);
+    return {
+      ok: false,
+      error: `“${esc(typed)}” could be ${names.join(', ')}. Give more of the name, or the project id. Nothing was created.`,
+    };
   }
-  if (!idProblem('project', typed)) return { ok: true, projectId: typed };
   return {
     ok: false,
-    error: `No project named “${esc(typed)}” is known here. Use the project id (shown on project cards), or \`/work new\` to choose one in a form. Nothing was created.`,
+    error: `No project named “${esc(typed)}” is known here. \`/work projects\` lists them; use \`/work new\` to choose one in a form. Nothing was created.`,
   };
 }

@@ -5,13 +5,17 @@
  * timestamp only for the past. Here, for POST /slack/events:
  *  1. headers first, nothing read yet: a missing signature, a timestamp more than 5 minutes
  *     off either way, or a Content-Length over the limit is refused at once (401/413) and the
- *     connection closed — an unsigned upload never gets its body read;
+ *     connection closed — an unsigned upload never gets its body read (Slack's `ssl_check`,
+ *     the one unsigned request, is answered here);
  *  2. the body is read up to the limit (the server's request timeout cuts a slow drip);
- *  3. the signature is checked, then the request is claimed in the store: an identical replay
- *     inside the window, or Slack's retry of an event already taken in (same event_id, sent
- *     again with `x-slack-retry-num`), is answered 200 and not handled again;
+ *  3. the signature is checked — the only check: Bolt's receiver is built with
+ *     `signatureVerification: false` and gets only requests that passed here — then the
+ *     request is claimed in the replay window (replay-window.ts: memory, and the database
+ *     only where several instances share it): an identical replay inside the window, or
+ *     Slack's retry of an event already taken in (same event_id, sent again with
+ *     `x-slack-retry-num`), is answered 200 and not handled again;
  *  4. Bolt gets the buffered request (it uses `rawBody` as read here).
- * The server itself gets header and request timeouts and a connection cap (serverLimits).
+ * The server itself gets header and request timeouts and connection limits (connection-limits.ts).
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type {
@@ -23,7 +27,7 @@ import type {
 } from 'node:http';
 import type { Logger } from '@slack/bolt';
 import { errMessage } from '../../error-message.js';
-import type { SeenRequestsStore } from '../../store/seen-requests.js';
+import type { ReplayWindow } from './replay-window.js';
 
 export interface HttpLimits {
   /** Headers must arrive within this (Node answers 408 and closes). */
@@ -47,8 +51,8 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
 export const SIGNATURE_TOLERANCE_S = 300;
 /** Slack retries an event three times within minutes; its id is remembered this long. */
 const EVENT_ID_KEEP_MS = 3_600_000;
-/** Expired keys are swept at most this often, on a request's way through. */
-const PRUNE_EVERY_MS = 600_000;
+/** An ssl_check body is `ssl_check=1&token=…`: a few bytes. */
+const SSL_CHECK_BYTES = 64;
 
 /** For http.createServer: timeouts checked every second, not Node's default 30 s. */
 export function serverOptions(limits: HttpLimits): ServerOptions {
@@ -69,9 +73,9 @@ export function applyServerLimits(server: Server, limits: HttpLimits): void {
 export interface SlackGuardOptions {
   path: string;
   signingSecret: string;
-  seen: SeenRequestsStore;
+  replays: ReplayWindow;
   limits: HttpLimits;
-  logger: Pick<Logger, 'info' | 'debug'>;
+  logger: Pick<Logger, 'info' | 'debug' | 'error'>;
   now?: () => number;
 }
 
@@ -80,9 +84,8 @@ export function guardSlackRequests(
   next: RequestListener,
   options: SlackGuardOptions,
 ): RequestListener {
-  const { limits, seen, logger } = options;
+  const { limits, replays, logger } = options;
   const now = options.now ?? (() => Date.now());
-  let lastPrune = 0;
   return (req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (req.method !== 'POST' || path !== options.path) return void next(req, res);
@@ -94,8 +97,8 @@ export function guardSlackRequests(
       return refuse(res, 413, `Request bodies over ${limits.slackBodyBytes} bytes are refused.`);
     }
     if (!signature || !/^\d{1,12}$/.test(timestamp ?? '')) {
-      // Slack's ssl_check is the one unsigned request; Bolt answers it (a few bytes at most).
-      if (declared <= 64) return void next(req, res);
+      // Slack's ssl_check is the one unsigned request (a few bytes at most).
+      if (declared <= SSL_CHECK_BYTES) return void answerSslCheck(req, res);
       return refuse(res, 401, 'Missing Slack signature headers.');
     }
     const skew = Math.abs(now() / 1000 - Number(timestamp));
@@ -107,7 +110,7 @@ export function guardSlackRequests(
       );
     }
 
-    // The replay claims are awaited before Bolt sees the request: a replay never reaches it.
+    // The replay claim is decided before Bolt sees the request: a replay never reaches it.
     readLimited(req, limits.slackBodyBytes)
       .then(async (body) => {
         if (body === 'too_large') {
@@ -121,18 +124,14 @@ export function guardSlackRequests(
         if (!validSignature(options.signingSecret, timestamp!, body, signature)) {
           return refuse(res, 401, 'The Slack signature does not match.');
         }
-        if (now() - lastPrune > PRUNE_EVERY_MS) {
-          lastPrune = now();
-          await seen.prune(lastPrune);
-        }
         const expires = (Number(timestamp) + SIGNATURE_TOLERANCE_S) * 1000 + 1000;
         const digest = createHash('sha256').update(signature).digest('hex');
-        if (!(await seen.claim(`sig:${digest}`, expires, now()))) {
+        if (!(await replays.claim(`sig:${digest}`, expires))) {
           logger.info('Ignored a replayed Slack request (same signature within 5 minutes).');
           return answerEmpty(res);
         }
         const eventId = eventIdOf(req, body);
-        if (eventId && !(await seen.claim(`event:${eventId}`, now() + EVENT_ID_KEEP_MS, now()))) {
+        if (eventId && !(await replays.claim(`event:${eventId}`, now() + EVENT_ID_KEEP_MS))) {
           const retry = one(req.headers['x-slack-retry-num']);
           logger.info(
             `Ignored Slack's repeat of event ${eventId}${retry ? ` (retry ${retry})` : ''}.`,
@@ -144,11 +143,29 @@ export function guardSlackRequests(
         next(req, res);
       })
       .catch((e: unknown) => {
-        // The store could not be asked (its database is down): Slack retries a 500.
-        logger.info(`A Slack request could not be checked for replays: ${errMessage(e)}`);
+        // Not expected (the replay window does not throw); answered rather than left hanging.
+        logger.error(`A Slack request could not be checked: ${errMessage(e)}`);
         refuse(res, 500, 'Try again later.');
       });
   };
+}
+
+/** Slack's ssl_check (unsigned, form-encoded, `ssl_check=1`): 200, as Bolt answers it. */
+function answerSslCheck(req: IncomingMessage, res: ServerResponse): void {
+  void readLimited(req, SSL_CHECK_BYTES).then((body) => {
+    if (body === undefined) return;
+    const form = String(req.headers['content-type'] ?? '').startsWith(
+      'application/x-www-form-urlencoded',
+    );
+    if (
+      body !== 'too_large' &&
+      form &&
+      new URLSearchParams(body.toString()).get('ssl_check') === '1'
+    ) {
+      return answerEmpty(res);
+    }
+    refuse(res, 401, 'Missing Slack signature headers.');
+  });
 }
 
 function one(value: string | string[] | undefined): string | undefined {

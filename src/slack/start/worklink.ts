@@ -39,6 +39,7 @@ import { SlackMatcher } from '../notify/match.js';
 import { createNotifications } from '../notify/notifications.js';
 import { emitSeenChanges } from '../notify/seen-changes.js';
 import { ServiceDirectory } from '../notify/service-directory.js';
+import { ReminderScheduler } from '../remind/scheduler.js';
 import { slackCode } from '../ui/error-text.js';
 import { applyServerLimits, DEFAULT_HTTP_LIMITS, serverOptions } from './http-guard.js';
 import { Lifecycle } from './lifecycle.js';
@@ -62,6 +63,8 @@ export interface StartWorklinkOptions {
    * logged at error and Worklink stops; `worklink start` also exits 1.
    */
   onFatal?: (sentence: string) => void;
+  /** The sandbox's demo people's own keys ("Connect your account" in one click). */
+  demoKeys?: WorklinkDeps['demoKeys'];
 }
 
 export interface WorklinkHandle {
@@ -216,6 +219,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       config,
       store,
       logger,
+      demoKeys: options.demoKeys,
       workUrls,
       routes: new RouteRegistry(),
       users,
@@ -244,6 +248,16 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       instanceId,
     });
     deps.digest = digest;
+    const reminders = new ReminderScheduler({
+      store,
+      logger,
+      now: options.clock,
+      workFor: async (teamId) => {
+        const connection = await store.connections.get(teamId);
+        return connection ? workClients.for(connection) : undefined;
+      },
+    });
+    deps.reminders = reminders;
     const quietHours = new QuietRelease({ store, logger, now: clock });
     deps.quietHours = quietHours;
     // Task activity → DMs (assigned, comments, completed), through the outbox.
@@ -274,6 +288,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       notifications,
       indexRefresh,
       digest,
+      reminders,
       quietHours,
       watcher,
       live,

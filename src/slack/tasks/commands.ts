@@ -12,6 +12,7 @@ import { formatDueDate } from '../format/date-text.js';
 import { esc, plainText } from '../format/text.js';
 import { type DateParse, parseDueDate } from '../parse/due-date.js';
 import { parseQuickAdd } from '../parse/quick-add.js';
+import { projectArgument } from '../projects/pick.js';
 import { channelProjectId } from '../shared/project-context.js';
 import { noProjectHere, pickProject } from '../shared/project-here.js';
 import { section } from '../ui/blocks.js';
@@ -150,7 +151,7 @@ function dueDateNote(typed: string, date: Extract<DateParse, { ok: true }>): str
 const listCommand: Subcommand = {
   name: 'list',
   group: 'Tasks',
-  usage: 'list [open|done|all] [projectId] | list mine | list @someone',
+  usage: 'list [open|done|all] [project] | list mine | list @someone',
   example: 'list mine',
   summary:
     'list the tasks of this channel’s project (or another), or a person’s open tasks, 20 a page',
@@ -162,9 +163,12 @@ const listCommand: Subcommand = {
       await ctx.reply(parsed.error);
       return;
     }
-    const projectId = parsed.projectId ?? (await channelProjectId(ctx));
+    const projectId = parsed.project
+      ? await projectArgument(ctx, parsed.project, { command: 'list', rest: parsed.filter })
+      : await channelProjectId(ctx);
     if (!projectId) {
-      await ctx.reply(noProjectHere(ctx, { name: '/work list open <projectId>' }));
+      if (!parsed.project)
+        await ctx.reply(noProjectHere(ctx, { name: '/work list open <project>' }));
       return;
     }
     await runSafely(ctx, { action: 'list the tasks', id: projectId }, async () => {

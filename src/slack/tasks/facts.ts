@@ -1,6 +1,6 @@
 /**
  * One shape for a task, whichever answer it came from: get/create task (`Task`, with the
- * group's name but no status id or number) or update task (`UpdatedTask`, with status id and
+ * group's name, no status id, and the number where the service sends it) or update task (`UpdatedTask`, with status id and
  * TaskNumber but only the group's id).
  */
 import { priorityNumber, type Task, type UpdatedTask } from '../../workapi/contract.js';
@@ -39,6 +39,7 @@ export function factsFromTask(t: Task): TaskFacts {
     estimate: t.estimateTime ?? undefined,
     milestone: t.milestoneId ?? undefined,
     assigneeIds: (t.taskUsers ?? []).map((u) => u.taskUserId),
+    ...(t.taskNumber !== undefined ? { number: t.taskNumber } : {}),
   };
 }
 

@@ -7,6 +7,7 @@
 import type { IndexedTask } from '../../store/task-index.js';
 import type { WorkContext } from '../context/work-context.js';
 import { decodeSlackEntities, esc } from '../format/text.js';
+import { findProject } from '../projects/find-project.js';
 import { channelProjectId } from '../shared/project-context.js';
 
 /** How many candidates a pick list shows. */
@@ -114,13 +115,11 @@ function sameWords(a: string, b: string): boolean {
   return norm(a) === norm(b);
 }
 
-/** A known project whose name has all these words (the most recently used one). */
+/** The project these words name (find-project.ts); the first of several, the likeliest. */
 export async function projectByWords(ctx: WorkContext, words: string): Promise<string | undefined> {
-  const wanted = words.toLowerCase().split(/\s+/).filter(Boolean);
-  const known = await ctx.store.knownProjects.list(ctx.teamId, 500);
-  const exact = known.find((p) => p.projectName.toLowerCase() === words.toLowerCase().trim());
-  if (exact) return exact.projectId;
-  return known.find((p) => wanted.every((w) => p.projectName.toLowerCase().includes(w)))?.projectId;
+  const found = await findProject(ctx, words);
+  if (found.kind === 'one') return found.projectId;
+  return found.kind === 'many' ? found.projects[0]?.projectId : undefined;
 }
 
 export async function projectName(ctx: WorkContext, projectId: string): Promise<string> {

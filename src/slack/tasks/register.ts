@@ -8,8 +8,10 @@ import type { WorklinkDeps } from '../context/deps.js';
 import * as buttons from './actions.js';
 import * as commentSubmit from './comment/submit.js';
 import * as formActions from './form/actions.js';
+import * as assigneePicker from './form/assignee-picker.js';
 import * as similar from './form/similar.js';
 import * as formSubmit from './form/submit.js';
+import { TASK_ACTION } from './form/view.js';
 import * as mine from './mine/command.js';
 import * as pickAction from './pick-action.js';
 import * as picker from './picker.js';
@@ -24,5 +26,6 @@ export function registerTasks(app: App, deps: WorklinkDeps): void {
   shortcuts.register(app, deps);
   pickAction.register(app, deps);
   picker.register(app, deps);
+  assigneePicker.register(app, deps, TASK_ACTION.assignees);
   mine.register(app, deps);
 }

@@ -26,6 +26,8 @@ export const ACTION = {
   /** Project card buttons; value = projectId. */
   projectEdit: 'project_edit',
   projectOpen: 'project_open',
+  /** Pick list of a project command that matched several; value = JSON {command, projectId, rest}. */
+  projectPick: 'project_pick',
   /** Project card button: make it the channel's default project; value = projectId. */
   projectLink: 'project_link',
   /** App Home buttons (no value). */
@@ -33,6 +35,10 @@ export const ACTION = {
   homeNewProject: 'home_new_project',
   /** App Home's notification checkboxes; option value = the kind (store/notify-settings.ts). */
   homeNotify: 'home_notify',
+  /** `/work remind`'s Cancel; value = the reminder's id. */
+  reminderCancel: 'reminder_cancel',
+  /** A task's "Remind me" overflow; option value = `<hour|morning|week>:<taskId>`. */
+  remindMe: 'remind_me',
 } as const;
 
 export const VIEW = {

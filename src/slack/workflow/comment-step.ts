@@ -1,7 +1,7 @@
 /**
  * "Add a comment": the task named as `/work comment` names it (`#12 in <project>`, id, link),
- * the comment signed with its author's Slack name as every comment made through Worklink is,
- * posted through the one comment path.
+ * posted as its author: with their own key, or through the workspace key signed with their
+ * Slack name as every comment made for someone is.
  */
 import { esc } from '../format/text.js';
 import { authoredContent } from '../tasks/comment/authored.js';
@@ -19,7 +19,7 @@ export const addCommentStep: StepSpec<'add_comment'> = {
 };
 
 async function addComment(run: StepRun): Promise<StepResult<'add_comment'>> {
-  const { ctx, inputs } = run;
+  const { ctx, inputs, by } = run;
   const text = inputs.text('text');
   if (!text) return { error: `The comment is empty: map a value into “Comment”. ${NOTHING}` };
   if (text.length > 9_000) {
@@ -37,7 +37,11 @@ async function addComment(run: StepRun): Promise<StepResult<'add_comment'>> {
   if (!found.ok) return { error: `${found.error} ${NOTHING}` };
   const { taskId } = found;
   run.about = taskId;
-  const [task, content] = await Promise.all([ctx.work.getTask(taskId), authoredContent(ctx, text)]);
+  const [task, content] = await Promise.all([
+    ctx.work.getTask(taskId),
+    // Through the person's own key the service names them; else the comment is signed.
+    by.onBehalf ? authoredContent(ctx, text) : Promise.resolve(text),
+  ]);
   const posted = await ctx.work.postComment(taskId, { content });
   taskChanged(ctx, { taskId });
   ctx.deps.activity.emit(ctx.teamId, {

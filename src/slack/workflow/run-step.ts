@@ -55,7 +55,12 @@ export interface StepSpec<S extends StepId> {
 interface FunctionArgs {
   event: { function_execution_id: string; inputs?: Record<string, unknown> };
   body: { team_id?: string; enterprise_id?: string };
-  context: { teamId?: string; enterpriseId?: string; botToken?: string };
+  context: {
+    teamId?: string;
+    enterpriseId?: string;
+    botToken?: string;
+    isEnterpriseInstall?: boolean;
+  };
   client: WebClient;
   complete(params: { outputs: Record<string, unknown> }): Promise<unknown>;
   fail(params: { error: string }): Promise<unknown>;
@@ -81,15 +86,19 @@ function botClient(deps: WorklinkDeps, args: FunctionArgs): WebClient {
     clients = new Map();
     botClients.set(deps, clients);
   }
-  let client = clients.get(token);
+  // An organisation-wide token's calls name the workspace (as Bolt's own clients do).
+  const teamId = args.context.isEnterpriseInstall ? args.context.teamId : undefined;
+  const key = teamId ? `${token}:${teamId}` : token;
+  let client = clients.get(key);
   if (!client) {
     client = new WebClient(token, {
       slackApiUrl: deps.config.slackApiUrl,
       logger: deps.logger,
       retryConfig: { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 5_000 },
       timeout: 15_000,
+      ...(teamId ? { teamId } : {}),
     });
-    clients.set(token, client);
+    clients.set(key, client);
   }
   return client;
 }
@@ -154,7 +163,7 @@ async function execute<S extends StepId>(
   const work = async (): Promise<StepResult<S>> => {
     const by = await actingFor(ctx);
     if ('refused' in by) return { error: by.refused };
-    run = { ctx, by, inputs };
+    run = { ctx: writingAs(ctx, by), by, inputs };
     return spec.run(run);
   };
   const outcome = await withinBudget(settle(work()), STEP_DEADLINE_MS);
@@ -166,6 +175,14 @@ async function execute<S extends StepId>(
   if (outcome.value.ok) return outcome.value.value;
   const wording = { action: stepAction(spec.step), id: run?.about };
   return { error: errorText(ctx, outcome.value.error, wording) };
+}
+
+/**
+ * The context whose `work` is the acting client, so the shared create/complete code writes as
+ * `by` (their own key when they have one).
+ */
+function writingAs(ctx: WorkContext, by: Acting): WorkContext {
+  return by.work === ctx.work ? ctx : { ...ctx, work: by.work };
 }
 
 function stepAction(step: StepId): string {

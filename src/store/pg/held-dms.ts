@@ -87,6 +87,12 @@ export function pgHeldDmsStore(sql: Sql, outbox: Pick<OutboxStore, 'changed'>): 
       if (queued) outbox.changed();
       return queued;
     },
+    reschedule: (teamId, slackUserId, releaseAt) =>
+      sql.run('UPDATE notify_held SET release_at = $1 WHERE team_id = $2 AND slack_user_id = $3', [
+        releaseAt,
+        teamId,
+        slackUserId,
+      ]),
     deleteTeam: (teamId) => sql.run('DELETE FROM notify_held WHERE team_id = $1', [teamId]),
   };
 }

@@ -21,6 +21,7 @@ import { pgNotifySettingsStore } from './notify-settings.js';
 import { pgOutboxStore } from './outbox.js';
 import { pgPaceStore } from './pace.js';
 import { pgPersonalKeysStore } from './personal-keys.js';
+import { pgRemindersStore } from './reminders.js';
 import { pgSeenEventsStore, pgSeenRequestsStore } from './seen-requests.js';
 import { pgTaskCreatorsStore } from './task-creators.js';
 import { fillWords, pgTaskIndexStore } from './task-index.js';
@@ -65,6 +66,7 @@ export async function openPgStore(options: OpenPgStoreOptions): Promise<Store> {
   const forgetTeam = async (tx: Sql, teamId: string) => {
     await pgTaskIndexStore(tx).deleteTeam(teamId);
     await pgTaskCreatorsStore(tx).deleteTeam(teamId);
+    await pgRemindersStore(tx).deleteTeam(teamId);
     await pgWatchStateStore(tx).forgetTeam(teamId);
     await pgChannelFeedsStore(tx).deleteTeam(teamId);
     await pgPersonalKeysStore(tx, secrets).deleteTeam(teamId);
@@ -93,6 +95,7 @@ export async function openPgStore(options: OpenPgStoreOptions): Promise<Store> {
     notifySettings: pgNotifySettingsStore(db),
     heldDms: pgHeldDmsStore(db, outbox),
     taskCreators: pgTaskCreatorsStore(db),
+    reminders: pgRemindersStore(db),
     watchState: pgWatchStateStore(db),
     leases: pgLeasesStore(db),
     pace: pgPaceStore(db),

@@ -9,6 +9,7 @@ import type { Sql } from './db.js';
 
 export function pgSeenRequestsStore(sql: Sql): SeenRequestsStore {
   return {
+    shared: true,
     // An expired row is taken over; a live one makes the insert change nothing.
     claim: async (key, expiresAt, now = Date.now()) =>
       (await sql.run(
@@ -17,6 +18,11 @@ export function pgSeenRequestsStore(sql: Sql): SeenRequestsStore {
          WHERE seen_requests.expires_at <= $3`,
         [key, expiresAt, now],
       )) === 1,
+    live: (now = Date.now()) =>
+      sql.rows<{ key: string; expiresAt: number }>(
+        'SELECT key, expires_at AS "expiresAt" FROM seen_requests WHERE expires_at > $1 ORDER BY expires_at',
+        [now],
+      ),
     prune: (now = Date.now()) => sql.run('DELETE FROM seen_requests WHERE expires_at <= $1', [now]),
   };
 }

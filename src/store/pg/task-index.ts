@@ -4,9 +4,15 @@
  * words, task-words.ts) under a GIN index, queried with prefixes (`word:*`) in any order.
  * Sightings are merged in task-sightings.ts.
  */
-import { type IndexedTask, listedSighting, type TaskIndexStore } from '../task-index.js';
+import {
+  type IndexedTask,
+  listedSighting,
+  type SeenChange,
+  seenDiffers,
+  type TaskIndexStore,
+} from '../task-index.js';
 import type { Sql } from './db.js';
-import { COLUMNS, ROW, type Row, recordSightings } from './task-sightings.js';
+import { COLUMNS, ROW, type Row, type RowChange, recordSightings } from './task-sightings.js';
 import { nameWords, tsQuery, wordsVector } from './task-words.js';
 
 const fromRow = (r: Row): IndexedTask => ({
@@ -25,6 +31,12 @@ const fromRow = (r: Row): IndexedTask => ({
   readAt: r.read_at ?? undefined,
   seenAt: r.seen_at,
 });
+
+/** The changes whose told fields differ (../task-index.ts, seenDiffers). */
+const seen = (changes: readonly RowChange[]): SeenChange[] =>
+  changes
+    .map((c) => ({ before: fromRow(c.before), after: fromRow(c.after) }))
+    .filter((c) => seenDiffers(c.before, c.after));
 
 const T_ROW = COLUMNS.map((c) => `t.${c}`).join(', ');
 
@@ -50,9 +62,28 @@ export function pgTaskIndexStore(sql: Sql): TaskIndexStore {
     );
 
   return {
-    record: (teamId, s, now = Date.now()) => sql.tx((tx) => recordSightings(tx, teamId, [s], now)),
+    record: (teamId, s, now = Date.now()) =>
+      sql.tx(async (tx) => void (await recordSightings(tx, teamId, [s], now))),
     recordMany: (teamId, list, now = Date.now()) =>
-      sql.tx((tx) => recordSightings(tx, teamId, list, now)),
+      sql.tx(async (tx) => void (await recordSightings(tx, teamId, list, now))),
+    see: (teamId, s, now = Date.now()) =>
+      sql.tx(async (tx) => seen(await recordSightings(tx, teamId, [s], now))[0]),
+    seeMany: (teamId, list, now = Date.now()) =>
+      sql.tx(async (tx) => seen(await recordSightings(tx, teamId, list, now))),
+    seeOpenList: (teamId, projectId, items, now = Date.now()) =>
+      sql.tx(async (tx) => {
+        const sightings = items.map((item) => listedSighting(projectId, item));
+        const changed = seen(await recordSightings(tx, teamId, sightings, now));
+        // RETURNING shows the new row: as it was, it was open (and its status name unknown).
+        const closed = await tx.rows<Row>(
+          `UPDATE task_index SET done = true, status_name = NULL, seen_at = $3
+            WHERE team_id = $1 AND project_id = $2 AND NOT done AND NOT gone
+              AND task_id <> ALL($4::text[])
+            RETURNING ${ROW}`,
+          [teamId, projectId, now, items.map((i) => i.taskId)],
+        );
+        return { closed: closed.map((r) => fromRow({ ...r, done: false })), changed };
+      }),
     sawOpenList: (teamId, projectId, items, now = Date.now()) =>
       sql.tx(async (tx) => {
         const sightings = items.map((item) => listedSighting(projectId, item));

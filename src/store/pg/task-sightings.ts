@@ -82,14 +82,23 @@ function merge(
   };
 }
 
-/** Records `sightings` in order (a later one of the same task merges onto the earlier). */
+/** A known task's row before and after a list of sightings (see, seeOpenList). */
+export interface RowChange {
+  before: Row;
+  after: Row;
+}
+
+/**
+ * Records `sightings` in order (a later one of the same task merges onto the earlier); returns
+ * the row before and after of each task that was indexed before.
+ */
 export async function recordSightings(
   tx: Sql,
   teamId: string,
   sightings: readonly TaskSighting[],
   now: number,
-): Promise<void> {
-  if (!sightings.length) return;
+): Promise<RowChange[]> {
+  if (!sightings.length) return [];
   // Tasks not indexed yet get a placeholder row first (those with a project; the others are
   // ignored), so that the locked read below also covers a task another instance is adding
   // this moment: this one waits for that row and merges onto it instead of overwriting it.
@@ -129,7 +138,11 @@ export async function recordSightings(
     // A new task's assignees are written even when the sighting names none (none, then).
     if (s.assigneeIds || !old) rewrite.add(s.taskId);
   }
-  if (!rows.size) return;
+  if (!rows.size) return [];
+  const changes = [...before.values()].flatMap((b) => {
+    const after = rows.get(b.task_id);
+    return after ? [{ before: b, after }] : [];
+  });
   const list = [...rows.values()].sort((a, b) => (a.task_id < b.task_id ? -1 : 1));
   const column = <K extends keyof Row>(key: K) => list.map((r) => r[key]);
   await tx.run(
@@ -168,7 +181,7 @@ export async function recordSightings(
     ],
   );
   const rewritten = [...rewrite].sort();
-  if (!rewritten.length) return;
+  if (!rewritten.length) return changes;
   await tx.run(
     'DELETE FROM task_index_assignees WHERE team_id = $1 AND task_id = ANY($2::text[])',
     [teamId, rewritten],
@@ -176,11 +189,12 @@ export async function recordSightings(
   const pairs = rewritten.flatMap((taskId) =>
     rows.get(taskId)!.assignees.map((userId) => [taskId, userId] as const),
   );
-  if (!pairs.length) return;
+  if (!pairs.length) return changes;
   await tx.run(
     `INSERT INTO task_index_assignees (team_id, task_id, user_id)
      SELECT $1, a.task_id, a.user_id FROM unnest($2::text[], $3::text[]) AS a(task_id, user_id)
      ON CONFLICT DO NOTHING`,
     [teamId, pairs.map((p) => p[0]), pairs.map((p) => p[1])],
   );
+  return changes;
 }

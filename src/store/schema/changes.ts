@@ -4,7 +4,13 @@
  */
 import { change as feedChoices } from './2026-11-24-feed-choices.js';
 import { change as personalKeys } from './2026-11-24-personal-keys.js';
+import { change as reminders } from './2026-11-24-reminders.js';
 import { change as taskWords } from './2026-11-24-task-words.js';
 import type { SchemaChange } from './schema-change.js';
 
-export const schemaChanges: readonly SchemaChange[] = [feedChoices, personalKeys, taskWords];
+export const schemaChanges: readonly SchemaChange[] = [
+  feedChoices,
+  personalKeys,
+  reminders,
+  taskWords,
+];

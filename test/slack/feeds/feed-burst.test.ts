@@ -70,8 +70,41 @@ describe('a burst of new tasks', () => {
     await f.h.fake.waitForCall(
       'chat.postMessage',
       (c) =>
-        c.body.channel === 'C_ONBOARDING' && shown(c.body).includes('created *After the burst*'),
+        c.body.channel === 'C_ONBOARDING' && /created \*#\d+ After the burst\*/.test(shown(c.body)),
     );
+  });
+});
+
+describe('a burst of long-named tasks', () => {
+  it('lists exactly what the summary says it lists: whole lines, then how many more', async () => {
+    const names = Array.from({ length: 30 }, (_, i) =>
+      `Long burst ${String(i + 1).padStart(2, '0')} ${'words '.repeat(30)}`.trim(),
+    );
+    for (const name of names) {
+      await f.h.slack.slashCommand(`add ${name}`, { channelId: 'C_ONBOARDING' });
+      f.advance(500);
+    }
+    await f.settled();
+    const summary = f.h.fake
+      .callsOf('chat.postMessage')
+      .find((c) => c.body.channel === 'C_ONBOARDING' && shown(c.body).includes('more new task'));
+    const ts = replyTs(summary!);
+    const last =
+      f.h.fake
+        .callsOf('chat.update')
+        .filter((c) => c.body.channel === 'C_ONBOARDING' && c.body.ts === ts)
+        .at(-1)?.body ?? summary!.body;
+    const blocks = (typeof last.blocks === 'string' ? JSON.parse(last.blocks) : last.blocks) as {
+      text?: { text: string };
+    }[];
+    expect(blocks[0]?.text?.text).toContain('25 more new tasks in *Customer onboarding*');
+    const lines = blocks[1]!.text!.text.split('\n');
+    const listed = lines.filter((l) => l.startsWith('• '));
+    const more = Number(/^…and (\d+) more/.exec(lines.at(-1) ?? '')?.[1] ?? 0);
+    expect(more).toBeGreaterThan(0);
+    expect(listed.length + more).toBe(25);
+    // Every listed line is whole: its task's number and the start of its name.
+    for (const line of listed) expect(line).toMatch(/^• #\d+ Long burst \d\d words/);
   });
 });
 
@@ -111,7 +144,7 @@ describe('a task made from a message', () => {
       (c) => c.body.channel === 'C_GENERAL' && c.body.thread_ts === messageTs,
     );
     expect(shown(answer.body)).toMatch(
-      /<@U_ALICE> created \*The footer overlaps on phones\* for <@U_BOB>/,
+      /<@U_ALICE> created \*#\d+ The footer overlaps on phones\* for <@U_BOB>/,
     );
     const task = (await findTask(f.h, f.website, 'The footer overlaps on phones'))!;
     // It is a live message too: remembered with the task.
@@ -120,7 +153,14 @@ describe('a task made from a message', () => {
         (m) => m.channelId === 'C_GENERAL' && m.ts === replyTs(answer),
       ),
     ).toBe(true);
-    // The channel's feed has its own card of it, at the top of the channel.
-    await f.feedCard(task.taskId);
+    // In a feed channel that answer is the feed's card: one card, not a second at the top of
+    // the channel; the task's later activity follows in the message's thread.
+    expect((await f.feedCard(task.taskId)).ts).toBe(messageTs);
+    await f.settled();
+    expect(f.posts('C_GENERAL', 'The footer overlaps on phones')).toEqual([]);
+    const cards = f.h.fake
+      .callsOf('chat.postMessage')
+      .filter((c) => c.body.channel === 'C_GENERAL' && shown(c.body).includes('The footer'));
+    expect(cards).toHaveLength(1);
   });
 });

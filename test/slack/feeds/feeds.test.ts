@@ -105,7 +105,9 @@ describe('a channel with a feed', () => {
     const cards = f.posts('C_GENERAL', 'Feed from a DM');
     expect(cards).toHaveLength(1);
     expect(replyTs(cards[0]!)).toBe(card.ts);
-    expect(shown(cards[0]!.body)).toMatch(/<@U_ALICE> created \*Feed from a DM\* for <@U_CAROL>/);
+    expect(shown(cards[0]!.body)).toMatch(
+      /<@U_ALICE> created \*#\d+ Feed from a DM\* for <@U_CAROL>/,
+    );
     // Remembered as a live message, so edits reach it.
     expect(
       (await f.h.worklink.store.taskMessages.forTask(f.h.teamId, task.taskId)).some(
@@ -131,7 +133,9 @@ describe('a channel with a feed', () => {
     const [post] = f.posts('C_GENERAL', 'Made in the service');
     expect(replyTs(post!)).toBe(card.ts);
     // The key's owner made it: the service user matched to Slack by e-mail.
-    expect(shown(post!.body)).toMatch(/<@U_ALICE> created \*Made in the service\* for <@U_DAN>/);
+    expect(shown(post!.body)).toMatch(
+      /<@U_ALICE> created \*#\d+ Made in the service\* for <@U_DAN>/,
+    );
     await f.settled();
     expect(f.posts('C_GENERAL', 'Made in the service')).toHaveLength(1);
   });

@@ -42,14 +42,25 @@ describe('assignmentMessage', () => {
     expect(undated).not.toContain('due no due date');
   });
 
-  it('has Comment, Mark complete and Open buttons carrying the task id', () => {
+  it('has Comment, Mark complete and Open buttons carrying the task id, and Remind me', () => {
     const actions = assignmentMessage(base).blocks.find((b) => b.type === 'actions') as {
-      elements: { action_id: string; value: string; text: { text: string } }[];
+      elements: {
+        action_id: string;
+        value?: string;
+        text?: { text: string };
+        options?: { value: string }[];
+      }[];
     };
-    expect(actions.elements.map((e) => [e.text.text, e.action_id, e.value])).toEqual([
+    expect(actions.elements.slice(0, 3).map((e) => [e.text?.text, e.action_id, e.value])).toEqual([
       ['Comment', ACTION.taskComment, base.taskId],
       ['Mark complete', ACTION.taskComplete, base.taskId],
       ['Open', ACTION.taskOpen, base.taskId],
+    ]);
+    expect(actions.elements[3]?.action_id).toBe(ACTION.remindMe);
+    expect(actions.elements[3]?.options?.map((o) => o.value)).toEqual([
+      `hour:${base.taskId}`,
+      `morning:${base.taskId}`,
+      `week:${base.taskId}`,
     ]);
   });
 

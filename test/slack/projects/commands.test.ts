@@ -99,17 +99,15 @@ describe('/work project <id>', () => {
 
   it('answers bad, short, placeholder and unknown ids with one sentence each', async () => {
     expect((await run('project abc')).text).toBe(
-      '`abc` is too short to be a project id: ids are 24 characters, as shown on project cards.',
+      "No project called “abc” is known here. `/work projects` lists them; a project's id works too.",
     );
-    expect((await run('project <projectId>')).text).toBe(
-      'Replace `&lt;projectId&gt;` with a project’s id (the 24-character id shown on project cards).',
+    expect((await run('project <projectId>')).text).toMatch(
+      /^No project called “&lt;projectId&gt;” is known here/,
     );
     expect((await run('project 65a1f0c2e4b0a1b2c3d4e5f6!')).text).toMatch(
-      /^`65a1f0c2e4b0a1b2c3d4e5f6!` is not a project id/,
+      /^No project called “65a1f0c2e4b0a1b2c3d4e5f6!” is known here/,
     );
-    expect((await run(`project ${website} extra`)).text).toBe(
-      '`/work project <projectId>` takes one project id; nothing was done.',
-    );
+    expect((await run(`project ${website} extra`)).text).toMatch(/^No project called/);
     expect((await run(`project ${UNKNOWN}`)).text).toBe(
       `Could not load the project: there is no project \`${UNKNOWN}\` in the connected workspace. Check the id (it is shown on project cards).`,
     );
@@ -118,7 +116,7 @@ describe('/work project <id>', () => {
 
   it('without an id shows the channel’s project, or says there is none', async () => {
     expect((await run('project', 'C_NOLINK')).text).toMatch(
-      /^This channel has no default project, so name one: `\/work project <projectId>`/,
+      /^This channel has no default project, so name one: `\/work project <project>`/,
     );
     await h.worklink.store.channelProjects.link(
       h.teamId,
@@ -140,7 +138,7 @@ describe('link and unlink', () => {
   it('links after checking the project exists, announces it, and /work groups follows the link', async () => {
     const store = h.worklink.store.channelProjects;
     expect((await run('groups', channel)).text).toBe(
-      'This channel has no default project, so name one: `/work groups <projectId>`, or link one with `/work project link <projectId>`.',
+      'This channel has no default project, so name one: `/work groups <project>`, or link one with `/work project link <project>`.',
     );
 
     const unknown = await run(`project link ${UNKNOWN}`, channel);
@@ -166,7 +164,15 @@ describe('link and unlink', () => {
       `*Customer onboarding* is already the default project of <#${channel}>.`,
     );
 
+    // A member may not re-link it by default (the admin's links setting)…
+    expect((await run(`project link ${website}`, channel, h.users.bob.id)).text).toMatch(
+      /^Sorry, in this workspace only Slack admins and owners can link channels/,
+    );
+    expect((await store.get(h.teamId, channel))?.projectId).toBe(onboarding);
+    // …and may once an admin lets everyone.
+    await h.worklink.store.teamSettings.set(h.teamId, { links: 'everyone' }, h.users.alice.id);
     const relinked = await announced(`project link ${website}`, channel, h.users.bob.id);
+    await h.worklink.store.teamSettings.set(h.teamId, { links: 'admins' }, h.users.alice.id);
     expect(relinked).toContain('(instead of *Customer onboarding*)');
     expect(await store.get(h.teamId, channel)).toMatchObject({
       projectId: website,
@@ -206,16 +212,18 @@ describe('link and unlink', () => {
   it('answers bad input to link, unlink and groups without changing anything', async () => {
     const store = h.worklink.store.channelProjects;
     expect((await run('project link', 'C_BAD')).text).toBe(
-      'Name the project: `/work project link <projectId>`. Project ids are shown on project cards.',
+      'Name the project: `/work project link <project>` with words of its name (or its id). `/work projects` lists them.',
     );
-    expect((await run('project link short', 'C_BAD')).text).toMatch(/^`short` is too short/);
-    expect((await run(`project link ${website} ${onboarding}`, 'C_BAD')).text).toBe(
-      '`/work project link <projectId>` takes one project id; nothing was done.',
+    expect((await run('project link short', 'C_BAD')).text).toMatch(
+      /^No project called “short” is known here/,
+    );
+    expect((await run(`project link ${website} ${onboarding}`, 'C_BAD')).text).toMatch(
+      /^No project called/,
     );
     expect((await run('project unlink now', 'C_BAD')).text).toBe(
       '`/work project unlink` takes nothing after it: run just `/work project unlink`.',
     );
-    expect((await run('groups tiny', 'C_BAD')).text).toMatch(/^`tiny` is too short/);
+    expect((await run('groups tiny', 'C_BAD')).text).toMatch(/^No project called “tiny”/);
     expect((await run(`groups ${UNKNOWN}`, 'C_BAD')).text).toMatch(
       /^Could not list the groups: there is no project `0123456789abcdef01234567`/,
     );
@@ -290,18 +298,19 @@ describe('directory lists', () => {
   it('lists help entries for every project and directory command', async () => {
     const reply = await run('help');
     for (const usage of [
-      'project <projectId>',
+      'projects',
+      'project <project>',
       'project new [name]',
-      'project edit <projectId>',
-      'project link <projectId>',
+      'project edit <project>',
+      'project link <project>',
       'project unlink',
-      'groups [projectId]',
+      'groups [project]',
       'customers',
       'users',
     ]) {
       expect(reply.text).toContain(`/work ${usage} — `);
     }
-    expect(blocksText(reply)).toContain(`e.g. \`/work project link 65a1f0c2e4b0a1b2c3d4e5f6\``);
+    expect(blocksText(reply)).toContain('e.g. `/work project link Website relaunch`');
   });
 });
 

@@ -21,10 +21,13 @@ const ORG_TOKEN = 'xoxb-acme-org-wide';
 
 let h: Harness;
 let second: SeedResult;
+/** The service workspace the organisation as a whole connects to. */
+let third: SeedResult;
 
 beforeAll(async () => {
   h = await startHarness({ configure: oauthMode });
   second = seedDemoWorkspace(h.service.db);
+  third = seedDemoWorkspace(h.service.db);
   h.fake.script('oauth.v2.access', (body) =>
     body.code === 'org-code'
       ? {
@@ -131,6 +134,47 @@ describe('an organisation-level install', () => {
     // Bob's assignment DM is sent with the organisation's token.
     const dm = await h.fake.waitForCall('chat.postMessage', (c) => c.body.channel === 'U_BOB');
     expect(dm.token).toBe(ORG_TOKEN);
+    // An organisation-wide token's calls name the workspace they are for.
+    expect(dm.body.team_id).toBe(SUPPORT);
+    const lookups = h.fake.callsOf('users.info');
+    expect(lookups.length).toBeGreaterThan(0);
+    expect(lookups.every((c) => c.body.team_id === SUPPORT)).toBe(true);
+  });
+
+  it('lets the admin connect the whole organisation with one key instead', async () => {
+    const OPS = 'T_ACME_OPS';
+    const LEGAL = 'T_ACME_LEGAL';
+    expect((await orgCommand('status', OPS)).text).toContain('not connected');
+    expect((await orgCommand(`connect org ${third.apiKey}`, OPS)).text).toContain(
+      `Connected the organisation to *${third.workspaceName}*`,
+    );
+    // Another workspace of the organisation uses it at once; those with their own key keep it.
+    expect((await orgCommand('status', LEGAL)).text).toContain(
+      `*Connected to ${third.workspaceName}*`,
+    );
+    expect((await orgCommand('status', SUPPORT)).text).toContain(
+      `*Connected to ${second.workspaceName}*`,
+    );
+    const legal = await runWorkflowStep(
+      h,
+      'find_task',
+      { words: 'sitemap', project: third.projects[0]!.projectId },
+      { teamId: LEGAL, enterpriseId: ORG },
+    );
+    expect(legal.ended.outputs).toMatchObject({ found: true, task_name: 'Draft the sitemap' });
+    // A member cannot undo it.
+    expect((await orgCommand('disconnect org', LEGAL, h.users.dan.id)).text).toContain(
+      'Sorry, only',
+    );
+    expect((await orgCommand('disconnect org', OPS)).text).toContain(
+      'removed its key from 2 workspaces',
+    );
+    expect(await h.worklink.store.connections.info(LEGAL)).toBeUndefined();
+    expect(await h.worklink.store.connections.info(ORG)).toBeUndefined();
+    expect((await h.worklink.store.connections.info(SUPPORT))?.workspaceName).toBe(
+      second.workspaceName,
+    );
+    expect((await orgCommand('status', LEGAL)).text).toContain('not connected');
   });
 
   it('forgets one workspace on its uninstall, keeping the organisation install', async () => {

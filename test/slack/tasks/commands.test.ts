@@ -59,8 +59,8 @@ describe('/work add', () => {
     expect(task?.dueDate?.slice(0, 10)).toBe('2026-12-01');
     expect(task?.priority).toBe('2');
     const card = shown(post.body.blocks);
-    expect(card).toContain(
-      '<@U_ALICE> created *Fix the login page* for <@U_BOB>, due Tue, Dec 1, 2026',
+    expect(card).toMatch(
+      /<@U_ALICE> created \*#\d+ Fix the login page\* for <@U_BOB>, due Tue, Dec 1, 2026/,
     );
     expect(card).toContain(task!.taskId);
     expect(card).toContain('Mark complete');
@@ -138,7 +138,7 @@ describe('/work add', () => {
   it('says how to link a project when the channel has none', async () => {
     const text = await replyText('add Orphan task');
     expect(text).toBe(
-      'This channel has no default project, so use `/work new` to choose a project in a form, or name it with `in:`, like `/work add Fix the login page in:"Website relaunch"`, or link one with `/work project link <projectId>`.',
+      'This channel has no default project, so use `/work new` to choose a project in a form, or name it with `in:`, like `/work add Fix the login page in:"Website relaunch"`, or link one with `/work project link <project>`.',
     );
   });
 
@@ -196,14 +196,12 @@ describe('/work list', () => {
   it('says so when the channel has no project and none is named', async () => {
     const text = await replyText('list all');
     expect(text).toBe(
-      'This channel has no default project, so name one: `/work list open <projectId>`, or link one with `/work project link <projectId>`.',
+      'This channel has no default project, so name one: `/work list open <project>`, or link one with `/work project link <project>`.',
     );
   });
 
   it('refuses an unknown word and an unknown project', async () => {
-    expect(await replyText('list someday')).toContain(
-      '`someday` is neither open, done, all nor a project id.',
-    );
+    expect(await replyText('list someday')).toContain('No project called “someday” is known here.');
     expect(await replyText('list open ffffffffffffffffffffffff')).toContain(
       'there is no project `ffffffffffffffffffffffff`',
     );
@@ -369,7 +367,7 @@ describe('help', () => {
     for (const usage of [
       'new [title]',
       'add <title> [@user…] [due:<date>] [p:<priority>]',
-      'list [open|done|all] [projectId]',
+      'list [open|done|all] [project]',
       'task <task>',
       'edit <task>',
       'done <task>',

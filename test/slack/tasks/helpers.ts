@@ -99,6 +99,7 @@ function initialOf(el: ElementJson): FieldValue {
     case 'external_select':
       return el.initial_option?.value ?? null;
     case 'multi_static_select':
+    case 'multi_external_select':
       return (el.initial_options ?? []).map((o) => o.value);
     case 'datepicker':
       return el.initial_date ?? null;
@@ -120,6 +121,8 @@ function stateValue(el: ElementJson, v: FieldValue): Record<string, unknown> {
     case 'external_select':
       return { type: el.type, selected_option: typeof v === 'string' ? opt(v) : null };
     case 'multi_static_select':
+    // A multi_external_select's options come from the app: the values are chosen.
+    case 'multi_external_select':
       return { type: el.type, selected_options: Array.isArray(v) ? v.map(opt) : [] };
     case 'datepicker':
       return { type: el.type, selected_date: typeof v === 'string' ? v : null };

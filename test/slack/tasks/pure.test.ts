@@ -304,10 +304,14 @@ describe('helpers', () => {
   });
 
   it('reads list arguments in either order', () => {
-    expect(parseListArgs([])).toEqual({ ok: true, filter: 'open', projectId: undefined });
-    expect(parseListArgs([PID, 'DONE'])).toEqual({ ok: true, filter: 'done', projectId: PID });
+    expect(parseListArgs([])).toEqual({ ok: true, filter: 'open' });
+    expect(parseListArgs([PID, 'DONE'])).toEqual({ ok: true, filter: 'done', project: PID });
     expect(parseListArgs(['open', 'done'])).toMatchObject({ ok: false });
-    expect(parseListArgs(['x'])).toMatchObject({ ok: false });
+    expect(parseListArgs(['all', 'Customer', 'onboarding'])).toEqual({
+      ok: true,
+      filter: 'all',
+      project: 'Customer onboarding',
+    });
   });
 
   it('finds the first done status by Index', () => {

@@ -99,7 +99,7 @@ describe('Create task from message', () => {
       'chat.postMessage',
       (c) =>
         c.body.channel === h.users.alice.id &&
-        shown(c.body).includes('created *Login button broken on Safari*'),
+        /created \*#\d+ Login button broken on Safari\*/.test(shown(c.body)),
     );
   });
 

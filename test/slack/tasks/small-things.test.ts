@@ -124,7 +124,7 @@ describe('in a direct message with Worklink', () => {
       'A direct message has no project of its own, so use `/work new` to choose a project in a form, or name it with `in:`, like `/work add Fix the login page in:"Website relaunch"`.',
     );
     expect(await replyText('list', h.users.alice.id, 'D_ALICE')).toBe(
-      'A direct message has no project of its own, so name one: `/work list open <projectId>`.',
+      'A direct message has no project of its own, so name one: `/work list open <project>`.',
     );
   });
 

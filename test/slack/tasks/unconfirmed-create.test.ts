@@ -122,7 +122,7 @@ it('finds the task the service made but did not confirm, and reports it created'
   await h.fake.waitForCall(
     'chat.postMessage',
     (c) =>
-      c.body.channel === h.users.alice.id && shown(c.body).includes('created *Slow to confirm*'),
+      c.body.channel === h.users.alice.id && /created \*#\d+ Slow to confirm\*/.test(shown(c.body)),
     10_000,
   );
   expect(h.repliesTo(command)).toEqual([]);

@@ -11,6 +11,7 @@ import { parse } from 'yaml';
 import { type Harness, startHarness } from '../../support/harness.js';
 import { deliverStep, endOf, runWorkflowStep, STEPS } from '../../support/workflow-events.js';
 
+const TASK_URL = 'https://tasks.example.com/project/{projectId}/task/{taskId}';
 let h: Harness;
 let website: string;
 let onboarding: string;
@@ -18,7 +19,10 @@ const seedUser = (name: string) => h.seed.users.find((u) => u.name.startsWith(na
 const taskCount = async (projectId: string) => (await h.work.listTasks({ projectId })).length;
 
 beforeAll(async () => {
-  h = await startHarness({ connect: true });
+  h = await startHarness({
+    connect: true,
+    configure: (c) => ({ ...c, links: { taskUrl: TASK_URL } }),
+  });
   website = h.seed.projects[0]!.projectId;
   onboarding = h.seed.projects[1]!.projectId;
   // Somebody in Slack whom the service does not know.
@@ -59,10 +63,16 @@ describe('Create a task', () => {
     expect((task.taskUsers ?? []).map((u) => u.taskUserId).sort()).toEqual(
       [seedUser('Bob').id, seedUser('Carol').id].sort(),
     );
-    if (outputs.task_number !== undefined) {
-      expect(outputs.task_number).toMatch(/^#\d+$/);
-      expect(outputs.task_reference).toBe(`${outputs.task_number} in Website relaunch`);
-    }
+    expect(outputs.task_number).toMatch(/^#\d+$/);
+    expect(outputs.task_reference).toBe(`${outputs.task_number} in Website relaunch`);
+    expect(outputs.task_url).toBe(
+      `https://tasks.example.com/project/${website}/task/${outputs.task_id}`,
+    );
+    // The other steps take the reference and the link.
+    const byRef = await runWorkflowStep(h, 'complete_task', { task: outputs.task_reference });
+    expect(byRef.ended.outputs?.task_id).toBe(outputs.task_id);
+    const byLink = await runWorkflowStep(h, 'reopen_task', { task: outputs.task_url });
+    expect(byLink.ended.outputs?.task_id).toBe(outputs.task_id);
     // Its assignees hear of it as from any other create (the DM pipeline).
     await h.fake.waitForCall('chat.postMessage', (c) => c.body.channel === 'U_BOB');
     expect(run.endCalls().map((c) => c.method)).toEqual(['functions.completeSuccess']);

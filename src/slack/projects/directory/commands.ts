@@ -1,31 +1,29 @@
 /**
- * Directory subcommands: `/work groups [projectId]` (the channel's project by default),
+ * Directory subcommands: `/work groups [project]` (the channel's project by default),
  * `/work customers` (companies with their clients) and `/work users` (e-mail, owner/admin).
  */
-import { idArgument } from '../../commands/id-argument.js';
 import type { Subcommand } from '../../commands/router.js';
 import { runSafely } from '../../context/error-replies.js';
 import { channelProjectId, forgetIfGone, rememberProject } from '../../shared/project-context.js';
 import { noProjectHere } from '../../shared/project-here.js';
+import { projectArgument } from '../pick.js';
 import { customersMessage, groupsMessage, usersMessage } from './view.js';
 
 const groupsCommand: Subcommand = {
   name: 'groups',
   group: 'Directory',
-  usage: 'groups [projectId]',
-  example: 'groups 65a1f0c2e4b0a1b2c3d4e5f6',
-  summary: 'list a project’s task groups (this channel’s project when no id is given)',
+  usage: 'groups [project]',
+  example: 'groups Website relaunch',
+  summary: 'list a project’s task groups (this channel’s project when none is named)',
   async run(ctx, args) {
-    const typed = args.words[0];
-    const fromChannel = !typed;
-    const projectId = await idArgument(ctx, args, {
-      kind: 'project',
-      usage: 'groups <projectId>',
-      only: true,
-      otherwise: () => channelProjectId(ctx),
-      missing: noProjectHere(ctx, { name: '/work groups <projectId>' }),
-    });
-    if (!projectId) return;
+    const fromChannel = !args.text.trim();
+    const projectId = fromChannel
+      ? await channelProjectId(ctx)
+      : await projectArgument(ctx, args.text, { command: 'groups' });
+    if (!projectId) {
+      if (fromChannel) await ctx.reply(noProjectHere(ctx, { name: '/work groups <project>' }));
+      return;
+    }
     await runSafely(ctx, { action: 'list the groups', id: projectId }, async () => {
       const [details, groups] = await forgetIfGone(
         ctx,

@@ -9,8 +9,10 @@
 import type { App, ViewResponseAction, ViewSubmitAction } from '@slack/bolt';
 import { isWorkApiError } from '../../../workapi/client.js';
 import type { Project } from '../../../workapi/contract.js';
+import { actingFor } from '../../context/acting.js';
 import type { WorklinkDeps } from '../../context/deps.js';
 import { errMessage, errorText } from '../../context/error-replies.js';
+import { canChangeChannelLinks } from '../../context/permissions.js';
 import { budgetLeft, type Settled, settle, withinBudget } from '../../context/submit-budget.js';
 import { type WorkContext, workContext } from '../../context/work-context.js';
 import { esc } from '../../format/text.js';
@@ -49,7 +51,12 @@ export function register(app: App, deps: WorklinkDeps): void {
       await ack(notice('New project', ctx.connectionUnreadable ? KEY_UNREADABLE : NOT_CONNECTED));
       return;
     }
-    const creating = settle(ctx.work.createProject(form.value.body));
+    const by = await actingFor(ctx);
+    if ('refused' in by) {
+      await ack(notice('New project', by.refused));
+      return;
+    }
+    const creating = settle(by.work.createProject(form.value.body));
     const answer = await withinBudget(creating, budgetLeft(started));
     if (!answer.inTime) {
       // Too slow for the modal: close it; the result goes where the form was opened.
@@ -102,7 +109,12 @@ export function register(app: App, deps: WorklinkDeps): void {
       id: meta.projectId,
       checkWith: `\`/work project ${meta.projectId}\``,
     };
-    const saving = settle(ctx.work.updateProject(meta.projectId, form.value.body));
+    const by = await actingFor(ctx);
+    if ('refused' in by) {
+      await ack(notice('Edit project', by.refused));
+      return;
+    }
+    const saving = settle(by.work.updateProject(meta.projectId, form.value.body));
     const answer = await withinBudget(saving, budgetLeft(started));
     const saved = async (project: Project | undefined) => {
       // Any 2xx saved it; only a name the service sent back is shown as its name.
@@ -141,7 +153,12 @@ async function created(
   // Only a name the service sent back is shown as the project's name.
   const name = project.projectName ? `*${esc(project.projectName)}*` : 'the project';
   const parts = [`Created ${name} (\`${project.projectId}\`).`];
-  if (form.linkChannel && channelId) {
+  const linking = form.linkChannel && channelId ? await canChangeChannelLinks(ctx) : undefined;
+  if (linking && !linking.allowed) {
+    await rememberProject(ctx, project.projectId, project.projectName);
+    const why = linking.message.replace(/^Sorry, /, '').replace(/ Nothing was changed\.$/, '');
+    parts.push(`It was not linked to <#${channelId}>: ${why}`);
+  } else if (form.linkChannel && channelId) {
     const link = await linkChannel(ctx, channelId, project.projectId, project.projectName);
     const instead = link.replaced ? ` instead of *${esc(link.replaced.name)}*` : '';
     parts.push(`It is now the default project of <#${channelId}>${instead}.`);

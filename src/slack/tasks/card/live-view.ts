@@ -10,6 +10,7 @@ import type { TaskMessageKind } from '../../../store/task-messages.js';
 import { calendarDate, formatDueDate } from '../../format/date-text.js';
 import { cut, esc } from '../../format/text.js';
 import { ACTION } from '../../ui/block-ids.js';
+import { remindOverflow } from '../../ui/remind-overflow.js';
 import { assigneeText, type TaskCardData, taskButton } from './view.js';
 
 export interface LiveMessageInput {
@@ -64,7 +65,15 @@ export function liveMessage({ kind, data, actor }: LiveMessageInput): LiveMessag
       type: 'context',
       elements: [{ type: 'mrkdwn', text: cut(details.filter(Boolean).join(' · '), 2000) }],
     },
-    { type: 'actions', block_id: 'live_task_actions', elements: liveButtons(kind, data) },
+    {
+      type: 'actions',
+      block_id: 'live_task_actions',
+      // An open task's messages also offer "Remind me" (ui/remind-overflow.ts).
+      elements: [
+        ...liveButtons(kind, data),
+        ...(data.status.done ? [] : [remindOverflow(data.taskId)]),
+      ],
+    },
   ];
   // The fallback `text` (notifications, screen readers) is mrkdwn too: escaped like the rest.
   const plain = `${data.status.done ? '✅ ' : ''}${esc(data.name.trim() || 'Untitled task')} — ${esc(data.status.name)}, ${due}`;

@@ -25,6 +25,7 @@ import { cut, esc, listing } from '../../format/text.js';
 import { ACTION, VIEW } from '../../ui/block-ids.js';
 import { parseObject, str } from '../../ui/metadata.js';
 import { defaultStatus, type ProjectInfo } from '../project-info.js';
+import { assigneeElement } from './assignee-picker.js';
 
 // ── Ids ──────────────────────────────────────────────────────────────────────
 
@@ -294,21 +295,11 @@ export function taskFormModal(data: TaskFormData): ModalView {
   }
 
   if (data.users.length > 0) {
-    const options = [...data.users]
-      .sort((a, b) => (a.name ?? '').localeCompare(b.name ?? ''))
-      .slice(0, 100)
-      .map(userOption);
-    const initial = options.filter((o) => values.assignees?.includes(o.value ?? ''));
     input('assignees', {
       label: text('Assignees'),
       optional: true,
-      element: {
-        type: 'multi_static_select',
-        action_id: TASK_ACTION.assignees,
-        placeholder: text('Choose people'),
-        options,
-        ...(initial.length ? { initial_options: initial } : {}),
-      },
+      // Type-ahead over the service's users (assignee-picker.ts): no 100-person cap.
+      element: assigneeElement(TASK_ACTION.assignees, data.users, values.assignees),
     });
   }
 
@@ -436,11 +427,6 @@ export function taskFormModal(data: TaskFormData): ModalView {
 
 function option(label: string, value: string): PlainTextOption {
   return { text: text(cut(label.trim() || value, 75)), value };
-}
-
-function userOption(u: WorkspaceUser): PlainTextOption {
-  const name = u.name?.trim() || u.email || u.id;
-  return option(u.email && u.name ? `${name} (${u.email})` : name, u.id);
 }
 
 // ── Metadata ─────────────────────────────────────────────────────────────────

@@ -17,28 +17,27 @@ import { type ListFilter, PAGE_SIZE, pageCount, type TaskListData } from './view
 export const LIST_CONCURRENCY = 8;
 
 export type ListArgs =
-  | { ok: true; filter: ListFilter; projectId?: string }
+  | { ok: true; filter: ListFilter; project?: string }
   | { ok: false; error: string };
 
-/** `[open|done|all] [projectId]`, in either order. */
+const FILTERS: readonly ListFilter[] = ['open', 'done', 'all'];
+const filterOf = (word: string | undefined) => FILTERS.find((f) => f === word?.toLowerCase());
+
+/**
+ * `[open|done|all] [project]` in either order: the filter is the first or the last word; the
+ * rest names the project (words of its name, or its id).
+ */
 export function parseListArgs(words: readonly string[]): ListArgs {
-  let filter: ListFilter | undefined;
-  let projectId: string | undefined;
-  for (const word of words) {
-    const w = word.toLowerCase();
-    if (w === 'open' || w === 'done' || w === 'all') {
-      if (filter && filter !== w) return { ok: false, error: 'Give one of open, done or all.' };
-      filter = w;
-    } else if (!projectId && /^[A-Za-z0-9_-]{10,100}$/.test(word)) {
-      projectId = word;
-    } else {
-      return {
-        ok: false,
-        error: `\`${word.replace(/`/g, '').slice(0, 40)}\` is neither open, done, all nor a project id. Try \`/work list open\` or \`/work list all <projectId>\`.`,
-      };
-    }
+  const rest = [...words];
+  const first = filterOf(rest[0]);
+  if (first) rest.shift();
+  const last = rest.length > 0 ? filterOf(rest.at(-1)) : undefined;
+  if (last) rest.pop();
+  if (first && last && first !== last) {
+    return { ok: false, error: 'Give one of open, done or all.' };
   }
-  return { ok: true, filter: filter ?? 'open', projectId };
+  const project = rest.join(' ').trim();
+  return { ok: true, filter: first ?? last ?? 'open', ...(project ? { project } : {}) };
 }
 
 export async function loadListPage(
