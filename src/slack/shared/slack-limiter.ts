@@ -151,11 +151,16 @@ export class SlackLimiter {
 
   /** A client with the same token and address that hands a 429 back instead of pausing. */
   private ownClient(client: WebClient): WebClient {
-    const key = `${client.slackApiUrl}\n${client.token ?? ''}`;
+    // An organisation-wide token's client names the workspace in every call (its private
+    // `teamId`, which the Web API client adds as `team_id`): the copy must do the same.
+    const team = Reflect.get(client, 'teamId');
+    const teamId = typeof team === 'string' ? team : undefined;
+    const key = `${client.slackApiUrl}\n${client.token ?? ''}\n${teamId ?? ''}`;
     let own = this.clients.get(key);
     if (!own) {
       own = new WebClient(client.token, {
         slackApiUrl: client.slackApiUrl,
+        teamId,
         rejectRateLimitedCalls: true,
         retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 1_000 },
       });
