@@ -391,6 +391,19 @@ export class WebApi {
         return { user: s.userObject(user) };
       },
 
+      // The channels (not DMs) a person is in, one page (the sandbox has few).
+      'users.conversations': (args) => {
+        const userId = str(args, 'user') ?? s.bot.botUserId;
+        if (!s.users.has(userId) && userId !== s.bot.botUserId) fail('user_not_found');
+        const channels = [...s.channels.values()].filter(
+          (c) => c.kind === 'channel' && c.members.has(userId),
+        );
+        return {
+          channels: channels.map((c) => s.channelObject(c)),
+          response_metadata: { next_cursor: '' },
+        };
+      },
+
       'users.lookupByEmail': (args) => {
         const user = s.userByEmail(str(args, 'email') ?? '') ?? fail('users_not_found');
         return { user: s.userObject(user) };

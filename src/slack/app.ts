@@ -37,6 +37,7 @@ import { answerUnreadableInstall } from './start/unreadable-installs.js';
 import { taskCommands } from './tasks/commands.js';
 import { registerTasks } from './tasks/register.js';
 import { registerWorkflowSteps } from './workflow/register.js';
+import { failUnauthorizedStep } from './workflow/unauthorized-step.js';
 
 /** The bot scopes Worklink asks for (manifest.yml lists the same; a test checks). */
 export const BOT_SCOPES = [
@@ -51,6 +52,9 @@ export const BOT_SCOPES = [
   // Feeds with sync: replies in a task card's thread (message.channels / message.groups).
   'channels:history',
   'groups:history',
+  // App Home lists only the channel links of channels the reader is in (users.conversations).
+  'channels:read',
+  'groups:read',
 ] as const;
 
 export const EVENTS_PATH = '/slack/events';
@@ -194,6 +198,13 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
   }
 
   app.error(async ({ error, body, context }: ExtendedErrorArgs) => {
+    // A workflow step of a workspace that cannot be authorized is failed, never left hanging.
+    if (
+      error.code === ErrorCode.AuthorizationError &&
+      failUnauthorizedStep(deps, body, INSTALL_PATH)
+    ) {
+      return;
+    }
     // A workspace whose installation the current key cannot open is told what to do.
     if (
       error.code === ErrorCode.AuthorizationError &&

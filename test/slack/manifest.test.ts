@@ -69,6 +69,8 @@ describe('manifest.yml', () => {
       'files:read',
       'channels:history',
       'groups:history',
+      'channels:read',
+      'groups:read',
     ]);
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([...BOT_SCOPES].sort());
     expect(manifest.oauth_config.scopes.user).toBeUndefined();

@@ -96,6 +96,8 @@ export interface FakeSlack {
   admitTrigger(id: string, userId: string): void;
   /** Makes a modal the harness describes in a payload open for `userId`. */
   admitView(userId: string, view: { id: string; hash?: string }): void;
+  /** A channel with exactly these members (and the bot), e.g. a private one. */
+  addChannel(id: string, members: readonly string[]): void;
   callsOf(method: string): RecordedCall[];
   waitForCall(
     method: string,
@@ -266,6 +268,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
     admitView(userId, view) {
       admitView(state, userId, view.id, view.hash);
+    },
+    addChannel(id, members) {
+      state.channels.set(id, {
+        id,
+        name: id.toLowerCase(),
+        kind: 'channel',
+        members: new Set([...members, state.bot.botUserId]),
+        created: Math.floor(Date.now() / 1000),
+      });
     },
     callsOf: (method) => calls.filter((c) => c.method === method),
     waitForCall: (method, predicate = () => true, timeoutMs = 10_000) =>

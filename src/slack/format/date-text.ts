@@ -63,3 +63,8 @@ export function formatMoment(value: string | number | Date, timeZone: string): s
     return Number.isNaN(date.getTime()) ? String(value) : date.toISOString();
   }
 }
+
+/** The note a due date before today gets, wherever it was entered (quick add, the form). */
+export function pastDueNote(date: string): string {
+  return `That due date (${formatDueDate(date)}) is in the past; the task has it anyway — change it with \`/work edit\` if that was a slip.`;
+}

@@ -17,6 +17,7 @@ import { loadMine } from '../tasks/mine/load.js';
 import { mineHomeBlocks } from '../tasks/mine/view.js';
 import { ACTION } from '../ui/block-ids.js';
 import { fitView } from '../ui/limits.js';
+import { channelsOf } from './my-channels.js';
 import { homeView } from './view.js';
 
 /** Builds and publishes the Home view of `ctx.userId`. Throws when views.publish fails. */
@@ -44,15 +45,23 @@ export async function publishHome(
   const connectedAt = info ? formatMoment(info.connectedAt, await ctx.userTimeZone()) : '';
   const known = await store.knownProjects.list(teamId);
   const names = new Map(known.map((p) => [p.projectId, p.projectName]));
+  // Only the links of channels the reader is in (a private channel's stays private).
+  const inChannels = await channelsOf(ctx, ctx.userId).catch((e: unknown) => {
+    ctx.deps.logger.debug(`App Home: channels of ${ctx.userId}: ${errMessage(e)}`);
+    return undefined;
+  });
+  const allLinks = await store.channelProjects.listForTeam(teamId);
   const links = await Promise.all(
-    (await store.channelProjects.listForTeam(teamId)).map(async (l) => ({
-      channelId: l.channelId,
-      projectId: l.projectId,
-      projectName:
-        names.get(l.projectId) ??
-        (await store.knownProjects.get(teamId, l.projectId))?.projectName ??
-        l.projectId,
-    })),
+    allLinks
+      .filter((l) => inChannels?.has(l.channelId))
+      .map(async (l) => ({
+        channelId: l.channelId,
+        projectId: l.projectId,
+        projectName:
+          names.get(l.projectId) ??
+          (await store.knownProjects.get(teamId, l.projectId))?.projectName ??
+          l.projectId,
+      })),
   );
   const settings = await store.notifySettings.all(teamId, ctx.userId);
   const notify = {
@@ -74,6 +83,7 @@ export async function publishHome(
     : undefined;
   const view = homeView({
     you,
+    linksUnreadable: inChannels === undefined && allLinks.length > 0,
     settings: admin ? await store.teamSettings.get(teamId) : undefined,
     notify,
     connection: info

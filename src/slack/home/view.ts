@@ -20,7 +20,10 @@ export interface HomeInput {
   };
   /** A connection row exists but its key cannot be decrypted. */
   keyUnreadable?: boolean;
+  /** The links of channels the reader is in. */
   links: readonly { channelId: string; projectId: string; projectName: string }[];
+  /** Slack could not say which channels the reader is in, so no link is listed. */
+  linksUnreadable?: boolean;
   projects: readonly { projectId: string; projectName: string }[];
   commands: readonly { usage: string; summary: string; group?: string; adminOnly?: boolean }[];
   /** The reader is a Slack admin or owner (sees the connection's details, admin commands). */
@@ -60,7 +63,13 @@ export function homeView(input: HomeInput): HomeView {
   if (input.notify) blocks.push({ type: 'divider' }, ...notifyBlocks(input.notify));
 
   blocks.push({ type: 'divider' }, section('*Channels linked to projects*'));
-  if (input.links.length) {
+  if (input.linksUnreadable) {
+    blocks.push(
+      context(
+        'Worklink could not read which channels you are in, so it lists none now. `/work status` in a channel shows its project.',
+      ),
+    );
+  } else if (input.links.length) {
     const lines = input.links.map(
       (l) => `<#${l.channelId}> → *${esc(l.projectName)}*  \`${esc(l.projectId)}\``,
     );
@@ -68,7 +77,7 @@ export function homeView(input: HomeInput): HomeView {
   } else {
     blocks.push(
       context(
-        'No channel has a default project yet. In a channel, run `/work project link <projectId>`.',
+        'No channel you are in has a default project yet. In a channel, run `/work project link <projectId>`.',
       ),
     );
   }

@@ -29,6 +29,7 @@ import { factsFromTask, taskChanged } from './facts.js';
 import { openTaskForm } from './form/open.js';
 import { loadListPage } from './list/load.js';
 import { readListPageValue, taskListMessage } from './list/view.js';
+import { numbered } from './pick-list.js';
 
 export function register(app: App, deps: WorklinkDeps): void {
   /** A button whose value is a task id: an unusable one is answered, `fn` gets a usable one. */
@@ -83,10 +84,13 @@ export function register(app: App, deps: WorklinkDeps): void {
   onTaskButton(ACTION.taskComment, async (ctx, taskId) => {
     if (!ctx.triggerId) return;
     try {
+      // The form names its task (from the index: SQLite, well inside the trigger's 3 s).
+      const known = await ctx.store.taskIndex.get(ctx.teamId, taskId);
       await ctx.slack.views.open({
         trigger_id: ctx.triggerId,
         view: taskCommentModal({
           taskId,
+          taskName: known ? numbered(known.name || 'Untitled task', known.number) : undefined,
           channelId: ctx.channelId,
           responseUrl: ctx.responseUrl,
         }),

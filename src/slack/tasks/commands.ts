@@ -8,7 +8,7 @@ import type { Subcommand } from '../commands/router.js';
 import { replyError, runSafely } from '../context/error-replies.js';
 import { settle } from '../context/submit-budget.js';
 import type { WorkContext } from '../context/work-context.js';
-import { formatDueDate } from '../format/date-text.js';
+import { formatDueDate, pastDueNote } from '../format/date-text.js';
 import { esc, plainText } from '../format/text.js';
 import { type DateParse, parseDueDate } from '../parse/due-date.js';
 import { parseQuickAdd } from '../parse/quick-add.js';
@@ -142,9 +142,7 @@ function dueDateNote(typed: string, date: Extract<DateParse, { ok: true }>): str
   const understood = date.natural
     ? `Due *${formatDueDate(date.date)}* (from “${esc(plainText(typed))}”).`
     : '';
-  const past = date.past
-    ? `That due date (${formatDueDate(date.date)}) is in the past; the task has it anyway — change it with \`/work edit\` if that was a slip.`
-    : '';
+  const past = date.past ? pastDueNote(date.date) : '';
   return [understood, past].filter(Boolean).join(' ');
 }
 

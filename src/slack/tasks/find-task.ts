@@ -13,9 +13,13 @@ import { channelProjectId } from '../shared/project-context.js';
 /** How many candidates a pick list shows. */
 export const PICK_LIMIT = 5;
 
+/** Matches counted at most, so "11 match" is exact (the index answers this from SQLite). */
+export const COUNT_LIMIT = 500;
+
 export type FoundTask =
   | { kind: 'one'; taskId: string; task?: IndexedTask }
-  | { kind: 'many'; tasks: IndexedTask[] }
+  /** `total`: how many match in all (exact up to COUNT_LIMIT); `tasks`: the first few. */
+  | { kind: 'many'; tasks: IndexedTask[]; total: number }
   | { kind: 'none'; message: string };
 
 /** What a reference looks like, before any look-up. */
@@ -73,7 +77,7 @@ export async function findTask(
     };
   }
 
-  const search = () => index.search(ctx.teamId, ref.words, { openOnly, limit: PICK_LIMIT + 1 });
+  const search = () => index.search(ctx.teamId, ref.words, { openOnly, limit: COUNT_LIMIT });
   let tasks = await search();
   if (tasks.length === 0) {
     const here = await channelProjectId(ctx);
@@ -103,7 +107,7 @@ export async function findTask(
   const ranked = here
     ? [...tasks].sort((a, b) => Number(a.projectId !== here) - Number(b.projectId !== here))
     : tasks;
-  return { kind: 'many', tasks: ranked.slice(0, PICK_LIMIT) };
+  return { kind: 'many', tasks: ranked.slice(0, PICK_LIMIT), total: tasks.length };
 }
 
 function sameWords(a: string, b: string): boolean {

@@ -7,6 +7,7 @@ import type { KnownBlock } from '@slack/types';
 import { cut, esc } from '../format/text.js';
 import { ACTION } from '../ui/block-ids.js';
 import { parseObject, str } from '../ui/metadata.js';
+import { COUNT_LIMIT } from './find-task.js';
 
 /** The task commands a pick list can finish. */
 export type TaskVerb = 'task' | 'edit' | 'done' | 'comment' | 'assign';
@@ -43,8 +44,15 @@ export function pickListMessage(input: {
   verb: TaskVerb;
   rest: string;
   tasks: readonly PickRow[];
+  /** How many match in all (the rows are the first few). */
+  total?: number;
 }): { text: string; blocks: KnownBlock[] } {
-  const heading = `${input.tasks.length} tasks match. Which one?`;
+  const total = Math.max(input.total ?? 0, input.tasks.length);
+  // The count is the true one: "11 match; showing 5 — add a word" when not all are shown.
+  const heading =
+    total > input.tasks.length
+      ? `${total >= COUNT_LIMIT ? `${COUNT_LIMIT} or more` : total} tasks match; showing ${input.tasks.length} — add a word to narrow it.`
+      : `${total} tasks match. Which one?`;
   const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: heading } }];
   input.tasks.forEach((t, i) => {
     const line = [

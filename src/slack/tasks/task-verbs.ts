@@ -9,16 +9,17 @@ import type { WorkContext } from '../context/work-context.js';
 import { esc, plainText } from '../format/text.js';
 import { parseQuickAdd } from '../parse/quick-add.js';
 import { userName, workspaceUsers } from '../people/service-users.js';
+import { ACTION } from '../ui/block-ids.js';
 import { section } from '../ui/blocks.js';
 import { resolveAssignees } from './assignees.js';
 import { taskCardData } from './card/load.js';
-import { taskCard, taskCardText } from './card/view.js';
+import { taskButton, taskCard, taskCardText } from './card/view.js';
 import { authoredContent } from './comment/authored.js';
 import { completeTask, completionSentence, replyCompletionError } from './complete.js';
 import { actorOf, factsFromTask, factsFromUpdated, taskChanged } from './facts.js';
 import { findTask, parseTaskRef, type TaskRef } from './find-task.js';
 import { openTaskForm } from './form/open.js';
-import { type PickValue, pickListMessage, type TaskVerb } from './pick-list.js';
+import { numbered, type PickValue, pickListMessage, type TaskVerb } from './pick-list.js';
 
 export const TASK_VERB_USAGE: Record<TaskVerb, string> = {
   task: 'task <task>',
@@ -43,6 +44,8 @@ export async function runTaskVerb(ctx: WorkContext, verb: TaskVerb, text: string
   }
   const found = await findTask(ctx, split.ref, { openOnly: verb === 'done' || verb === 'assign' });
   if (found.kind === 'none') {
+    // `/work done` on a task that is done already: say so (and offer Reopen), not "no task".
+    if (verb === 'done' && (await alreadyDone(ctx, split.ref))) return;
     await ctx.reply(found.message);
     return;
   }
@@ -66,6 +69,7 @@ export async function runTaskVerb(ctx: WorkContext, verb: TaskVerb, text: string
     pickListMessage({
       verb,
       rest: split.rest,
+      total: found.total,
       tasks: await Promise.all(
         found.tasks.map(async (t) => ({
           taskId: t.taskId,
@@ -80,6 +84,25 @@ export async function runTaskVerb(ctx: WorkContext, verb: TaskVerb, text: string
       ),
     }),
   );
+}
+
+/** When the words name one done task (and no open one): says so, with Reopen. */
+async function alreadyDone(ctx: WorkContext, ref: TaskRef): Promise<boolean> {
+  const any = await findTask(ctx, ref);
+  if (any.kind !== 'one' || !any.task?.done) return false;
+  const name = `*${esc(numbered(any.task.name || 'Untitled task', any.task.number))}*`;
+  const text = `${name} is already done. Nothing was changed.`;
+  await ctx.reply({
+    text,
+    blocks: [
+      {
+        type: 'section',
+        text: { type: 'mrkdwn', text },
+        accessory: taskButton(any.taskId, 'Reopen', ACTION.taskReopen),
+      },
+    ],
+  });
+  return true;
 }
 
 /** A pick-list button: the command, finished with the chosen task. */

@@ -70,7 +70,15 @@ async function createTask({ ctx, inputs }: StepRun): Promise<StepResult<'create_
       people.ids.map((slackUserId) => ({ slackUserId })),
     ),
   ]);
-  if (!assignees.ok) return { error: assignees.error };
+  if (!assignees.ok) {
+    // Said to the workflow's people, who can fix it: who is missing, and how to add them.
+    const unmatched = /is not a user of|no e-mail address/.test(assignees.error);
+    return {
+      error: unmatched
+        ? `${assignees.error} Add them to the work-management service with their Slack e-mail, or have a Slack admin link them with “/work link @person <their service e-mail>”.`
+        : assignees.error,
+    };
+  }
   const group = groupName ? groupNamed(project, groupName) : undefined;
   if (group && 'error' in group) return { error: group.error };
 

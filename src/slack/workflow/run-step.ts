@@ -28,7 +28,7 @@ import { STEP_TITLE, type StepId, type StepOutputs } from './steps.js';
 /** Every step ends (complete or fail) within this, even when the service hangs. */
 export const STEP_DEADLINE_MS = 60_000;
 /** An execution id is remembered this long: Slack's retries come within minutes. */
-const EXECUTION_KEEP_MS = 24 * 3_600_000;
+export const EXECUTION_KEEP_MS = 24 * 3_600_000;
 /** Slack shows the error to the workflow's people; keep it to a readable paragraph. */
 const MAX_ERROR_CHARS = 1_000;
 

@@ -150,6 +150,6 @@ describe('before connecting', () => {
     expect(shown).toContain('Worklink is *not connected*');
     expect(shown).toContain('`/work connect`');
     expect(shown).not.toContain(ACTION.homeNewProject);
-    expect(shown).toContain('No channel has a default project yet.');
+    expect(shown).toContain('No channel you are in has a default project yet.');
   });
 });

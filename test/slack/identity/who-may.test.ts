@@ -190,3 +190,35 @@ describe('/work status', () => {
     expect(bob).not.toContain('dan@example.com');
   });
 });
+
+describe('App Home', () => {
+  it('lists a person only the channel links of channels they are in', async () => {
+    const { alice, bob } = h.users;
+    h.fake.addChannel('C_OPEN', [alice.id, bob.id]);
+    h.fake.addChannel('G_SECRET', [alice.id]);
+    await h.worklink.store.linkChannel(
+      h.teamId,
+      'C_OPEN',
+      { projectId: website(), projectName: 'Website relaunch' },
+      alice.id,
+    );
+    await h.worklink.store.linkChannel(
+      h.teamId,
+      'G_SECRET',
+      { projectId: onboarding(), projectName: 'Customer onboarding' },
+      alice.id,
+    );
+    const homeOf = async (userId: string) => {
+      h.fake.reset();
+      await h.slack.event({ type: 'app_home_opened', user: userId, tab: 'home', channel: 'D1' });
+      const published = await h.fake.waitForCall('views.publish', (c) => c.body.user_id === userId);
+      return JSON.stringify(published.body.view);
+    };
+    const bobs = await homeOf(bob.id);
+    expect(bobs).toContain('<#C_OPEN>');
+    expect(bobs).not.toContain('G_SECRET');
+    const alices = await homeOf(alice.id);
+    expect(alices).toContain('<#C_OPEN>');
+    expect(alices).toContain('<#G_SECRET>');
+  });
+});

@@ -23,7 +23,7 @@ beforeAll(async () => {
           app_id: 'A_WORKLINK',
           authed_user: { id: h.users.bob.id },
           scope:
-            'commands,chat:write,users:read,users:read.email,im:write,im:history,files:read,channels:history,groups:history',
+            'commands,chat:write,users:read,users:read.email,im:write,im:history,files:read,channels:history,groups:history,channels:read,groups:read',
           token_type: 'bot',
           access_token: BOT_TOKEN,
           bot_user_id: 'U_WORKLINK',
@@ -42,7 +42,7 @@ async function install(code: string) {
   const location = new URL(start.headers.get('location') ?? '');
   expect(location.origin + location.pathname).toBe('https://slack.com/oauth/v2/authorize');
   expect(location.searchParams.get('scope')).toBe(
-    'commands,chat:write,users:read,users:read.email,im:write,im:history,files:read,channels:history,groups:history',
+    'commands,chat:write,users:read,users:read.email,im:write,im:history,files:read,channels:history,groups:history,channels:read,groups:read',
   );
   const state = location.searchParams.get('state') ?? '';
   const cookie = (start.headers.get('set-cookie') ?? '').split(';')[0];

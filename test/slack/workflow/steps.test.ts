@@ -87,7 +87,7 @@ describe('Create a task', () => {
     });
     expect(run.ended.state).toBe('failed');
     expect(run.ended.error).toBe(
-      `<@U_ZED> (zed@elsewhere.example) is not a user of ${h.seed.workspaceName}, so nothing was created.`,
+      `<@U_ZED> (zed@elsewhere.example) is not a user of ${h.seed.workspaceName}, so nothing was created. Add them to the work-management service with their Slack e-mail, or have a Slack admin link them with “/work link @person <their service e-mail>”.`,
     );
     expect(await taskCount(website)).toBe(before);
     expect(run.endCalls().map((c) => c.method)).toEqual(['functions.completeError']);

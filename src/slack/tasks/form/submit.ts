@@ -18,6 +18,8 @@ import type { WorklinkDeps } from '../../context/deps.js';
 import { errMessage, orDebug } from '../../context/error-replies.js';
 import { budgetLeft, withinBudget } from '../../context/submit-budget.js';
 import { type WorkContext, workContext } from '../../context/work-context.js';
+import { pastDueNote } from '../../format/date-text.js';
+import { parseDueDate } from '../../parse/due-date.js';
 import { VIEW } from '../../ui/block-ids.js';
 import { section } from '../../ui/blocks.js';
 import { NOT_CONNECTED } from '../../ui/error-text.js';
@@ -93,7 +95,7 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, mode: TaskFormMode):
     }
     // Saved: the modal closes; the confirmation is the live card (or the sentence).
     await ack();
-    await report(ctx, result, meta);
+    await report(ctx, result, meta, check.body.dueDate);
     return;
   }
 
@@ -114,7 +116,7 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, mode: TaskFormMode):
     await ctx.slack.views
       .update({ view_id: view.id, view: noticeModal(title, result.sentence) })
       .catch(orDebug(ctx.logger, 'Updating the closed task form', undefined));
-    await report(ctx, result, meta);
+    await report(ctx, result, meta, check.body.dueDate);
     return;
   }
   await ctx.slack.views
@@ -143,12 +145,15 @@ async function report(
   ctx: WorkContext,
   result: Extract<SaveOutcome, { kind: 'saved' }>,
   meta: TaskFormMeta,
+  dueSent: string | undefined,
 ) {
   try {
     const facts = result.facts;
+    // A due date before today is kept, with the note quick add gives (commands.ts).
+    const past = dueSent && (await isPast(ctx, dueSent)) ? pastDueNote(dueSent) : '';
     if (!facts || !result.created) {
       if (facts) taskChanged(ctx, facts);
-      await ctx.reply(result.sentence);
+      await ctx.reply([result.sentence, past].filter(Boolean).join(' '));
       return;
     }
     const data = await taskCardData(ctx, facts);
@@ -159,8 +164,8 @@ async function report(
         text: result.sentence,
         blocks: [section(result.sentence), ...unposted.blocks],
       });
-    } else if (result.notifyProblem) {
-      await ctx.reply(result.notifyProblem);
+    } else if (result.notifyProblem || past) {
+      await ctx.reply([result.notifyProblem, past].filter(Boolean).join(' '));
     }
   } catch (e) {
     ctx.logger.warn(`Could not report the saved task: ${errMessage(e)}`);
@@ -185,4 +190,11 @@ async function dmEnteredValues(
   } catch (e) {
     ctx.logger.error(`Could not DM ${ctx.userId} their unsaved task: ${errMessage(e)}`);
   }
+}
+
+/** Whether a yyyy-MM-dd is before today in the person's time zone. */
+async function isPast(ctx: WorkContext, date: string): Promise<boolean> {
+  const now = new Date(ctx.deps.clock?.() ?? Date.now());
+  const read = parseDueDate(date, await ctx.userTimeZone(), now);
+  return read.ok && read.past === true;
 }
