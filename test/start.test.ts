@@ -87,7 +87,7 @@ describe('start', () => {
     const res = await slack.slashCommand('help');
     expect(res.status).toBe(200);
     const reply = await fake.waitForResponse((r) => res.responseUrl?.endsWith(r.id) ?? false);
-    expect(String(reply.body.text)).toContain('Worklink commands');
+    expect(String(reply.body.text)).toContain('What you can do with Worklink');
     p.child.kill('SIGTERM');
     expect(await p.exited).toBe(0);
   });

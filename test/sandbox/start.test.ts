@@ -129,7 +129,7 @@ describe('npm start without Slack settings', () => {
     expect(await page.text()).toContain('Worklink sandbox');
 
     const help = await slashCommand(run.url, '/work help');
-    expect(help.text).toContain('Worklink commands');
+    expect(help.text).toContain('What you can do with Worklink');
 
     const setup = savedSetup();
     workspaceId = setup.seed.workspaceId;

@@ -25,7 +25,7 @@ import type { App } from '@slack/bolt';
 import type { WorklinkDeps } from '../context/deps.js';
 import { replyError } from '../context/error-replies.js';
 import { requireConnection, type WorkContext, workContext } from '../context/work-context.js';
-import { type HelpEntry, helpMessage } from './help-view.js';
+import { type HelpEntry, helpMessage, quickHelp } from './help-view.js';
 import { closestCommand } from './suggest.js';
 
 export interface SubcommandArgs {
@@ -67,12 +67,16 @@ export class WorkRouter {
       name: 'help',
       aliases: ['?'],
       group: 'Workspace',
-      usage: 'help',
-      example: 'help',
-      summary: 'list the commands',
+      usage: 'help [all]',
+      example: 'help all',
+      summary: 'the five things people do (`help all`: every command)',
       needsConnection: false,
-      run: async (ctx) => {
-        await ctx.reply(this.help());
+      run: async (ctx, args) => {
+        if (args.words[0]?.toLowerCase() === 'all') {
+          await ctx.reply(helpMessage(await this.visibleTo(ctx)));
+          return;
+        }
+        await ctx.reply(quickHelp(ctx.userId));
       },
     };
     this.subcommands = [...features, help];
@@ -97,9 +101,18 @@ export class WorkRouter {
     return this.visible().flatMap((s) => [s.name, ...(s.aliases ?? [])]);
   }
 
-  /** The help message as shown by `/work help`, optionally after an intro sentence. */
-  help(intro?: string) {
-    return helpMessage(this.visible(), intro);
+  /** The commands `ctx`'s person may use: admin-only ones to Slack admins only. */
+  async visibleTo(ctx: WorkContext): Promise<Subcommand[]> {
+    const admin = await ctx.deps.users
+      .get(ctx.slack, ctx.teamId, ctx.userId)
+      .then((u) => Boolean(u.isAdmin || u.isOwner))
+      .catch(() => false);
+    return this.visible().filter((s) => admin || !s.adminOnly);
+  }
+
+  /** The short help, as `/work help` and unknown input answer, after an intro sentence. */
+  help(intro?: string, userId = '') {
+    return quickHelp(userId, intro);
   }
 
   /** Finds the subcommand for `text` (longest name first) and what follows it. */
@@ -130,12 +143,14 @@ export class WorkRouter {
         // Keep what followed the mistyped name: `/work lsit open` → `/work list open`.
         const rest = typed.split(/\s+/).slice(guess.split(' ').length).join(' ');
         const meant = `${guess}${rest ? ` ${rest}` : ''}`.slice(0, 80);
-        const sentence = `I don’t know \`/work ${typed.slice(0, 60)}\`. Did you mean \`/work ${meant}\`? (\`/work help\` lists every command.)`;
+        const sentence = `I don’t know \`/work ${typed.slice(0, 60)}\`. Did you mean \`/work ${meant}\`? (\`/work help all\` lists every command.)`;
         await ctx.reply(sentence).catch((e) => replyError(ctx, e, { action: 'answer' }));
         return;
       }
       const intro = typed ? `I don’t know \`/work ${typed.slice(0, 60)}\`.` : undefined;
-      await ctx.reply(this.help(intro)).catch((e) => replyError(ctx, e, { action: 'show help' }));
+      await ctx
+        .reply(this.help(intro, ctx.userId))
+        .catch((e) => replyError(ctx, e, { action: 'show help' }));
       return;
     }
     const { sub, args } = found;

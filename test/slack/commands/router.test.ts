@@ -53,12 +53,12 @@ beforeAll(async () => {
 afterAll(() => h?.stop());
 
 describe('help', () => {
-  it('answers /work help with every registered command and one example each', async () => {
-    const res = await h.slack.slashCommand('help', { userId: h.users.bob.id });
+  it('answers /work help all with every registered command and one example each', async () => {
+    const res = await h.slack.slashCommand('help all', { userId: h.users.bob.id });
     expect(res.status).toBe(200);
     const reply = await h.replyTo(res);
     expect(reply.response_type).toBe('ephemeral');
-    for (const usage of ['connect [apiKey]', 'status', 'disconnect', 'help', 'probe <taskId>']) {
+    for (const usage of ['status', 'help [all]', 'probe <taskId>']) {
       expect(reply.text).toContain(`/work ${usage}`);
     }
     const blocksText = JSON.stringify(reply.blocks);
@@ -68,17 +68,17 @@ describe('help', () => {
     expect(reply.text).not.toContain('boom');
   });
 
-  it('answers empty input with help', async () => {
+  it('answers empty input with the short help', async () => {
     const res = await h.slack.slashCommand('   ');
     const reply = await h.replyTo(res);
-    expect(reply.text).toMatch(/^Worklink commands:/);
+    expect(reply.text).toMatch(/^What you can do with Worklink:/);
   });
 
   it('answers unknown input with one sentence and help', async () => {
     const res = await h.slack.slashCommand('frobnicate the widgets');
     const reply = await h.replyTo(res);
     expect(reply.text).toMatch(
-      /^I don’t know `\/work frobnicate the widgets`\.\nWorklink commands:/,
+      /^I don’t know `\/work frobnicate the widgets`\.\nWhat you can do with Worklink:/,
     );
   });
 });
@@ -104,7 +104,7 @@ describe('dispatch', () => {
     expect(reply.text).toBe(APOLOGY);
     expect(h.logs.some((l) => l.includes('kaboom'))).toBe(true);
     const again = await h.slack.slashCommand('help');
-    expect((await h.replyTo(again)).text).toContain('Worklink commands');
+    expect((await h.replyTo(again)).text).toContain('What you can do with Worklink');
   });
 });
 

@@ -33,9 +33,9 @@ describe('a mistyped command', () => {
   it('suggests the closest command instead of the whole help', async () => {
     const text = await replyText('lsit');
     expect(text).toBe(
-      'I don’t know `/work lsit`. Did you mean `/work list`? (`/work help` lists every command.)',
+      'I don’t know `/work lsit`. Did you mean `/work list`? (`/work help all` lists every command.)',
     );
-    expect(text).not.toContain('Worklink commands');
+    expect(text).not.toContain('What you can do with Worklink');
   });
 
   it('keeps what followed and handles two-word commands', async () => {
