@@ -21,7 +21,7 @@ export async function slackUserIdForEmail(
   priority: Priority = 'normal',
 ): Promise<string | undefined> {
   try {
-    const match = await ctx.deps.matcher.match(ctx.slack, ctx.teamId, email, priority);
+    const match = await ctx.deps.matcher.match(ctx.slack, ctx.teamId, email, undefined, priority);
     return match.kind === 'matched' ? match.slackUserId : undefined;
   } catch (e) {
     // A mention is a nicety: a failed lookup shows the service name instead.

@@ -123,7 +123,7 @@ export class DigestScheduler implements LongLivedPart {
       const email = serviceUsers.get(id)?.email;
       if (!email) continue;
       const match = await this.deps.matcher
-        .match(slack, teamId, email, 'bulk')
+        .match(slack, teamId, email, id, 'bulk')
         .catch(() => undefined);
       if (match?.kind !== 'matched') continue;
       people.set(match.slackUserId, [...(people.get(match.slackUserId) ?? []), id]);
