@@ -1,13 +1,17 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two tiers, as vitest projects (docs/development.md):
+ * Test tiers, as vitest projects (docs/development.md):
  *   - `fast`: pure, in-process and store-on-SQLite tests — the inner loop, `npm run test:fast`;
- *   - `slow`: end-to-end (child processes), browser and PostgreSQL tests, and the files that
- *     wait on real time; plus the PostgreSQL halves of the store tests.
- * `npm test` (what CI runs) runs both, so every test runs once. A store test written with
- * test/support/store-engines.ts runs its SQLite half in `fast` and its PostgreSQL half in
- * `slow` (WORKLINK_TEST_ENGINES below).
+ *   - `slow`: end-to-end (child processes), browser tests and the files that wait on real time,
+ *     on both store engines;
+ *   - `postgres`: the PostgreSQL halves of the other files that test both engines.
+ * `npm test` (what CI runs) runs all three, so every test runs once. A file that tests both
+ * engines (it calls `storeEngines()` or `usePostgres()`, found below) runs its SQLite half in
+ * `fast` and its PostgreSQL half in `postgres` (WORKLINK_TEST_ENGINES, see
+ * test/support/store-engines.ts `engineWanted`).
  */
 
 /** Files that start processes or servers, drive a browser, or wait on the wall clock. */
@@ -28,8 +32,18 @@ const SLOW = [
   'test/store/pg-*.test.ts',
 ];
 
-/** Files that test both store engines: SQLite half fast, PostgreSQL half slow. */
-const BOTH_ENGINES = ['test/store/**/*.test.ts', 'test/slack/notify/two-workers.test.ts'];
+function testFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return testFiles(path);
+    return name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+/** Files that test both store engines. */
+const BOTH_ENGINES = testFiles('test').filter((f) =>
+  /\b(storeEngines|usePostgres)\(/.test(readFileSync(f, 'utf8')),
+);
 
 const shared = {
   // End-to-end tests start real servers; give them room on a 2-core machine.
@@ -50,13 +64,13 @@ export default defineConfig({
           env: { WORKLINK_TEST_ENGINES: 'sqlite' },
         },
       },
+      { test: { ...shared, name: 'slow', include: SLOW } },
       {
         test: {
           ...shared,
-          name: 'slow',
-          include: [...SLOW, ...BOTH_ENGINES],
-          // SQLite-only store files: run once, in `fast`.
-          exclude: ['test/store/file-modes.test.ts'],
+          name: 'postgres',
+          include: BOTH_ENGINES,
+          exclude: SLOW,
           env: { WORKLINK_TEST_ENGINES: 'pg' },
         },
       },

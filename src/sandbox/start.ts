@@ -170,6 +170,8 @@ export async function launchSandbox(
     throw e;
   }
   sandbox.setAppEventsUrl(worklink.eventsUrl);
+  // Links to the app's task pages unfurl here as Slack would for its unfurl domains.
+  sandbox.previews.addDomains(worklink.deps.links.hosts());
 
   const stack: SandboxStack = {
     url: sandbox.url,

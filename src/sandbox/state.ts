@@ -47,6 +47,8 @@ export interface SandboxMessage {
   /** Messages from Slack itself (e.g. "/foo is not a valid command") are shown as Slackbot. */
   fromSlackbot?: boolean;
   metadata?: unknown;
+  /** The app's preview of the message's links (chat.unfurl; link-previews.ts). */
+  unfurl?: { unfurls: Record<string, unknown>; entities: Record<string, unknown>[] };
 }
 
 export interface SlackView {
@@ -129,6 +131,8 @@ export class SandboxState extends EventEmitter {
   readonly modalStacks = new Map<string, string[]>();
   readonly homeViews = new Map<string, string>();
   readonly triggers = new Map<string, Trigger>();
+  /** Each person's open side panel: a Work Object's details (entity.presentDetails). */
+  readonly panels = new Map<string, unknown>();
   readonly hooks = new Map<string, ResponseHook>();
   readonly files = new Map<string, Record<string, unknown>>();
   readonly log: LogEntry[] = [];

@@ -21,6 +21,8 @@ import { registerThreadSync } from './feeds/thread-sync.js';
 import { publishHome, registerHome } from './home/publish.js';
 import { identityCommands } from './identity/commands.js';
 import { registerIdentity } from './identity/register.js';
+import { previewsCommand } from './links/previews-command.js';
+import { registerUnfurls } from './links/unfurl.js';
 import { digestCommands } from './notify/digest/commands.js';
 import { answerOnFailure, normalizePayload } from './payload-guard.js';
 import { outboxStatusSection, peopleCommands } from './people/commands.js';
@@ -29,6 +31,7 @@ import { directoryCommands } from './projects/directory/commands.js';
 import { registerProjectPick } from './projects/pick-action.js';
 import { registerProjects } from './projects/register.js';
 import { registerReminders, remindCommands } from './remind/commands.js';
+import type { ConnectionShares } from './start/connection-limits.js';
 import { DEFAULT_HTTP_LIMITS, guardSlackRequests } from './start/http-guard.js';
 import { ReplayWindow } from './start/replay-window.js';
 import { singleFlightAuthorize } from './start/token-refresh.js';
@@ -54,6 +57,9 @@ export const BOT_SCOPES = [
   // App Home lists only the channel links of channels the reader is in (users.conversations).
   'channels:read',
   'groups:read',
+  // Link previews: link_shared for the unfurl domains, chat.unfurl (docs/links.md).
+  'links:read',
+  'links:write',
 ] as const;
 
 export const EVENTS_PATH = '/slack/events';
@@ -67,6 +73,8 @@ export interface BuildAppOptions {
   port?: number;
   /** More `/work` subcommands, after the features' own (tests). */
   subcommands?: readonly Subcommand[];
+  /** The server's connection shares, told which connections carried signed requests. */
+  shares?: ConnectionShares;
 }
 
 /** Every `/work` subcommand, in the order help lists them (the router adds `help`). */
@@ -82,6 +90,7 @@ export function workSubcommands(extra: readonly Subcommand[] = []): Subcommand[]
     ...peopleCommands,
     ...digestCommands,
     ...remindCommands,
+    previewsCommand,
     ...extra,
   ];
 }
@@ -124,6 +133,7 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
       path: EVENTS_PATH,
       signingSecret,
       replays: new ReplayWindow({ store: deps.store.seenRequests, logger: deps.logger }),
+      shares: options.shares,
       limits,
       logger: deps.logger,
     });
@@ -228,6 +238,7 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
   const router = new WorkRouter(workSubcommands(options.subcommands));
   router.register(app, deps);
   registerProjectPick(app, deps, (ctx, text) => router.dispatch(ctx, text));
+  registerUnfurls(app, deps);
   registerConnection(app, deps);
   registerTasks(app, deps);
   registerProjects(app, deps);

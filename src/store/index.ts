@@ -48,6 +48,7 @@ import { type TaskCreatorsStore, taskCreatorsStore } from './task-creators.js';
 import { type TaskIndexStore, taskIndexStore } from './task-index.js';
 import { type TaskMessagesStore, taskMessagesStore } from './task-messages.js';
 import { type TeamSettingsStore, teamSettingsStore } from './team-settings.js';
+import { type UnfurlSettingsStore, unfurlSettingsStore } from './unfurl-settings.js';
 import { type UserLinksStore, userLinksStore } from './user-links.js';
 import { type WatchStateStore, watchStateStore } from './watch-state.js';
 
@@ -131,6 +132,8 @@ export interface Store {
   readonly personalKeys: PersonalKeysStore;
   /** Each team's admin policies (`/work settings`). */
   readonly teamSettings: TeamSettingsStore;
+  /** Where each team's links to the service unfurl (`/work previews`). */
+  readonly unfurlSettings: UnfurlSettingsStore;
   /**
    * Forgets what Worklink keeps about a team's service workspace: the connection (API key),
    * people's own keys, channel links and feeds, known projects, the task index and the
@@ -221,6 +224,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
   const reminders = remindersStore(db);
   const personalKeys = personalKeysStore(db, secrets);
   const teamSettings = teamSettingsStore(db);
+  const unfurlSettings = unfurlSettingsStore(db);
 
   const forgetTeam = db.transaction((teamId: string): ForgottenTeam => {
     taskIndex.deleteTeam(teamId);
@@ -239,6 +243,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     lookups.clear(teamId);
     notifySettings.deleteTeam(teamId);
     teamSettings.deleteTeam(teamId);
+    unfurlSettings.deleteTeam(teamId);
     // Held DMs could no longer be sent.
     heldDms.deleteTeam(teamId);
     // Without a token its messages can no longer be updated.
@@ -321,6 +326,7 @@ export function openStore(dataDir: string, options: OpenStoreOptions = {}): Stor
     pace: asyncStore(paceStore(db)),
     personalKeys: asyncStore(personalKeys),
     teamSettings: asyncStore(teamSettings),
+    unfurlSettings: asyncStore(unfurlSettings),
     forgetTeam: async (teamId) => forgetTeam(teamId),
     forgetUninstalledTeam: async (teamId, reason, now = Date.now()) =>
       forgetUninstalledTeam(teamId, reason, now),

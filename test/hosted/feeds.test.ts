@@ -141,6 +141,7 @@ describe('/work feed on sync', () => {
     expect(h.hosted.comments.at(-1)).toEqual({
       taskId,
       content: 'I will take it & ship @carol a build\n\n— Bob Brown (via Slack)',
+      createdBy: h.hosted.users.alice,
     });
     // The other feed channel hears of it in its thread; its own thread does not.
     const echo = await h.fake.waitForCall(

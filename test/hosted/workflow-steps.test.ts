@@ -53,6 +53,10 @@ describe('Workflow steps against the hosted-style service', () => {
     const done = await runWorkflowStep(h, 'complete_task', { task: taskId });
     expect(done.ended).toMatchObject({ state: 'completed', outputs: { status: 'Done' } });
     expect(h.hosted.tasks.get(taskId)?.done).toBe(true);
+    const reopened = await runWorkflowStep(h, 'reopen_task', { task: taskId });
+    expect(reopened.ended.state).toBe('completed');
+    expect(reopened.ended.outputs?.status).not.toBe('Done');
+    expect(h.hosted.tasks.get(taskId)?.done).toBe(false);
 
     const found = await runWorkflowStep(h, 'find_task', {
       words: 'welcome pack',

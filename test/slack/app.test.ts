@@ -12,6 +12,7 @@ import { RouteRegistry } from '../../src/slack/context/routes.js';
 import { SlackUserDirectory } from '../../src/slack/context/slack-users.js';
 import { WorkClientCache } from '../../src/slack/context/work-clients.js';
 import { createChannelFeeds } from '../../src/slack/feeds/channel-feeds.js';
+import { WorkLinks } from '../../src/slack/links/addresses.js';
 import { createActivityHub } from '../../src/slack/notify/activity.js';
 import { createLiveMessages } from '../../src/slack/notify/live-messages.js';
 import { SlackMatcher } from '../../src/slack/notify/match.js';
@@ -90,6 +91,7 @@ describe('buildApp', () => {
       store,
       logger,
       workUrls: urls,
+      links: new WorkLinks({}),
       routes: new RouteRegistry(),
       users: new SlackUserDirectory(),
       workClients,

@@ -71,6 +71,8 @@ describe('manifest.yml', () => {
       'groups:history',
       'channels:read',
       'groups:read',
+      'links:read',
+      'links:write',
     ]);
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([...BOT_SCOPES].sort());
     expect(manifest.oauth_config.scopes.user).toBeUndefined();
@@ -82,6 +84,8 @@ describe('manifest.yml', () => {
     expect(manifest.settings.event_subscriptions.bot_events.sort()).toEqual([
       'app_home_opened',
       'app_uninstalled',
+      'entity_details_requested',
+      'link_shared',
       'message.channels',
       'message.groups',
       'tokens_revoked',

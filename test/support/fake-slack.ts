@@ -21,6 +21,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { validateBlocks } from '../../src/sandbox/block-validation.js';
 import { SandboxState, type SandboxUser } from '../../src/sandbox/state.js';
+import { UnfurlLog } from '../../src/sandbox/unfurls.js';
 import { WebApi } from '../../src/sandbox/web-api.js';
 import type { ApiResult, Script } from '../../src/sandbox/web-api-scripts.js';
 import { FunctionExecutions } from '../../src/sandbox/workflow-functions.js';
@@ -136,6 +137,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   // Any execution id the tests make up is one Slack started; each ends once.
   const executions = new FunctionExecutions(true);
   api.extend(executions.methods(), (token) => executions.acceptsToken(token));
+  // Link previews: chat.unfurl and entity.presentDetails are answered and recorded.
+  api.extend(new UnfurlLog().methods());
   const users = new WorkspaceUsers(state);
   for (const u of options.users ?? []) users.set(u.id, u);
   // Given no people, anyone the app DMs exists (the outbox worker's tests name them freely).

@@ -76,8 +76,12 @@ export interface HostedFake {
   projects: { website: string; onboarding: string };
   customers: string[];
   tasks: Map<string, HostedTask>;
-  /** Comments posted, in order. */
-  comments: { taskId: string; content: string }[];
+  /** Comments posted, in order, with the user whose key posted each. */
+  comments: { taskId: string; content: string; createdBy: string }[];
+  /** Each seeded person's own key (acting as them), by first name. */
+  userKeys: Record<'alice' | 'bob' | 'carol' | 'dan' | 'erin', string>;
+  /** Revokes a key: from now on it is answered 403. */
+  revokeKey(key: string): void;
   projectsById: Map<string, HostedProject>;
   options: Required<HostedFakeOptions>;
   /** The seeded workspace in the embedded service's seed shape (for the shared harness). */
@@ -132,7 +136,15 @@ export async function startHostedFake(options: HostedFakeOptions = {}): Promise<
     string
   >;
   const tasks = new Map<string, HostedTask>();
-  const comments: { taskId: string; content: string }[] = [];
+  const comments: { taskId: string; content: string; createdBy: string }[] = [];
+  // Every person may hold a key of their own, acting as them; the workspace key is Alice's.
+  const userKeys = Object.fromEntries(
+    FIRST_NAMES.map((f) => [f, `hosted-${f}-${randomBytes(12).toString('hex')}`]),
+  ) as Record<(typeof FIRST_NAMES)[number], string>;
+  const keyUser = new Map<string, string>([
+    [apiKey, users.alice],
+    ...FIRST_NAMES.map((f): [string, string] => [userKeys[f], users[f]]),
+  ]);
   /** Each project's tasks in TaskNumber order (lists stay cheap at 100 000 tasks). */
   const byProject = new Map<string, HostedTask[]>();
   const projectsById = new Map<string, HostedProject>();
@@ -303,6 +315,7 @@ export async function startHostedFake(options: HostedFakeOptions = {}): Promise<
     path: string,
     query: URLSearchParams,
     body: Record<string, unknown>,
+    caller: string,
   ): { key: string; answer: Answer } => {
     const parts = path.split('/').filter(Boolean);
     const key = `${method} /${parts.map((p, i) => (/^[0-9a-f]{24}$/.test(p) && i > 0 ? ':id' : p)).join('/')}`;
@@ -313,7 +326,7 @@ export async function startHostedFake(options: HostedFakeOptions = {}): Promise<
       case 'base:GET /verify':
         return {
           key,
-          answer: ok({ data: { workspaceId, workspaceName: 'Hosted Co', createdBy: users.alice } }),
+          answer: ok({ data: { workspaceId, workspaceName: 'Hosted Co', createdBy: caller } }),
         };
       case 'base:GET /task': {
         const p = project(query.get('projectId') ?? undefined);
@@ -333,7 +346,7 @@ export async function startHostedFake(options: HostedFakeOptions = {}): Promise<
           projectId: p.id,
           name,
           assignees: (body.taskUsers as string[] | undefined) ?? [],
-          createdBy: users.alice,
+          createdBy: caller,
           dueDate: (body.dueDate as string | undefined) ?? null,
           priority: body.priority as number | undefined,
           description: (body.description as string | undefined) ?? null,
@@ -368,7 +381,7 @@ export async function startHostedFake(options: HostedFakeOptions = {}): Promise<
       case 'base:POST /task/:id/comments': {
         const t = task(parts[1]);
         if (!t) return { key, answer: fail(404, 'Task not found') };
-        comments.push({ taskId: t.id, content: String(body.content) });
+        comments.push({ taskId: t.id, content: String(body.content), createdBy: caller });
         return {
           key,
           answer: written('Comment added', { _id: objectId(), content: body.content }),
@@ -497,7 +510,8 @@ export async function startHostedFake(options: HostedFakeOptions = {}): Promise<
       return;
     }
     if (!address) return send(res, fail(404, 'Not found'));
-    if (req.headers.apikey !== apiKey) return send(res, fail(403, 'Invalid API key'));
+    const caller = keyUser.get(String(req.headers.apikey ?? ''));
+    if (!caller) return send(res, fail(403, 'Invalid API key'));
     let body: Record<string, unknown> = {};
     if (raw) {
       try {
@@ -506,7 +520,14 @@ export async function startHostedFake(options: HostedFakeOptions = {}): Promise<
         return send(res, fail(400, 'Unexpected token in JSON'));
       }
     }
-    const { key, answer } = route(req.method ?? 'GET', address, path, url.searchParams, body);
+    const { key, answer } = route(
+      req.method ?? 'GET',
+      address,
+      path,
+      url.searchParams,
+      body,
+      caller,
+    );
     counts.set(key, (counts.get(key) ?? 0) + 1);
     send(res, answer);
   };
@@ -528,13 +549,17 @@ export async function startHostedFake(options: HostedFakeOptions = {}): Promise<
     customers,
     tasks,
     comments,
+    userKeys,
+    revokeKey: (key) => {
+      keyUser.delete(key);
+    },
     projectsById,
     options: opts,
     seed: () => ({
       apiKey,
       workspaceId,
       workspaceName: 'Hosted Co',
-      users: userList.map((u) => ({ ...u })),
+      users: userList.map((u, i) => ({ ...u, apiKey: userKeys[FIRST_NAMES[i]!] })),
       customers: [
         { customerId: customers[0] ?? '', companyName: 'Acme Corp' },
         { customerId: customers[1] ?? '', companyName: 'Globex' },

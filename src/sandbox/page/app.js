@@ -11,6 +11,7 @@ import {
   textHtml,
 } from './blocks.js';
 import { mrkdwnToHtml } from './mrkdwn.js';
+import { drawPanel, renderPreviews } from './previews.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -333,6 +334,13 @@ function drawMessage(channelId, m) {
   if (m.blocks) body.append(renderBlocks(m.blocks, ctx));
   else body.append(el('div', { class: 'bk-text', html: mrkdwnToHtml(m.text, mkCtx()) }));
   for (const a of renderAttachments(m.attachments, ctx)) body.append(a);
+  const previews = renderPreviews(m, {
+    renderBlocks: (blocks) => renderBlocks(blocks, ctx),
+    userName: (id) => userById(id)?.realName ?? id,
+    action: (actionId, value) => post('/sandbox/action', { container, actionId, value }),
+    details: (url) => post('/sandbox/entity-details', { channel: channelId, ts: m.ts, url }),
+  });
+  if (previews) body.append(previews);
   const isReply = m.threadTs && m.threadTs !== m.ts;
   return el(
     'article',
@@ -653,6 +661,10 @@ function render() {
   drawSidebar();
   drawHeader();
   drawModal();
+  drawPanel(ui.snap.panel, {
+    userName: (id) => userById(id)?.realName ?? id,
+    close: () => post('/sandbox/close-panel', {}),
+  });
   drawLog();
   document.body.dataset.version = String(ui.snap.version);
   document.body.dataset.user = ui.me ?? '';

@@ -9,6 +9,7 @@ import type { Store } from '../../store/index.js';
 import type { TaskIndexRefresh } from '../../sync/task-index-refresh.js';
 import type { Watcher } from '../../sync/watcher.js';
 import type { ChannelFeedsPart } from '../feeds/channel-feeds.js';
+import type { WorkLinks } from '../links/addresses.js';
 import type { ActivityHub } from '../notify/activity.js';
 import type { DigestScheduler } from '../notify/digest/scheduler.js';
 import type { QuietRelease } from '../notify/dm-gate.js';
@@ -27,6 +28,8 @@ export interface WorklinkDeps {
   logger: Logger;
   /** The work-management service this app talks to. */
   workUrls: WorkUrls;
+  /** "Open in …" addresses of tasks and projects (links/addresses.ts). */
+  links: WorkLinks;
   /** Extra HTTP routes served beside /slack/events (HTTP and OAuth modes; Socket Mode on PORT). */
   routes: RouteRegistry;
   /** users.info, cached: time zones and admin flags. */

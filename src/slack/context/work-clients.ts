@@ -17,11 +17,14 @@ export class WorkClientCache {
     /** Options every client gets (e.g. maxResponseBytes, where dropped list items are noted). */
     private readonly shared: Pick<WorkClientOptions, 'maxResponseBytes' | 'timeoutMs' | 'log'> = {},
     private readonly observe?: (client: WorkClient, teamId: string) => WorkClient,
+    /** Told each team's connection key (the "Open in …" links of the embedded pages). */
+    private readonly onTeamKey?: (teamId: string, apiKey: string) => void,
   ) {}
 
   for(connection: Pick<Connection, 'teamId' | 'apiKey'>): WorkClient {
     const keyHash = createHash('sha256').update(connection.apiKey).digest('hex').slice(0, 16);
     const id = `${connection.teamId}:${keyHash}`;
+    this.onTeamKey?.(connection.teamId, connection.apiKey);
     let client = this.clients.get(id);
     if (!client) {
       // Drop the team's client for an older key.

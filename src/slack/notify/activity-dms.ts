@@ -21,6 +21,7 @@ import type { NewOutboxRow } from '../../store/outbox.js';
 import type { TaskCreator } from '../../store/task-creators.js';
 import type { WorkClient } from '../../workapi/client.js';
 import { orDebug } from '../context/error-replies.js';
+import type { WorkLinks } from '../links/addresses.js';
 import type { ActivityListener, Actor, TaskActivity } from './activity.js';
 import { commentMessage, completedMessage } from './activity-messages.js';
 import type { SlackMatcher } from './match.js';
@@ -35,6 +36,8 @@ export interface ActivityDmsDeps {
   workFor(teamId: string): Promise<WorkClient | undefined>;
   directory: ServiceDirectory;
   matcher: SlackMatcher;
+  /** "Open in …" addresses for the DMs' buttons. */
+  links?: WorkLinks;
 }
 
 /** What the DMs say of a task. */
@@ -159,7 +162,13 @@ async function toPeople(
     a.kind === 'commented'
       ? `comment:${a.taskId}:${a.commentId ?? randomBytes(6).toString('hex')}`
       : `completed:${a.taskId}:${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
-  const about = { taskId: a.taskId, taskName: info?.name ?? '', actor: actorLabel(a.actor) };
+  const url = deps.links?.task(teamId, { ...a, projectId: info?.projectId });
+  const about = {
+    taskId: a.taskId,
+    taskName: info?.name ?? '',
+    actor: actorLabel(a.actor),
+    ...(url && deps.links ? { open: { label: deps.links.label, url } } : {}),
+  };
   const rows: NewOutboxRow[] = people
     .filter((r) => !isActor(r))
     .map((r) => ({

@@ -4,9 +4,11 @@
  * creator), and the one message that lists the DMs held during someone's quiet hours.
  * Pure; each returns the {text, blocks} an outbox row carries.
  */
+
 import type { KnownBlock } from '@slack/types';
 import type { HeldDm } from '../../store/held-dms.js';
 import { cut, esc } from '../format/text.js';
+import { openButtons } from '../tasks/card/view.js';
 import { ACTION } from '../ui/block-ids.js';
 import { bold, creatorText } from './assignment-message.js';
 
@@ -23,6 +25,8 @@ interface About {
   taskName: string;
   /** '<@U…>' for a Slack user, else a name. */
   actor?: string;
+  /** "Open in …", when the task's address is known. */
+  open?: { label: string; url: string };
 }
 
 const section = (text: string): KnownBlock => ({
@@ -39,7 +43,10 @@ const button = (actionId: string, label: string, taskId: string) => ({
 
 export function commentMessage(about: About & { comment: string; role: 'assignee' | 'creator' }) {
   const quoted = cut(about.comment.trim(), QUOTE_CHARS);
-  const sentence = `${creatorText(about.actor)} commented on ${bold(about.taskName)}`;
+  const who = creatorText(about.actor);
+  const sentence = who
+    ? `${who} commented on ${bold(about.taskName)}`
+    : `New comment on ${bold(about.taskName)}`;
   const why = about.role === 'creator' ? 'You created this task.' : 'You are assigned to it.';
   const quote = esc(quoted)
     .split('\n')
@@ -53,7 +60,8 @@ export function commentMessage(about: About & { comment: string; role: 'assignee
       block_id: 'comment_dm_actions',
       elements: [
         button(ACTION.taskComment, 'Reply', about.taskId),
-        button(ACTION.taskOpen, 'Open', about.taskId),
+        button(ACTION.taskOpen, 'Details', about.taskId),
+        ...openButtons(about),
       ],
     },
   ];
@@ -61,7 +69,10 @@ export function commentMessage(about: About & { comment: string; role: 'assignee
 }
 
 export function completedMessage(about: About): ActivityMessage {
-  const sentence = `${creatorText(about.actor)} completed ${bold(about.taskName)}, a task you created`;
+  const who = creatorText(about.actor);
+  const sentence = who
+    ? `${who} completed ${bold(about.taskName)}, a task you created`
+    : `${bold(about.taskName)}, a task you created, was completed`;
   return {
     text: `${sentence}.`,
     blocks: [
@@ -69,7 +80,7 @@ export function completedMessage(about: About): ActivityMessage {
       {
         type: 'actions',
         block_id: 'completed_dm_actions',
-        elements: [button(ACTION.taskOpen, 'Open', about.taskId)],
+        elements: [button(ACTION.taskOpen, 'Details', about.taskId), ...openButtons(about)],
       },
     ],
   };

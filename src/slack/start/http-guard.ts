@@ -27,6 +27,7 @@ import type {
 } from 'node:http';
 import type { Logger } from '@slack/bolt';
 import { errMessage } from '../../error-message.js';
+import { ConnectionShares } from './connection-limits.js';
 import type { ReplayWindow } from './replay-window.js';
 
 export interface HttpLimits {
@@ -34,8 +35,12 @@ export interface HttpLimits {
   headersTimeoutMs: number;
   /** The whole request, body included, must arrive within this. */
   requestTimeoutMs: number;
-  /** Open connections at most; more are closed as they arrive. */
+  /** Open connections at most (connection-limits.ts shares them out). */
   maxConnections: number;
+  /** Connections one client address may hold before any request on them is signed. */
+  perAddressConnections: number;
+  /** Connections kept for signed (Slack's) requests: unsigned ones never take them. */
+  reservedConnections: number;
   /** /slack/events bodies; a full modal's view_submission stays far below. */
   slackBodyBytes: number;
 }
@@ -44,6 +49,8 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 15_000,
   maxConnections: 256,
+  perAddressConnections: 32,
+  reservedConnections: 64,
   slackBodyBytes: 1024 * 1024,
 };
 
@@ -63,17 +70,27 @@ export function serverOptions(limits: HttpLimits): ServerOptions {
   };
 }
 
-/** On a server made elsewhere (Socket Mode's route server): the same limits. */
-export function applyServerLimits(server: Server, limits: HttpLimits): void {
+/**
+ * The timeouts (again, for a server made elsewhere: Socket Mode's route server) and the
+ * connection shares (`shares`, made for the limits; new when not given).
+ */
+export function applyServerLimits(
+  server: Server,
+  limits: HttpLimits,
+  shares = new ConnectionShares(limits),
+): ConnectionShares {
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = limits.requestTimeoutMs;
-  server.maxConnections = limits.maxConnections;
+  shares.attach(server);
+  return shares;
 }
 
 export interface SlackGuardOptions {
   path: string;
   signingSecret: string;
   replays: ReplayWindow;
+  /** Told which connections carried a signed request (they are Slack's). */
+  shares?: ConnectionShares;
   limits: HttpLimits;
   logger: Pick<Logger, 'info' | 'debug' | 'error'>;
   now?: () => number;
@@ -124,6 +141,7 @@ export function guardSlackRequests(
         if (!validSignature(options.signingSecret, timestamp!, body, signature)) {
           return refuse(res, 401, 'The Slack signature does not match.');
         }
+        options.shares?.proven(req.socket);
         const expires = (Number(timestamp) + SIGNATURE_TOLERANCE_S) * 1000 + 1000;
         const digest = createHash('sha256').update(signature).digest('hex');
         if (!(await replays.claim(`sig:${digest}`, expires))) {

@@ -29,6 +29,7 @@ import { RouteRegistry } from '../context/routes.js';
 import { SlackUserDirectory } from '../context/slack-users.js';
 import { WorkClientCache, type WorkUrls } from '../context/work-clients.js';
 import { createChannelFeeds } from '../feeds/channel-feeds.js';
+import { WorkLinks } from '../links/addresses.js';
 import { createActivityHub } from '../notify/activity.js';
 import { activityDms } from '../notify/activity-dms.js';
 import { DigestScheduler } from '../notify/digest/scheduler.js';
@@ -40,6 +41,7 @@ import { emitSeenChanges } from '../notify/seen-changes.js';
 import { ServiceDirectory } from '../notify/service-directory.js';
 import { ReminderScheduler } from '../remind/scheduler.js';
 import { slackCode } from '../ui/error-text.js';
+import { ConnectionShares } from './connection-limits.js';
 import { applyServerLimits, DEFAULT_HTTP_LIMITS, serverOptions } from './http-guard.js';
 import { Lifecycle } from './lifecycle.js';
 import { unreadableInstallsSentence } from './unreadable-installs.js';
@@ -134,10 +136,17 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
         : await checkBotToken(config.slack.botToken, config.slackApiUrl);
 
     // Every team's client feeds the task index with what it reads (sync/task-sightings.ts).
+    // "Open in …" addresses: the settings' templates, else the embedded service's pages.
+    const links = new WorkLinks({
+      settings: config.links,
+      // No WORK_API_URL: the embedded service, started here or handed in (tests, sandbox).
+      embeddedOrigin: config.workApi ? undefined : new URL(workUrls.baseUrl).origin,
+    });
     const workClients = new WorkClientCache(
       workUrls,
       { maxResponseBytes: config.workMaxResponseBytes, log: logger },
       (client, teamId) => indexWorkClient(client, teamId, store.taskIndex, (m) => logger.warn(m)),
+      (teamId, apiKey) => links.rememberKey(teamId, apiKey),
     );
     // Who this process is in the leases it takes on shared work (outbox rows, looks, rounds).
     const instanceId = newInstanceId();
@@ -215,6 +224,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       logger,
       demoKeys: options.demoKeys,
       workUrls,
+      links,
       routes: new RouteRegistry(),
       users,
       workClients,
@@ -240,6 +250,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       slackFor: (teamId) => notifications.slackFor(teamId),
       now: options.clock,
       instanceId,
+      links,
     });
     deps.digest = digest;
     const reminders = new ReminderScheduler({
@@ -266,6 +277,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
         },
         directory,
         matcher,
+        links,
       }),
     );
     const lifecycle = new Lifecycle([
@@ -291,10 +303,12 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
     });
 
     const limits = { ...DEFAULT_HTTP_LIMITS, ...config.httpLimits };
+    const shares = new ConnectionShares(limits);
     const app = buildApp(config, deps, {
       botIdentity,
       port,
       subcommands: options.subcommands,
+      shares,
     });
     let url = '';
     if (config.slack.mode === 'socket') {
@@ -310,7 +324,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
         { port, host: options.host },
         serverOptions(limits),
       )) as Server;
-      applyServerLimits(server, limits);
+      applyServerLimits(server, limits, shares);
       cleanup.push(async () => {
         await app.stop();
       });

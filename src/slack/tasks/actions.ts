@@ -14,6 +14,7 @@ import { ACTION } from '../ui/block-ids.js';
 import { context } from '../ui/blocks.js';
 import { slackErrorCode } from '../ui/error-text.js';
 import { fitMessage } from '../ui/limits.js';
+import { rowMenuTaskId, showDetails } from './card/details.js';
 import { taskCardData } from './card/load.js';
 import { taskCard, taskCardText } from './card/view.js';
 import { taskCommentModal } from './comment/view.js';
@@ -102,11 +103,10 @@ export function register(app: App, deps: WorklinkDeps): void {
     }
   });
 
-  onTaskButton(ACTION.taskOpen, async (ctx, taskId) => {
-    await runSafely(ctx, { action: 'load the task', id: taskId }, async () => {
-      const data = await taskCardData(ctx, factsFromTask(await ctx.work.getTask(taskId)));
-      await ctx.reply({ text: taskCardText(data), blocks: taskCard(data) });
-    });
+  onTaskButton(ACTION.taskOpen, (ctx, taskId, args) => showDetails(ctx, taskId, args));
+  onAction(app, deps, ACTION.taskRowMenu, async (ctx, args) => {
+    const taskId = rowMenuTaskId(args);
+    if (taskId && !taskIdProblem(taskId)) await showDetails(ctx, taskId, args);
   });
 
   // Previous / Next: ACTION.taskListPage + ":prev" / ":next".

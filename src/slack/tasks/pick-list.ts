@@ -25,6 +25,8 @@ export interface PickRow {
   projectName: string;
   done: boolean;
   assignees: string[];
+  /** The task's address in the service: its name links there ("Open in …"). */
+  url?: string;
 }
 
 const BUTTON: Record<TaskVerb, string> = {
@@ -55,8 +57,9 @@ export function pickListMessage(input: {
       : `${total} tasks match. Which one?`;
   const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: heading } }];
   input.tasks.forEach((t, i) => {
+    const title = esc(cut(numbered(t.name, t.number), 200));
     const line = [
-      `${t.done ? '✅ ' : ''}*${esc(cut(numbered(t.name, t.number), 200))}*`,
+      `${t.done ? '✅ ' : ''}*${t.url ? `<${t.url}|${title}>` : title}*`,
       esc(t.projectName),
       t.assignees.length ? esc(people(t.assignees)) : '_nobody_',
     ].join(' · ');

@@ -80,6 +80,7 @@ export async function runTaskVerb(ctx: WorkContext, verb: TaskVerb, text: string
             t.projectId,
           done: t.done,
           assignees: names(t.assigneeIds),
+          url: ctx.deps.links.task(ctx.teamId, t),
         })),
       ),
     }),

@@ -8,7 +8,10 @@ export const ACTION = {
   taskComment: 'task_comment',
   taskEdit: 'task_edit',
   taskComplete: 'task_complete',
+  /** "Details": the current card where the person is (tasks/card/details.ts); value = taskId. */
   taskOpen: 'task_open',
+  /** A task row's overflow menu: Details (value = taskId) and "Open in …" (a URL option). */
+  taskRowMenu: 'task_row_menu',
   /** On a done task's messages: back to the project's first open status; value = taskId. */
   taskReopen: 'task_reopen',
   /** Pick list of a task command that matched several; value = JSON {verb, taskId, rest}. */

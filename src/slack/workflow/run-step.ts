@@ -103,8 +103,8 @@ function botClient(deps: WorklinkDeps, args: FunctionArgs): WebClient {
   return client;
 }
 
-/** One execution, start to end (exported for the sandbox-free unit of work in tests). */
-export async function runStep<S extends StepId>(
+/** One execution, start to end; never throws, always ends the step (once). */
+async function runStep<S extends StepId>(
   deps: WorklinkDeps,
   spec: StepSpec<S>,
   args: FunctionArgs,
@@ -126,7 +126,14 @@ export async function runStep<S extends StepId>(
       error: `Worklink could not record this run (its database did not answer), so it did nothing. Run the workflow again in a moment.`,
     };
   } else {
-    result = await execute(deps, spec, args);
+    result = await execute(deps, spec, args).catch((e: unknown) => {
+      // Worklink's own failure (its database, a bug): still an answer, never a hang.
+      logger.error(`Step “${title}” ${executionId} broke: ${errMessage(e)}`);
+      return {
+        error:
+          'Worklink ran into an unexpected problem while running this step (its log says which). Check the task before running the workflow again.',
+      };
+    });
   }
   try {
     if ('outputs' in result) {

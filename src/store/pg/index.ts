@@ -27,6 +27,7 @@ import { pgTaskCreatorsStore } from './task-creators.js';
 import { pgTaskIndexStore } from './task-index.js';
 import { pgTaskMessagesStore } from './task-messages.js';
 import { pgTeamSettingsStore } from './team-settings.js';
+import { pgUnfurlSettingsStore } from './unfurl-settings.js';
 import { pgUserLinksStore } from './user-links.js';
 import { pgWatchStateStore } from './watch-state.js';
 
@@ -100,12 +101,14 @@ export async function openPgStore(options: OpenPgStoreOptions): Promise<Store> {
     pace: pgPaceStore(db),
     personalKeys: pgPersonalKeysStore(db, secrets),
     teamSettings: pgTeamSettingsStore(db),
+    unfurlSettings: pgUnfurlSettingsStore(db),
     forgetTeam: (teamId) => db.tx((tx) => forgetTeam(tx, teamId)),
     forgetUninstalledTeam: (teamId, reason, now = Date.now()) =>
       db.tx(async (tx) => {
         await pgLookupCacheStore(tx).clear(teamId);
         await pgNotifySettingsStore(tx).deleteTeam(teamId);
         await pgTeamSettingsStore(tx).deleteTeam(teamId);
+        await pgUnfurlSettingsStore(tx).deleteTeam(teamId);
         // Held DMs could no longer be sent.
         await pgHeldDmsStore(tx, outbox).deleteTeam(teamId);
         // Without a token its messages can no longer be updated.

@@ -5,6 +5,12 @@
 import { change as feedChoices } from './2026-11-24-feed-choices.js';
 import { change as personalKeys } from './2026-11-24-personal-keys.js';
 import { change as reminders } from './2026-11-24-reminders.js';
+import { change as unfurlSettings } from './2026-11-24-unfurl-settings.js';
 import type { SchemaChange } from './schema-change.js';
 
-export const schemaChanges: readonly SchemaChange[] = [feedChoices, personalKeys, reminders];
+export const schemaChanges: readonly SchemaChange[] = [
+  feedChoices,
+  personalKeys,
+  reminders,
+  unfurlSettings,
+];

@@ -70,7 +70,7 @@ describe('the messages about a task', () => {
     expect(messages.every((m) => m.actor === `<@${h.users.alice.id}>`)).toBe(true);
   });
 
-  it('after /work done: the card and both DMs show Done, with Reopen and Open', async () => {
+  it('after /work done: the card and both DMs show Done, with Reopen, Details and Open in', async () => {
     const { taskId, messages } = await taskWithMessages('Finish the report');
     const res = await h.slack.slashCommand(`done ${taskId}`);
     expect(res.status).toBe(200);
@@ -80,7 +80,7 @@ describe('the messages about a task', () => {
       expect(text).toContain('✅');
       expect(text).toContain('Status: *Done*');
       expect(text).toContain('"text":"Reopen"');
-      expect(text).toContain('"text":"Open"');
+      expect(text).toContain('"text":"Details"');
       expect(text).not.toContain('Mark complete');
     }
     // The task's number, answered by the completion, is shown from now on.

@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../../support/harness.js';
 
 const MAX_CONNECTIONS = 12;
+const PER_ADDRESS = 4;
+const RESERVED = 3;
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness({
@@ -19,6 +21,8 @@ beforeAll(async () => {
         headersTimeoutMs: 1_500,
         requestTimeoutMs: 1_500,
         maxConnections: MAX_CONNECTIONS,
+        perAddressConnections: PER_ADDRESS,
+        reservedConnections: RESERVED,
       },
     }),
   });
@@ -33,10 +37,15 @@ interface Raw {
   closed: Promise<void>;
 }
 
-/** Opens a connection and sends a request head (no body). */
-async function openRequest(path: string, headers: Record<string, string | number>): Promise<Raw> {
+/** Opens a connection (from `from`, a loopback address) and sends a request head, no body. */
+async function openRequest(
+  path: string,
+  headers: Record<string, string | number>,
+  from = '127.0.0.1',
+  complete = true,
+): Promise<Raw> {
   const { port } = new URL(h.worklink.url);
-  const socket = connect(Number(port), '127.0.0.1');
+  const socket = connect({ port: Number(port), host: '127.0.0.1', localAddress: from });
   await new Promise((resolve) => socket.once('connect', resolve));
   let data = '';
   const status = new Promise<number>((resolve) => {
@@ -51,7 +60,8 @@ async function openRequest(path: string, headers: Record<string, string | number
   const head = Object.entries({ host: `127.0.0.1:${port}`, ...headers })
     .map(([k, v]) => `${k}: ${v}`)
     .join('\r\n');
-  socket.write(`POST ${path} HTTP/1.1\r\n${head}\r\n\r\n`);
+  // A slow-header client stops before the head's end.
+  socket.write(`POST ${path} HTTP/1.1\r\n${head}\r\n${complete ? '\r\n' : ''}`);
   return { socket, status, closed };
 }
 
@@ -110,19 +120,61 @@ describe('/work/events', () => {
   });
 });
 
-it(`closes connections past the cap of ${MAX_CONNECTIONS}`, async () => {
+const closedSoon = (r: Raw) => within(r.closed, 1_000).then((v) => v === undefined);
+
+it('closes unsigned connections past the unsigned share when none is idle to make room', async () => {
   const open: Raw[] = [];
   try {
-    for (let i = 0; i < MAX_CONNECTIONS + 2; i++) {
-      open.push(await openRequest('/slack/events', slackHeaders(1_000, true)));
+    // Heads complete, bodies never sent: busy, not idle. Three addresses within their share.
+    // (`expect: 100-continue`: the server's 100 says it has read the head.)
+    const busy = (from: string) =>
+      openRequest('/slack/events', { ...slackHeaders(1_000, true), expect: '100-continue' }, from);
+    for (let i = 0; i < MAX_CONNECTIONS - RESERVED; i++) {
+      const raw = await busy(`127.0.0.${2 + (i % 3)}`);
+      expect(await raw.status).toBe(100);
+      open.push(raw);
     }
-    const [extra] = await Promise.all([
-      within(open.at(-1)!.closed, 1_000),
-      new Promise((r) => setTimeout(r, 200)),
-    ]);
-    expect(extra).toBeUndefined();
-    expect(open.slice(0, MAX_CONNECTIONS - 2).every((r) => !r.socket.destroyed)).toBe(true);
+    // Newcomers take the place of idle unsigned connections (the harness's own, if any),
+    // never of busy ones; with none left, they are closed.
+    const extras: Raw[] = [];
+    for (let i = 0; i < 4; i++) {
+      const raw = await busy('127.0.0.5');
+      extras.push(raw);
+      if ((await within(raw.status, 1_000)) !== 100) break;
+    }
+    expect(await closedSoon(extras.at(-1)!)).toBe(true);
+    expect(open.every((r) => !r.socket.destroyed)).toBe(true);
+    for (const r of extras) r.socket.destroy();
   } finally {
     for (const r of open) r.socket.destroy();
+  }
+});
+
+it('keeps signed requests answered while one address floods the server with slow headers', async () => {
+  const flood: Raw[] = [];
+  let flooding = true;
+  // One client holding slow-header sockets, reconnecting as they are closed (issue 24, #4).
+  const attack = async (from: string) => {
+    while (flooding) {
+      const raw = await openRequest('/slack/events', { 'x-partial': 1 }, from, false);
+      flood.push(raw);
+      if (flood.filter((r) => !r.socket.destroyed).length > 40) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    }
+  };
+  const attackers = [attack('127.0.0.6'), attack('127.0.0.7'), attack('127.0.0.8')];
+  try {
+    await new Promise((r) => setTimeout(r, 300));
+    // Past its share an address's newcomers are closed at once.
+    const more = await openRequest('/slack/events', { 'x-partial': 1 }, '127.0.0.6', false);
+    expect(await closedSoon(more)).toBe(true);
+    const answers = [];
+    for (let i = 0; i < 10; i++) answers.push((await h.slack.slashCommand('help')).status);
+    expect(answers).toEqual(Array(10).fill(200));
+  } finally {
+    flooding = false;
+    await Promise.all(attackers);
+    for (const r of flood) r.socket.destroy();
   }
 });

@@ -69,7 +69,8 @@ const window = (store: Store, logs: string[], flushAfterMs?: number) =>
   });
 
 const engines = storeEngines();
-const [sqlite, pg] = engines;
+const sqlite = engines.find((e) => e.name === 'SQLite');
+const pg = engines.find((e) => e.name === 'PostgreSQL');
 
 for (const engine of engines) {
   describe(engine.name, () => {
@@ -94,7 +95,7 @@ for (const engine of engines) {
   });
 }
 
-describe('one instance (SQLite)', () => {
+describe.runIf(sqlite)('one instance (SQLite)', () => {
   it('writes nothing on a request’s way in, records it behind, and knows it after a restart', async () => {
     const db = await sqlite!.fresh();
     const store = await db.open();
@@ -116,7 +117,7 @@ describe('one instance (SQLite)', () => {
   });
 });
 
-describe('several instances (PostgreSQL)', () => {
+describe.runIf(pg)('several instances (PostgreSQL)', () => {
   it('takes a request offered to two instances in once', async () => {
     const db = await pg!.fresh();
     const logs: string[] = [];
@@ -132,7 +133,7 @@ describe('several instances (PostgreSQL)', () => {
   });
 });
 
-describe('unsigned requests', () => {
+describe.runIf(sqlite)('unsigned requests', () => {
   it('answers Slack’s ssl_check and refuses any other unsigned body, however small', async () => {
     const store = await (await sqlite!.fresh()).open();
     const logs: string[] = [];

@@ -178,7 +178,8 @@ describe('/work list', () => {
     expect(text).toContain('Import customer data');
     expect(text).toContain('Tue, Feb 3, 2026');
     expect(text).toContain('Alice Adams, Erin Evans');
-    expect(text).toContain('task_open');
+    expect(text).toContain('task_row_menu');
+    expect(text).toContain('"url":"http');
   });
 
   it('takes a filter and a project id in either order', async () => {

@@ -22,7 +22,9 @@ const digestCommand: Subcommand = {
       return;
     }
     const today = dateIn(await ctx.userTimeZone(), ctx.deps.clock?.() ?? Date.now());
-    await ctx.reply(digestMessage(digestRows(await mineRows(ctx, who.ids, today), today), today));
+    await ctx.reply(
+      digestMessage(digestRows(await mineRows(ctx, who.ids, today, ctx.deps.links), today), today),
+    );
   },
 };
 

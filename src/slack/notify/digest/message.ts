@@ -5,7 +5,7 @@
 import type { KnownBlock } from '@slack/types';
 import { formatDueDate } from '../../format/date-text.js';
 import { cut } from '../../format/text.js';
-import { taskButton } from '../../tasks/card/view.js';
+import { openButtons, taskButton } from '../../tasks/card/view.js';
 import { addDays } from '../../tasks/mine/due-groups.js';
 import type { MineRow } from '../../tasks/mine/load.js';
 import { mineRowText } from '../../tasks/mine/view.js';
@@ -68,7 +68,8 @@ export function digestMessage(
         block_id: `digest_task_${i}`,
         elements: [
           taskButton(r.taskId, 'Mark complete', ACTION.taskComplete, 'primary'),
-          taskButton(r.taskId, 'Open', ACTION.taskOpen),
+          taskButton(r.taskId, 'Details', ACTION.taskOpen),
+          ...openButtons(r),
         ],
       },
     );

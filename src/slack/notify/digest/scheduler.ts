@@ -19,6 +19,7 @@ import { DecryptError, type Store } from '../../../store/index.js';
 import { runLeased } from '../../../store/leases.js';
 import type { SlackUserDirectory } from '../../context/slack-users.js';
 import type { WorkClientCache } from '../../context/work-clients.js';
+import type { WorkLinks } from '../../links/addresses.js';
 import type { LongLivedPart } from '../../start/lifecycle.js';
 import { dateIn } from '../../tasks/mine/due-groups.js';
 import { mineRows } from '../../tasks/mine/load.js';
@@ -42,6 +43,8 @@ export interface DigestDeps {
   intervalMs?: number;
   /** Who this process is in the looks' leases (default: made up). */
   instanceId?: string;
+  /** "Open in …" addresses for the digest's rows. */
+  links?: WorkLinks;
 }
 
 /** How long a team's look may take before another instance may make it instead. */
@@ -137,7 +140,10 @@ export class DigestScheduler implements LongLivedPart {
       const recipient = digestRecipient(slackUserId);
       if ((await store.outbox.forTask(teamId, key)).some((r) => r.serviceUserId === recipient))
         continue;
-      const rows = digestRows(await mineRows({ store, teamId }, ids, today), today);
+      const rows = digestRows(
+        await mineRows({ store, teamId }, ids, today, this.deps.links),
+        today,
+      );
       const [row] = await store.outbox.enqueue(
         [
           {

@@ -3,7 +3,7 @@
  * creation posts ("<@alice> created *#12 Fix login page* for <@bob>, due Fri, Dec 4, 2026")
  * and an assignee's DM ("<@alice> assigned you *Fix login page* in *Website*"). Both are
  * re-rendered with chat.update when the task changes, so they always show its name, due date,
- * assignees and status; once it is done their buttons become Reopen and Open.
+ * assignees and status; once it is done their buttons become Reopen, Details and Open in ….
  */
 import type { Button, KnownBlock } from '@slack/types';
 import type { TaskMessageKind } from '../../../store/task-messages.js';
@@ -11,7 +11,7 @@ import { calendarDate, formatDueDate } from '../../format/date-text.js';
 import { cut, esc } from '../../format/text.js';
 import { ACTION } from '../../ui/block-ids.js';
 import { remindOverflow } from '../../ui/remind-overflow.js';
-import { assigneeText, type TaskCardData, taskButton } from './view.js';
+import { assigneeText, openButtons, type TaskCardData, taskButton } from './view.js';
 
 export interface LiveMessageInput {
   kind: TaskMessageKind;
@@ -49,11 +49,7 @@ export function liveMessage({ kind, data, actor }: LiveMessageInput): LiveMessag
       : `${done}${who} assigned you ${liveTitle(data)}${project}`;
   const details =
     kind === 'card'
-      ? [
-          `Status: *${esc(data.status.name)}*`,
-          data.projectName && esc(data.projectName),
-          `id \`${data.taskId}\``,
-        ]
+      ? [`Status: *${esc(data.status.name)}*`, data.projectName && esc(data.projectName)]
       : [
           `Due: ${formatDueDate(data.dueDate)}`,
           `Status: *${esc(data.status.name)}*`,
@@ -80,16 +76,19 @@ export function liveMessage({ kind, data, actor }: LiveMessageInput): LiveMessag
   return { text: cut(plain, 3000), blocks };
 }
 
-/** Open: Comment, (Edit on cards,) Mark complete, Open. Done: Reopen, Open. */
+/**
+ * Open: Comment, (Edit on cards,) Mark complete, Details, Open in …. Done: Reopen, Details,
+ * Open in …. Details shows the current card where the person is (tasks/actions.ts).
+ */
 function liveButtons(kind: TaskMessageKind, d: TaskCardData): Button[] {
   const button = (text: string, actionId: string, style?: 'primary') =>
     taskButton(d.taskId, text, actionId, style);
-  const open = button('Open', ACTION.taskOpen);
-  if (d.status.done) return [button('Reopen', ACTION.taskReopen), open];
+  const details = [button('Details', ACTION.taskOpen), ...openButtons(d)];
+  if (d.status.done) return [button('Reopen', ACTION.taskReopen), ...details];
   return [
     button('Comment', ACTION.taskComment),
     ...(kind === 'card' ? [button('Edit', ACTION.taskEdit)] : []),
     button('Mark complete', ACTION.taskComplete, 'primary'),
-    open,
+    ...details,
   ];
 }

@@ -34,13 +34,25 @@ export async function taskCardData(
   const slackIds = await slackIdsFor(ctx, assigned);
   // Get task has no TaskNumber; the index usually knows it (one #12 everywhere).
   const number = facts.number ?? (await ctx.store.taskIndex.get(ctx.teamId, facts.taskId))?.number;
-  return cardDataFrom({ ...facts, number }, info, (id) => {
+  const data = cardDataFrom({ ...facts, number }, info, (id) => {
     const user = assigned.find((u) => u.id === id);
     return {
       name: user ? userName(user) : id,
       slackUserId: slackIds.get(id),
     };
   });
+  return withOpenIn(ctx, data, facts.projectId);
+}
+
+/** The card data with its "Open in …" address, when one is known. */
+export function withOpenIn(
+  ctx: Pick<WorkContext, 'deps' | 'teamId'>,
+  data: TaskCardData,
+  projectId: string | undefined,
+): TaskCardData {
+  const { links } = ctx.deps;
+  const url = links.task(ctx.teamId, { taskId: data.taskId, number: data.number, projectId });
+  return url ? { ...data, open: { label: links.label, url } } : data;
 }
 
 /** Pure: facts + project + a person resolver → card data. */

@@ -6,6 +6,7 @@
 import type { Button, KnownBlock, SectionBlock } from '@slack/types';
 import { formatDueDate } from '../../format/date-text.js';
 import { cut, esc } from '../../format/text.js';
+import { openInButton } from '../../links/addresses.js';
 import { ACTION } from '../../ui/block-ids.js';
 
 export interface TaskCardData {
@@ -22,6 +23,13 @@ export interface TaskCardData {
   priorityName?: string;
   estimate?: number;
   milestone?: number;
+  /** "Open in …": the task's address in the service, when one is known (links/addresses.ts). */
+  open?: { label: string; url: string };
+}
+
+/** The "Open in …" URL button of a task, when its address is known. */
+export function openButtons(d: Pick<TaskCardData, 'open'>): Button[] {
+  return d.open ? [openInButton(d.open.label, d.open.url)] : [];
 }
 
 /** The card's heading line: "✅ *Fix the login page* #12". */
@@ -93,6 +101,7 @@ export function taskCard(d: TaskCardData): KnownBlock[] {
       ? button('Reopen', ACTION.taskReopen)
       : button('Mark complete', ACTION.taskComplete, 'primary'),
   );
+  buttons.push(...openButtons(d));
 
   const heading: SectionBlock = {
     type: 'section',

@@ -8,7 +8,7 @@ import { errMessage, orDebug } from '../../context/error-replies.js';
 import type { WorkContext } from '../../context/work-context.js';
 import { userName, workspaceUsers } from '../../people/service-users.js';
 import { mapLimit } from '../../shared/concurrency.js';
-import { cardDataFrom } from '../card/load.js';
+import { cardDataFrom, withOpenIn } from '../card/load.js';
 import { factsFromTask } from '../facts.js';
 import { dateIn } from '../mine/due-groups.js';
 import { loadProjectInfo } from '../project-info.js';
@@ -72,7 +72,7 @@ export async function loadListPage(
     try {
       const facts = factsFromTask(await ctx.work.getTask(item.taskId));
       const number = (await ctx.store.taskIndex.get(ctx.teamId, item.taskId))?.number;
-      return cardDataFrom({ ...facts, number }, project, person);
+      return withOpenIn(ctx, cardDataFrom({ ...facts, number }, project, person), facts.projectId);
     } catch (e) {
       // One unreadable task does not spoil the page.
       ctx.logger.debug(`Task ${item.taskId} of a list page: ${errMessage(e)}`);

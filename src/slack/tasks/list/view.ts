@@ -8,6 +8,7 @@ import { calendarDate, formatDueDate } from '../../format/date-text.js';
 import { cut, esc } from '../../format/text.js';
 import { ACTION } from '../../ui/block-ids.js';
 import { parseObject, str } from '../../ui/metadata.js';
+import { rowAccessory } from '../card/details.js';
 import { assigneeText, statusText, type TaskCardData, taskTitle } from '../card/view.js';
 
 export const PAGE_SIZE = 20;
@@ -81,12 +82,7 @@ export function taskListMessage(d: TaskListData): { text: string; blocks: KnownB
       type: 'section',
       block_id: `task_row_${i}`,
       text: { type: 'mrkdwn', text: cut(`${taskTitle(row)}\n${details}`, 3000) },
-      accessory: {
-        type: 'button',
-        action_id: ACTION.taskOpen,
-        text: { type: 'plain_text', text: 'Open' },
-        value: row.taskId,
-      },
+      accessory: rowAccessory(row),
     });
   });
   const pages = pageCount(d.total);

@@ -5,12 +5,15 @@
  */
 import type { IndexedTask } from '../../../store/task-index.js';
 import type { WorkContext } from '../../context/work-context.js';
+import type { WorkLinks } from '../../links/addresses.js';
 import { serviceUserOf } from '../../people/service-user-of.js';
 import { type DueGroup, dateIn, orderMine } from './due-groups.js';
 
 export interface MineRow extends IndexedTask {
   group: DueGroup;
   projectName: string;
+  /** "Open in …", when the task's address is known (links/addresses.ts). */
+  open?: { label: string; url: string };
 }
 
 export interface MineData {
@@ -37,7 +40,7 @@ export async function loadMine(
     own: slackUserId === ctx.userId,
     name: who.name,
     today,
-    rows: await mineRows(ctx, who.ids, today),
+    rows: await mineRows(ctx, who.ids, today, ctx.deps.links),
   };
 }
 
@@ -46,6 +49,7 @@ export async function mineRows(
   ctx: Pick<WorkContext, 'store' | 'teamId'>,
   serviceUserIds: readonly string[],
   today: string,
+  links?: WorkLinks,
 ): Promise<MineRow[]> {
   const seen = new Map<string, IndexedTask>();
   for (const id of serviceUserIds) {
@@ -58,8 +62,12 @@ export async function mineRows(
       names.set(t.projectId, known?.projectName ?? t.projectId);
     }
   }
-  return orderMine([...seen.values()], today).map((t) => ({
-    ...t,
-    projectName: names.get(t.projectId) ?? t.projectId,
-  }));
+  return orderMine([...seen.values()], today).map((t) => {
+    const url = links?.task(ctx.teamId, t);
+    return {
+      ...t,
+      projectName: names.get(t.projectId) ?? t.projectId,
+      ...(url && links ? { open: { label: links.label, url } } : {}),
+    };
+  });
 }

@@ -7,6 +7,8 @@ import { formatDueDate } from '../../format/date-text.js';
 import { cut, esc } from '../../format/text.js';
 import { ACTION } from '../../ui/block-ids.js';
 import { parseObject, str } from '../../ui/metadata.js';
+import { rowAccessory } from '../card/details.js';
+import { openButtons } from '../card/view.js';
 import { GROUP_TITLE } from './due-groups.js';
 import type { MineData, MineRow } from './load.js';
 
@@ -80,12 +82,7 @@ export function mineMessage(
         type: 'section',
         block_id: `mine_row_${i}`,
         text: { type: 'mrkdwn', text: cut(mineRowText(r), 3000) },
-        accessory: {
-          type: 'button',
-          action_id: ACTION.taskOpen,
-          text: { type: 'plain_text', text: 'Open' },
-          value: r.taskId,
-        },
+        accessory: rowAccessory(r),
       },
     ]),
   );
@@ -129,8 +126,9 @@ export function mineHomeBlocks(d: MineData | { problem: string }, limit = 10): K
         block_id: `home_task_${i}`,
         elements: [
           button('Mark complete', ACTION.homeTaskComplete, r.taskId, 'primary'),
-          button('Open', ACTION.taskOpen, r.taskId),
+          button('Details', ACTION.taskOpen, r.taskId),
           button('Comment', ACTION.taskComment, r.taskId),
+          ...openButtons(r),
         ],
       },
     ]),

@@ -1,0 +1,79 @@
+/**
+ * "Details" on any task surface: the task's current card, read now (never a stale copy),
+ * shown where the person is — in a modal when they pressed it in App Home or a DM (where an
+ * ephemeral reply would land out of sight in the Messages tab), else as a reply in place.
+ * List and Home rows offer Details and "Open in …" in one overflow menu (ACTION.taskRowMenu).
+ */
+import type { KnownBlock, Overflow } from '@slack/types';
+import { runSafely } from '../../context/error-replies.js';
+import type { ActionArgs } from '../../context/on-action.js';
+import type { WorkContext } from '../../context/work-context.js';
+import { ACTION } from '../../ui/block-ids.js';
+import { fitView } from '../../ui/limits.js';
+import { factsFromTask } from '../facts.js';
+import { taskCardData } from './load.js';
+import { type TaskCardData, taskCard, taskCardText } from './view.js';
+
+/** The accessory of a task row: Details, or a menu of Details and "Open in …". */
+export function rowAccessory(d: Pick<TaskCardData, 'taskId' | 'open'>) {
+  const details = { type: 'plain_text' as const, text: 'Details' };
+  if (!d.open) {
+    return { type: 'button' as const, action_id: ACTION.taskOpen, text: details, value: d.taskId };
+  }
+  const menu: Overflow = {
+    type: 'overflow',
+    action_id: ACTION.taskRowMenu,
+    options: [
+      { text: details, value: d.taskId },
+      {
+        text: { type: 'plain_text', text: d.open.label },
+        value: `url:${d.taskId}`,
+        url: d.open.url,
+      },
+    ],
+  };
+  return menu;
+}
+
+/** The task id a row menu's choice names; undefined for "Open in …" (the browser opens it). */
+export function rowMenuTaskId(args: ActionArgs): string | undefined {
+  const { action } = args;
+  const value =
+    'selected_option' in action && action.selected_option ? action.selected_option.value : '';
+  return value && !value.startsWith('url:') ? value : undefined;
+}
+
+function pressedIn(args: ActionArgs): 'home' | 'modal' | 'message' {
+  const body = args.body as { container?: { type?: string }; view?: { type?: string } };
+  if (body.container?.type !== 'view') return 'message';
+  return body.view?.type === 'home' ? 'home' : 'modal';
+}
+
+export async function showDetails(
+  ctx: WorkContext,
+  taskId: string,
+  args: ActionArgs,
+): Promise<void> {
+  await runSafely(ctx, { action: 'load the task', id: taskId }, async () => {
+    const data = await taskCardData(ctx, factsFromTask(await ctx.work.getTask(taskId)));
+    const blocks: KnownBlock[] = taskCard(data);
+    const where = pressedIn(args);
+    const inDm = ctx.channelId?.startsWith('D') ?? false;
+    if ((where !== 'message' || inDm) && ctx.triggerId) {
+      const view = fitView({
+        type: 'modal' as const,
+        title: { type: 'plain_text' as const, text: 'Task details' },
+        close: { type: 'plain_text' as const, text: 'Close' },
+        blocks,
+      });
+      try {
+        if (where === 'modal') await ctx.slack.views.push({ trigger_id: ctx.triggerId, view });
+        else await ctx.slack.views.open({ trigger_id: ctx.triggerId, view });
+        return;
+      } catch (e) {
+        ctx.logger.debug(`Details modal for ${taskId}: ${String(e)}`);
+      }
+    }
+    await ctx.reply({ text: taskCardText(data), blocks });
+  });
+}
