@@ -1,5 +1,6 @@
 /**
- * Service user → Slack user: an explicit link (`/work link`) first, else the Slack user with
+ * Service user → Slack user: the person holding a working key of their own acting as that
+ * service user (`/work connect me`) first, then an explicit link (`/work link`), else the Slack user with
  * the same e-mail (users.lookupByEmail), remembered in the store for an hour (a miss for ten
  * minutes, so someone who just joined Slack is found soon). Concurrent asks for one e-mail
  * share one call. Slack failures other than "no such user" are thrown for the caller to
@@ -8,6 +9,7 @@
 
 import type { WebClient } from '@slack/web-api';
 import type { LookupCacheStore } from '../../store/lookup-cache.js';
+import type { PersonalKeysStore } from '../../store/personal-keys.js';
 import type { UserLinksStore } from '../../store/user-links.js';
 import { slackCode } from '../ui/error-text.js';
 
@@ -15,12 +17,14 @@ export const LOOKUP_HIT_TTL_MS = 60 * 60_000;
 export const LOOKUP_MISS_TTL_MS = 10 * 60_000;
 
 export type Match =
-  | { kind: 'matched'; slackUserId: string; via: 'link' | 'email' }
+  | { kind: 'matched'; slackUserId: string; via: 'own-key' | 'link' | 'email' }
   | { kind: 'unmatched' };
 
 export interface MatchStores {
   userLinks: UserLinksStore;
   lookups: LookupCacheStore;
+  /** People's own keys: who holds one acting as a service user is that user. */
+  personalKeys?: PersonalKeysStore;
   hitTtlMs?: number;
   missTtlMs?: number;
 }
@@ -32,7 +36,17 @@ export class SlackMatcher {
 
   constructor(private readonly stores: MatchStores) {}
 
-  async match(slack: WebClient, teamId: string, email: string | undefined): Promise<Match> {
+  /** `serviceUserId`, when known, finds the person whose own key acts as that user first. */
+  async match(
+    slack: WebClient,
+    teamId: string,
+    email: string | undefined,
+    serviceUserId?: string,
+  ): Promise<Match> {
+    if (serviceUserId && this.stores.personalKeys) {
+      const [holder] = await this.stores.personalKeys.byServiceUser(teamId, serviceUserId);
+      if (holder) return { kind: 'matched', slackUserId: holder.slackUserId, via: 'own-key' };
+    }
     const address = email?.trim().toLowerCase();
     if (!address) return { kind: 'unmatched' };
     const link = await this.stores.userLinks.byEmail(teamId, address);
