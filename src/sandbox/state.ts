@@ -137,6 +137,8 @@ export class SandboxState extends EventEmitter {
   readonly files = new Map<string, Record<string, unknown>>();
   readonly log: LogEntry[] = [];
   version = 0;
+  /** The channel the page opens on (the one the welcome names); else the first. */
+  startChannel?: string;
   triggerTtlMs = TRIGGER_TTL_MS;
   private readonly logger: (entry: LogEntry) => void;
 

@@ -178,7 +178,8 @@ describe('Worklink in the sandbox, through the browser', () => {
 
   it('creates a task in #website through the modal, with two assignees and a due date', async () => {
     await page.goto(stack.url);
-    await page.getByRole('heading', { name: '# general' }).waitFor();
+    // The page opens on the channel the welcome names (src/sandbox/first-hour.ts).
+    await page.getByRole('heading', { name: '# website' }).waitFor();
     expect(await page.getByLabel('You are').inputValue()).toBe('U0SBALICE');
     await openChannel('website');
 
