@@ -79,6 +79,15 @@ describe('/work connect me', () => {
 });
 
 describe('/work disconnect me and /work me', () => {
+  it('tries a key marked failing again: accepted, it is back in use', async () => {
+    await command(`connect me ${keyOf('bob@example.com')}`);
+    await h.worklink.store.personalKeys.markFailing(h.teamId, BOB(), 'a passing outage');
+    expect(await command('me')).toMatch(/^You act as yourself/);
+    expect(
+      (await h.worklink.store.personalKeys.info(h.teamId, BOB()))?.failingSince,
+    ).toBeUndefined();
+  });
+
   it('forgets the key; /work me then says Bob acts through the workspace’s connection', async () => {
     await command(`connect me ${keyOf('bob@example.com')}`);
     expect(await command('disconnect me')).toMatch(/^Forgot your own API key\./);
