@@ -61,6 +61,8 @@ export const BOT_SCOPES = [
   // Link previews: link_shared for the unfurl domains, chat.unfurl (docs/links.md).
   'links:read',
   'links:write',
+  // Feeds with sync: a reaction on a thread reply that became a comment (docs/usage.md).
+  'reactions:write',
 ] as const;
 
 export const EVENTS_PATH = '/slack/events';
