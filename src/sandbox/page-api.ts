@@ -103,6 +103,7 @@ export function snapshot(state: SandboxState, surface: AppSurface, userId: strin
       color: u.color,
     })),
     channels: channels.map((c) => ({ id: c.id, name: c.name, kind: c.kind, topic: c.topic ?? '' })),
+    startChannel: state.startChannel ?? null,
     messages,
     modals: state
       .stackOf(userId)

@@ -213,7 +213,7 @@ async function matchPeople(
   if (!users) return out;
   for (const id of new Set(serviceIds)) {
     const match = await deps.matcher
-      .match(slack, teamId, users.get(id)?.email)
+      .match(slack, teamId, users.get(id)?.email, id)
       .catch(orDebug(deps.logger, `Matching ${id}`, undefined));
     if (match) out.set(id, match.kind === 'matched' ? match.slackUserId : null);
   }

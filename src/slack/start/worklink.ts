@@ -18,6 +18,7 @@ import { rememberConfigSecrets } from '../../secrets.js';
 import type { ServiceHandle } from '../../service/index.js';
 import type { Store } from '../../store/index.js';
 import { openConfiguredStore, StoreOpenError } from '../../store/open.js';
+import { DatabaseUpkeep } from '../../store/upkeep.js';
 import { createdActivity, queueFoundTask } from '../../sync/found-task.js';
 import { describeSeen } from '../../sync/seen-change.js';
 import { TaskIndexRefresh } from '../../sync/task-index-refresh.js';
@@ -61,6 +62,11 @@ export interface StartWorklinkOptions {
   clock?: () => number;
   /** More `/work` subcommands (tests: a probe that throws, …). */
   subcommands?: readonly Subcommand[];
+  /**
+   * Worklink cannot go on (its database file was deleted or replaced): one sentence. Default:
+   * logged at error and Worklink stops; `worklink start` also exits 1.
+   */
+  onFatal?: (sentence: string) => void;
   /** The sandbox's demo people's own keys ("Connect your account" in one click). */
   demoKeys?: WorklinkDeps['demoKeys'];
 }
@@ -301,7 +307,17 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
         links,
       }),
     );
+    // The SQLite file: WAL checkpoints on a schedule, and a deleted or replaced file stops us.
+    const upkeep = new DatabaseUpkeep({
+      store,
+      logger,
+      onLost: (sentence) => {
+        if (options.onFatal) options.onFatal(sentence);
+        else void runCleanup();
+      },
+    });
     const lifecycle = new Lifecycle([
+      upkeep,
       notifications,
       indexRefresh,
       digest,

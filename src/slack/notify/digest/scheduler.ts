@@ -122,7 +122,9 @@ export class DigestScheduler implements LongLivedPart {
     for (const id of await store.taskIndex.assigneesWithOpenTasks(teamId)) {
       const email = serviceUsers.get(id)?.email;
       if (!email) continue;
-      const match = await this.deps.matcher.match(slack, teamId, email).catch(() => undefined);
+      const match = await this.deps.matcher
+        .match(slack, teamId, email, id, 'bulk')
+        .catch(() => undefined);
       if (match?.kind !== 'matched') continue;
       people.set(match.slackUserId, [...(people.get(match.slackUserId) ?? []), id]);
     }
