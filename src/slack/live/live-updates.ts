@@ -55,6 +55,8 @@ interface Job {
 
 export class LiveUpdates implements LiveRefresh {
   private readonly queue = new Map<string, Job>();
+  /** Tasks whose refresh is under way (`team:task`). */
+  private readonly refreshing = new Set<string>();
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
   /** Per team: no update before this time (a 429's Retry-After). */
   private readonly pausedUntil = new Map<string, number>();
@@ -73,6 +75,10 @@ export class LiveUpdates implements LiveRefresh {
   /** Looks for the task's messages in the background (idle() waits for that too). */
   taskChanged(teamId: string, taskId: string, hint: ChangeHint = {}): void {
     if (this.stopped || !teamId || !taskId) return;
+    // A refresh of this task under way is reading it now: a change seen by that very read
+    // (the task index tells it) needs no second refresh.
+    const hinted = hint.number !== undefined || hint.statusId !== undefined;
+    if (this.refreshing.has(`${teamId}:${taskId}`) && !hinted) return;
     const checking: Promise<void> = this.check(teamId, taskId, hint).finally(() =>
       this.checking.delete(checking),
     );
@@ -130,7 +136,17 @@ export class LiveUpdates implements LiveRefresh {
     }
   }
 
-  private async refresh({ teamId, taskId, hint }: Job): Promise<void> {
+  private async refresh(job: Job): Promise<void> {
+    const key = `${job.teamId}:${job.taskId}`;
+    this.refreshing.add(key);
+    try {
+      await this.refreshNow(job);
+    } finally {
+      this.refreshing.delete(key);
+    }
+  }
+
+  private async refreshNow({ teamId, taskId, hint }: Job): Promise<void> {
     const slack = await this.o.slackFor(teamId);
     const messages = await this.o.messages.forTask(teamId, taskId);
     if (!slack || messages.length === 0) return;

@@ -13,7 +13,7 @@ import type { Store } from '../../store/index.js';
 import type { RouteHandler } from '../context/routes.js';
 import type { WorkClientCache } from '../context/work-clients.js';
 import type { LongLivedPart } from '../start/lifecycle.js';
-import { EVENTS_ROUTE, eventsHandler } from './events-receiver.js';
+import { EVENTS_ROUTE, type EventsReceiverOptions, eventsHandler } from './events-receiver.js';
 import type { SlackMatcher } from './match.js';
 import { appPreparer } from './prepare.js';
 import type { ServiceDirectory } from './service-directory.js';
@@ -49,6 +49,10 @@ export interface NotificationsDeps {
   service?: { setEventsSubscriber(s: { url: string; secret: string }): void };
   /** Told of each task an event announces (the task-change owner's `seen`). */
   seen?: SeenEntry;
+  /** Tells what the service's task.updated events show changed (tell-seen.ts). */
+  tellSeen?: EventsReceiverOptions['tellSeen'];
+  /** Hears a comment a task.commented event brings. */
+  activity?: EventsReceiverOptions['activity'];
 }
 
 /** Web API timeout for DM sends; the claim lease is three of these (held-leases.ts). */
@@ -128,6 +132,8 @@ export function createNotifications(
         graceMs: () => tuning.eventGraceMs,
         logger,
         seen: deps.seen,
+        tellSeen: deps.tellSeen,
+        activity: deps.activity,
       }),
     },
     start(handle) {
