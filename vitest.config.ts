@@ -30,6 +30,7 @@ const SLOW = [
   'test/slack/feeds/feeds.test.ts',
   'test/workapi/fuzz.test.ts',
   'test/store/pg-*.test.ts',
+  'test/store/upkeep.test.ts',
 ];
 
 function testFiles(dir: string): string[] {

@@ -8,6 +8,7 @@ import { STATEFUL_TYPES, shown } from './block-kit.js';
 import { validateBlocks, validateView } from './block-validation.js';
 import { type Container, containerKey, locate } from './container.js';
 import { eventCallback, messageEvent } from './event-callbacks.js';
+import type { LinkPreviews } from './link-previews.js';
 import type { AppSurface } from './manifest.js';
 import { type BodyKind, type Delivery, deliverSigned } from './signer.js';
 import { nextTs } from './slack-ids.js';
@@ -54,6 +55,8 @@ export interface InteractionOptions {
   surface: () => AppSurface;
   /** Slack gives the app 3 seconds to answer. */
   timeoutMs?: number;
+  /** Link previews: link_shared after a message, the side panel (link-previews.ts). */
+  previews?: LinkPreviews;
 }
 
 const TROUBLE = 'We had some trouble connecting. Try again?';
@@ -269,6 +272,35 @@ export class Interactions {
       const body = eventCallback(this.state, this.opts.verificationToken, event);
       await this.deliver('event', body, `message in #${this.state.channelName(channel)}`);
     }
+    const shared = this.opts.previews?.linkShared(channel, message, this.opts.surface().botEvents);
+    if (shared) {
+      const body = eventCallback(this.state, this.opts.verificationToken, shared);
+      await this.deliver('event', body, `links in #${this.state.channelName(channel)}`);
+    }
+    return { ok: true };
+  }
+
+  /** A person opens a link preview's details: the app is asked for the side panel. */
+  async entityDetails(
+    userId: string,
+    channelId: string,
+    ts: string,
+    url: string,
+  ): Promise<InteractionResult> {
+    const message = this.state.findMessage(channelId, ts);
+    if (!this.opts.previews || !message?.unfurl) {
+      return { ok: false, problem: 'That message has no preview.' };
+    }
+    this.state.panels.delete(userId);
+    const event = this.opts.previews.detailsRequested(userId, message, url);
+    const body = eventCallback(this.state, this.opts.verificationToken, event);
+    await this.deliver('event', body, 'a preview’s details');
+    return { ok: true };
+  }
+
+  closePanel(userId: string): InteractionResult {
+    this.state.panels.delete(userId);
+    this.state.changed();
     return { ok: true };
   }
 

@@ -47,6 +47,8 @@ const schemas = {
   }),
   submit: z.object({ user: Id, viewId: Id, values: RawValues }),
   close: z.object({ user: Id, viewId: Id }),
+  details: z.object({ user: Id, channel: Id, ts: Id, url: z.string().max(3000) }),
+  closePanel: z.object({ user: Id }),
   shortcut: z.object({ user: Id, callbackId: Id, channel: Id.optional(), ts: Id.optional() }),
   home: z.object({ user: Id, tab: z.enum(['home', 'messages']) }),
   dismiss: z.object({ user: Id, channel: Id, ts: Id }),
@@ -63,6 +65,7 @@ function messageForPage(m: SandboxMessage) {
     text: m.text,
     blocks: m.blocks ?? null,
     attachments: m.attachments ?? null,
+    unfurl: m.unfurl ?? null,
     threadTs: m.threadTs ?? null,
     ephemeral: m.ephemeralTo !== undefined,
     edited: m.edited !== undefined,
@@ -100,12 +103,14 @@ export function snapshot(state: SandboxState, surface: AppSurface, userId: strin
       color: u.color,
     })),
     channels: channels.map((c) => ({ id: c.id, name: c.name, kind: c.kind, topic: c.topic ?? '' })),
+    startChannel: state.startChannel ?? null,
     messages,
     modals: state
       .stackOf(userId)
       .map((id) => state.views.get(id)?.view)
       .filter((v) => v !== undefined),
     home: homeId ? (state.views.get(homeId)?.view ?? null) : null,
+    panel: state.panels.get(userId) ?? null,
     log: state.log.slice(-50),
   };
 }
@@ -193,6 +198,10 @@ export function pageRoutes(app: FastifyInstance, deps: PageApiDeps): void {
   post('/sandbox/close', schemas.close, (b) =>
     interactions.closeView({ userId: b.user, viewId: b.viewId }),
   );
+  post('/sandbox/entity-details', schemas.details, (b) =>
+    interactions.entityDetails(b.user, b.channel, b.ts, b.url),
+  );
+  post('/sandbox/close-panel', schemas.closePanel, (b) => interactions.closePanel(b.user));
   post('/sandbox/shortcut', schemas.shortcut, (b) =>
     interactions.shortcut({
       userId: b.user,

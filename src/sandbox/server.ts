@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { isAllowedHost } from './host-check.js';
 import { Interactions } from './interactions.js';
+import { LinkPreviews } from './link-previews.js';
 import { type AppSurface, DEFAULT_APP_SURFACE } from './manifest.js';
 import { pageRoutes } from './page-api.js';
 import { type LogEntry, SandboxState } from './state.js';
@@ -56,6 +57,8 @@ export interface SandboxServer {
   interactions: Interactions;
   /** Workflow step executions (the page's Workflows panel). */
   executions: FunctionExecutions;
+  /** Link previews: the app's unfurls and side panels (add the app's page hosts). */
+  previews: LinkPreviews;
   setAppEventsUrl(url: string): void;
   setAppSurface(surface: AppSurface): void;
   stop(): Promise<void>;
@@ -160,6 +163,8 @@ export async function startSandboxServer(opts: SandboxServerOptions): Promise<Sa
   const webApi = new WebApi(state, opts.botToken);
   const executions = new FunctionExecutions();
   webApi.extend(executions.methods(), (token) => executions.acceptsToken(token));
+  const previews = new LinkPreviews(state);
+  webApi.extend(previews.log.methods());
   const verificationToken = randomBytes(12).toString('hex');
   const interactions = new Interactions(state, {
     signingSecret: opts.signingSecret,
@@ -167,6 +172,7 @@ export async function startSandboxServer(opts: SandboxServerOptions): Promise<Sa
     appUrl: () => appUrl,
     surface: () => surface,
     timeoutMs: opts.timeoutMs,
+    previews,
   });
 
   const page = await loadPage();
@@ -222,6 +228,7 @@ export async function startSandboxServer(opts: SandboxServerOptions): Promise<Sa
     webApi,
     interactions,
     executions,
+    previews,
     setAppEventsUrl(next) {
       appUrl = next;
     },

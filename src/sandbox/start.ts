@@ -17,6 +17,7 @@ import { seedDemoWorkspace } from '../service/index.js';
 import { StartupError, startWorklink, type WorklinkHandle } from '../slack/start/worklink.js';
 import type { Verification } from '../workapi/contract.js';
 import { type Welcome, welcomeText } from './banner.js';
+import { firstHourSeed, postWelcome, START_CHANNEL } from './first-hour.js';
 import { type AppSurface, DEFAULT_APP_SURFACE, readAppManifest } from './manifest.js';
 import { type SandboxServer, startSandboxServer } from './server.js';
 import {
@@ -143,7 +144,7 @@ export async function launchSandbox(
     // Only once the port is ours: a start that cannot listen changes nothing on disk.
     if (embeddedService && !setup.seed) {
       // Seeded straight into the file the embedded service will serve; kept for later runs.
-      setup.seed = seedDemoWorkspace(join(dataDir, 'service.db'));
+      setup.seed = seedDemoWorkspace(join(dataDir, 'service.db'), firstHourSeed());
       firstRun = true;
     }
     if (loaded.fresh || firstRun) saveSetup(dataDir, setup);
@@ -169,6 +170,8 @@ export async function launchSandbox(
     throw e;
   }
   sandbox.setAppEventsUrl(worklink.eventsUrl);
+  // Links to the app's task pages unfurl here as Slack would for its unfurl domains.
+  sandbox.previews.addDomains(worklink.deps.links.hosts());
 
   const stack: SandboxStack = {
     url: sandbox.url,
@@ -197,6 +200,8 @@ export async function launchSandbox(
     await stack.stop();
     throw e;
   }
+  sandbox.state.startChannel = START_CHANNEL;
+  if (firstRun) postWelcome(sandbox.state);
   return stack;
 }
 

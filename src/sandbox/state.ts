@@ -47,6 +47,10 @@ export interface SandboxMessage {
   /** Messages from Slack itself (e.g. "/foo is not a valid command") are shown as Slackbot. */
   fromSlackbot?: boolean;
   metadata?: unknown;
+  /** The app's preview of the message's links (chat.unfurl; link-previews.ts). */
+  unfurl?: { unfurls: Record<string, unknown>; entities: Record<string, unknown>[] };
+  /** Emoji reactions: name → who reacted. */
+  reactions?: { name: string; users: string[] }[];
 }
 
 export interface SlackView {
@@ -129,10 +133,14 @@ export class SandboxState extends EventEmitter {
   readonly modalStacks = new Map<string, string[]>();
   readonly homeViews = new Map<string, string>();
   readonly triggers = new Map<string, Trigger>();
+  /** Each person's open side panel: a Work Object's details (entity.presentDetails). */
+  readonly panels = new Map<string, unknown>();
   readonly hooks = new Map<string, ResponseHook>();
   readonly files = new Map<string, Record<string, unknown>>();
   readonly log: LogEntry[] = [];
   version = 0;
+  /** The channel the page opens on (the one the welcome names); else the first. */
+  startChannel?: string;
   triggerTtlMs = TRIGGER_TTL_MS;
   private readonly logger: (entry: LogEntry) => void;
 
@@ -242,6 +250,17 @@ export class SandboxState extends EventEmitter {
     this.messages.set(message.channel, list);
     this.changed();
     return message;
+  }
+
+  /** reactions.add: once per person and name. */
+  addReaction(message: SandboxMessage, name: string, user: string): void {
+    const list = message.reactions ?? [];
+    const found = list.find((r) => r.name === name);
+    if (found?.users.includes(user)) return;
+    if (found) found.users.push(user);
+    else list.push({ name, users: [user] });
+    message.reactions = list;
+    this.changed();
   }
 
   findMessage(channel: string, ts: string): SandboxMessage | undefined {

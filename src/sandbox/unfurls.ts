@@ -44,6 +44,14 @@ export class UnfurlLog {
   readonly unfurls: UnfurlRecord[] = [];
   readonly details: DetailsRecord[] = [];
 
+  /** `on` hears each accepted call (the sandbox shows them). */
+  constructor(
+    private readonly on: {
+      unfurled?(u: UnfurlRecord): void;
+      detailed?(d: DetailsRecord): void;
+    } = {},
+  ) {}
+
   methods(): Record<string, (args: Args) => Record<string, unknown>> {
     return {
       'chat.unfurl': (args) => {
@@ -62,13 +70,15 @@ export class UnfurlLog {
         if (entities.some((e) => !isObj(e) || typeof e.app_unfurl_url !== 'string')) {
           throw new SlackError('invalid_metadata');
         }
-        this.unfurls.push({
+        const record: UnfurlRecord = {
           channel,
           ts,
           unfurlId,
           unfurls: isObj(unfurls) ? unfurls : undefined,
           entities: entities.filter(isObj),
-        });
+        };
+        this.unfurls.push(record);
+        this.on.unfurled?.(record);
         return { ok: true };
       },
       'entity.presentDetails': (args) => {
@@ -77,11 +87,13 @@ export class UnfurlLog {
         const error = args.error === undefined ? undefined : json(args.error);
         if (metadata === undefined && error === undefined)
           throw new SlackError('invalid_arguments');
-        this.details.push({
+        const record: DetailsRecord = {
           triggerId: args.trigger_id,
           ...(isObj(metadata) ? { metadata } : {}),
           ...(isObj(error) ? { error } : {}),
-        });
+        };
+        this.details.push(record);
+        this.on.detailed?.(record);
         return { ok: true };
       },
     };

@@ -39,17 +39,39 @@ export const DEMO_USERS = [
  * two projects and a few tasks, and returns its API key. Seeded tasks record no events: they
  * are history, not news, and must not DM anyone when the Slack app subscribes.
  */
-export function seedDemoWorkspace(target: string | Db): SeedResult {
+export interface SeedOptions {
+  /**
+   * yyyy-MM-dd: dates relative to this day (the sandbox's first hour: some tasks overdue,
+   * one due today, some next week). Without it the dates are fixed (tests rely on them).
+   */
+  today?: string;
+  /** The workspace's name (default "Demo workspace" and a random suffix). */
+  name?: string;
+}
+
+export function seedDemoWorkspace(target: string | Db, options: SeedOptions = {}): SeedResult {
   const db = typeof target === 'string' ? openDatabase(target) : target;
   try {
-    return db.transaction(() => seed(db))();
+    return db.transaction(() => seed(db, options))();
   } finally {
     if (typeof target === 'string') db.close();
   }
 }
 
-function seed(db: Db): SeedResult {
-  const workspace = createWorkspace(db, `Demo workspace ${Math.random().toString(36).slice(2, 6)}`);
+/** `fixed`, or the day `offset` days from `today` when the seed is relative. */
+function dayOf(today: string | undefined, offset: number, fixed: string): string {
+  if (!today) return fixed;
+  const d = new Date(`${today}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + offset);
+  return d.toISOString().slice(0, 10);
+}
+
+function seed(db: Db, options: SeedOptions): SeedResult {
+  const day = (offset: number, fixed: string) => dayOf(options.today, offset, fixed);
+  const workspace = createWorkspace(
+    db,
+    options.name ?? `Demo workspace ${Math.random().toString(36).slice(2, 6)}`,
+  );
   const users = DEMO_USERS.map((u) => {
     const first = u.name.split(' ')[0].toLowerCase();
     const id = createUser(db, workspace.id, {
@@ -99,8 +121,8 @@ function seed(db: Db): SeedResult {
     name: 'Website relaunch',
     description: 'New marketing site for Acme Corp.',
     customerId: customers[0].customerId,
-    startDate: '2026-01-05',
-    dueDate: '2026-06-30',
+    startDate: day(-45, '2026-01-05'),
+    dueDate: day(120, '2026-06-30'),
     features: { priority: true, defaultPriority: 3, estimate: true, milestone: true, groups: true },
     groups: ['Design', 'Build', 'Launch'],
     labels: [
@@ -112,7 +134,7 @@ function seed(db: Db): SeedResult {
     name: 'Customer onboarding',
     description: 'Getting Globex up and running.',
     customerId: customers[1].customerId,
-    startDate: '2026-02-01',
+    startDate: day(-20, '2026-02-01'),
     features: {
       priority: true,
       defaultPriority: 0,
@@ -133,7 +155,7 @@ function seed(db: Db): SeedResult {
       groupId: design.id,
       taskUsers: [bob.id],
       priority: 2,
-      dueDate: '2026-02-15',
+      dueDate: day(-3, '2026-02-15'),
       estimateTime: 6,
     },
     {
@@ -141,7 +163,7 @@ function seed(db: Db): SeedResult {
       name: 'Design the home page',
       groupId: design.id,
       taskUsers: [carol.id, bob.id],
-      dueDate: '2026-03-01',
+      dueDate: day(0, '2026-03-01'),
       estimateTime: 16,
     },
     {
@@ -151,6 +173,7 @@ function seed(db: Db): SeedResult {
       taskUsers: [dan.id],
       priority: 1,
       estimateTime: 8,
+      ...(options.today ? { dueDate: day(7, '') } : {}),
     },
     {
       projectId: website,
@@ -158,6 +181,7 @@ function seed(db: Db): SeedResult {
       groupId: launch.id,
       taskUsers: [erin.id],
       milestoneId: 1,
+      ...(options.today ? { dueDate: day(10, '') } : {}),
     },
     {
       projectId: onboarding,
@@ -165,7 +189,7 @@ function seed(db: Db): SeedResult {
       groupId: thisWeek.id,
       taskUsers: [alice.id, erin.id],
       priority: 2,
-      dueDate: '2026-02-03',
+      dueDate: day(1, '2026-02-03'),
     },
     {
       projectId: onboarding,

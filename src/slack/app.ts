@@ -11,6 +11,7 @@ import type { AppConfig } from '../config.js';
 import { errMessage } from '../error-message.js';
 import { boltLogLevel, withoutRequestBodies } from '../logger.js';
 import { type Metrics, requestLabel } from '../metrics/metrics.js';
+import { isStorageFault, reportStorageFault } from '../store/storage-fault.js';
 import { type Subcommand, WorkRouter } from './commands/router.js';
 import { connectionCommands } from './connection/commands.js';
 import { orgConnectionCommands } from './connection/org-commands.js';
@@ -61,6 +62,8 @@ export const BOT_SCOPES = [
   // Link previews: link_shared for the unfurl domains, chat.unfurl (docs/links.md).
   'links:read',
   'links:write',
+  // Feeds with sync: a reaction on a thread reply that became a comment (docs/usage.md).
+  'reactions:write',
 ] as const;
 
 export const EVENTS_PATH = '/slack/events';
@@ -231,6 +234,10 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
     }
     // Listeners answer their own failures; this is the last guard. Message only: a Web API
     // error object carries request details we do not want in logs.
+    if (isStorageFault(error.original ?? error)) {
+      reportStorageFault(deps.logger, error.original ?? error);
+      return;
+    }
     deps.logger.error(`Unhandled error in a Slack listener: ${error.message}`);
   });
 

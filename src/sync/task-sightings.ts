@@ -98,6 +98,8 @@ export function indexWorkClient(
   index: TaskIndexStore,
   warn: Warn = () => {},
   onSeen?: SeenListener,
+  /** A comment Worklink posted (its id), so the service's event for it is not told again. */
+  onCommented?: (teamId: string, commentId: string) => Promise<unknown>,
 ): WorkClient {
   const tell = (changes: readonly (SeenChange | undefined)[]) => {
     for (const change of changes) {
@@ -179,6 +181,14 @@ export function indexWorkClient(
       }
       return u;
     }, goneOn404(taskId));
+
+  const postComment = client.postComment.bind(client);
+  client.postComment = (taskId, body) =>
+    postComment(taskId, body).then(async (c) => {
+      const id = c?.commentId;
+      if (id && onCommented) await safely(`comment ${id}`, () => onCommented(teamId, id));
+      return c;
+    });
 
   const listTasks = client.listTasks.bind(client);
   client.listTasks = (query) =>

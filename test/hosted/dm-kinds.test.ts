@@ -120,7 +120,7 @@ describe.each(backends)('DM kinds against the $name', ({ start }) => {
     await settle();
     expect(assignmentsTo(U.erin, task)).toHaveLength(1);
     expect(assignmentsTo(U.erin, task)[0]!.body.text).toContain(
-      'Someone assigned you *Changed elsewhere*',
+      'You were assigned *Changed elsewhere*',
     );
     expect(assignmentsTo(U.bob, task)).toHaveLength(1);
   });

@@ -53,13 +53,12 @@ export interface StepRun {
   endCalls(): RecordedCall[];
 }
 
-/** Sends the event (signed) and returns once it is acked; see `runWorkflowStep`. */
-export async function deliverStep(
-  h: AppHarness,
+/** The event_callback body Slack sends for one execution of a step (see StepDelivery). */
+export function stepEventBody(
   callbackId: string,
   inputs: Record<string, unknown>,
-  d: StepDelivery = {},
-): Promise<{ res: SlackResponse; executionId: string; eventId: string }> {
+  d: StepDelivery & { teamId: string },
+): { body: Record<string, unknown>; executionId: string; eventId: string } {
   const executionId = d.executionId ?? `Fx${randomBytes(5).toString('hex').toUpperCase()}`;
   const body = functionExecutedBody(
     stepDefinition(callbackId),
@@ -70,7 +69,7 @@ export async function deliverStep(
       token: `xwfp-${randomBytes(12).toString('hex')}`,
     },
     {
-      teamId: d.teamId ?? h.teamId,
+      teamId: d.teamId,
       appId: 'A_WORKLINK',
       authorizedUserId: 'U_WORKLINK',
       ...(d.enterpriseId ? { enterpriseId: d.enterpriseId, isEnterpriseInstall: true } : {}),
@@ -78,11 +77,30 @@ export async function deliverStep(
   );
   const eventId = d.eventId ?? String(body.event_id);
   body.event_id = eventId;
-  const headers: Record<string, string> =
-    d.retryNum !== undefined
-      ? { 'x-slack-retry-num': String(d.retryNum), 'x-slack-retry-reason': 'http_timeout' }
-      : {};
-  const res = await h.slack.send(JSON.stringify(body), 'application/json', { headers });
+  return { body, executionId, eventId };
+}
+
+/** Slack's retry headers for a delivery with `retryNum`. */
+export function retryHeaders(d: StepDelivery): Record<string, string> {
+  return d.retryNum !== undefined
+    ? { 'x-slack-retry-num': String(d.retryNum), 'x-slack-retry-reason': 'http_timeout' }
+    : {};
+}
+
+/** Sends the event (signed) and returns once it is acked; see `runWorkflowStep`. */
+export async function deliverStep(
+  h: AppHarness,
+  callbackId: string,
+  inputs: Record<string, unknown>,
+  d: StepDelivery = {},
+): Promise<{ res: SlackResponse; executionId: string; eventId: string }> {
+  const { body, executionId, eventId } = stepEventBody(callbackId, inputs, {
+    ...d,
+    teamId: d.teamId ?? h.teamId,
+  });
+  const res = await h.slack.send(JSON.stringify(body), 'application/json', {
+    headers: retryHeaders(d),
+  });
   return { res, executionId, eventId };
 }
 
@@ -99,7 +117,10 @@ export async function runWorkflowStep(
 }
 
 /** The execution once it ended (fails the test after 20 s). */
-export async function endOf(h: AppHarness, executionId: string): Promise<FunctionExecution> {
+export async function endOf(
+  h: Pick<AppHarness, 'fake'>,
+  executionId: string,
+): Promise<FunctionExecution> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -114,7 +135,7 @@ export async function endOf(h: AppHarness, executionId: string): Promise<Functio
   }
 }
 
-export function endCalls(h: AppHarness, executionId: string): RecordedCall[] {
+export function endCalls(h: Pick<AppHarness, 'fake'>, executionId: string): RecordedCall[] {
   return h.fake.calls.filter(
     (c) =>
       (c.method === 'functions.completeSuccess' || c.method === 'functions.completeError') &&

@@ -11,6 +11,7 @@ import {
   textHtml,
 } from './blocks.js';
 import { mrkdwnToHtml } from './mrkdwn.js';
+import { drawPanel, renderPreviews } from './previews.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -333,6 +334,13 @@ function drawMessage(channelId, m) {
   if (m.blocks) body.append(renderBlocks(m.blocks, ctx));
   else body.append(el('div', { class: 'bk-text', html: mrkdwnToHtml(m.text, mkCtx()) }));
   for (const a of renderAttachments(m.attachments, ctx)) body.append(a);
+  const previews = renderPreviews(m, {
+    renderBlocks: (blocks) => renderBlocks(blocks, ctx),
+    userName: (id) => userById(id)?.realName ?? id,
+    action: (actionId, value) => post('/sandbox/action', { container, actionId, value }),
+    details: (url) => post('/sandbox/entity-details', { channel: channelId, ts: m.ts, url }),
+  });
+  if (previews) body.append(previews);
   const isReply = m.threadTs && m.threadTs !== m.ts;
   return el(
     'article',
@@ -561,8 +569,40 @@ function drawModal() {
   form.addEventListener('keydown', (ev) => {
     if (ev.key === 'Escape') closeModal(view);
   });
+  // Slack redraws a view in place: the field being typed into keeps focus and caret.
+  const typing = fresh ? null : focusOf(root);
   root.replaceChildren(el('div', { class: 'overlay' }, [form]));
   if (fresh) content.querySelector('input, textarea, select')?.focus();
+  else if (typing) refocus(content, typing);
+}
+
+/** The field with focus inside `root`: its block and action ids, and the caret. */
+function focusOf(root) {
+  const active = document.activeElement;
+  if (!active || !root.contains(active)) return null;
+  const holder = active.closest('[data-action-id]');
+  if (!holder) return null;
+  const caret =
+    typeof active.selectionStart === 'number'
+      ? { start: active.selectionStart, end: active.selectionEnd }
+      : null;
+  return { blockId: holder.dataset.blockId, actionId: holder.dataset.actionId, caret };
+}
+
+/** Gives focus (and the caret) back to the same field in the redrawn view. */
+function refocus(content, typing) {
+  const holder = [...content.querySelectorAll('[data-action-id]')].find(
+    (n) => n.dataset.blockId === typing.blockId && n.dataset.actionId === typing.actionId,
+  );
+  const field = holder?.matches('input, textarea, select')
+    ? holder
+    : holder?.querySelector('input, textarea, select');
+  if (!field) return;
+  field.focus({ preventScroll: true });
+  if (typing.caret && typeof field.setSelectionRange === 'function') {
+    const end = Math.min(typing.caret.end, field.value.length);
+    field.setSelectionRange(Math.min(typing.caret.start, end), end);
+  }
 }
 
 async function submitModal(view, content) {
@@ -605,7 +645,10 @@ function drawLog() {
 function render() {
   if (!ui.snap) return;
   if (!ui.target) {
-    const first = ui.snap.channels.find((c) => c.kind === 'channel');
+    // The channel the welcome names (the sandbox says which), else the first.
+    const first =
+      ui.snap.channels.find((c) => c.kind === 'channel' && c.id === ui.snap.startChannel) ??
+      ui.snap.channels.find((c) => c.kind === 'channel');
     ui.target = { kind: 'channel', id: first?.id };
   }
   if (
@@ -618,6 +661,10 @@ function render() {
   drawSidebar();
   drawHeader();
   drawModal();
+  drawPanel(ui.snap.panel, {
+    userName: (id) => userById(id)?.realName ?? id,
+    close: () => post('/sandbox/close-panel', {}),
+  });
   drawLog();
   document.body.dataset.version = String(ui.snap.version);
   document.body.dataset.user = ui.me ?? '';

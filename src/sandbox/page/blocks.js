@@ -102,6 +102,7 @@ function button(block, e, ctx) {
     'data-block-id': block.block_id,
     'data-action-id': e.action_id,
     'data-type': 'button',
+    'data-url': e.url,
     html: textHtml(e.text, ctx),
   });
   b.addEventListener('click', async () => {

@@ -7,12 +7,11 @@
  * org. An event from one of those workspaces removes that workspace only; the org-wide install
  * goes only for an event about the org itself (an enterprise install whose event names no
  * workspace, or names the enterprise as its team) — and with it the organisation's own
- * connection (`/work connect org`) and the copies of it that workspaces without an
- * installation of their own were using.
+ * connection (`/work connect org`) and the connections of its workspaces that have no
+ * installation of their own.
  */
 import type { App, Context } from '@slack/bolt';
 import type { WorklinkDeps } from '../context/deps.js';
-import { orgConnection, orgCopies } from '../context/org-connection.js';
 
 const UNINSTALLED = 'Worklink was removed from this Slack workspace';
 
@@ -30,24 +29,26 @@ export function uninstallScope(
   return orgWide ? { orgId: enterpriseId } : { teamId };
 }
 
-/** The organisation's own connection and the workspaces' copies of it go with its install. */
-async function forgetOrgConnection(deps: WorklinkDeps, orgId: string, why: string) {
-  const org = await orgConnection(deps.store, orgId).catch(() => undefined);
-  if (!org) return;
-  const copies = await orgCopies(deps.store, org);
-  for (const teamId of copies) {
-    // A workspace with an installation of its own keeps Worklink.
-    if (await deps.store.installations.find(teamId)) continue;
+/**
+ * With the organisation's install go its own connection and every workspace of it that has
+ * no installation of its own (its copy of the organisation's key, or a key of its own): none
+ * of them can use Worklink any more.
+ */
+async function forgetOrgWorkspaces(deps: WorklinkDeps, orgId: string, why: string) {
+  const teams = (await deps.store.connections.list()).filter(
+    (c) => c.enterpriseId === orgId || c.teamId === orgId,
+  );
+  for (const { teamId } of teams) {
+    if (teamId !== orgId && (await deps.store.installations.find(teamId))) continue;
     await deps.store.forgetUninstalledTeam(teamId, `${UNINSTALLED} (${why})`);
   }
-  await deps.store.forgetUninstalledTeam(orgId, `${UNINSTALLED} (${why})`);
 }
 
 export function register(app: App, deps: WorklinkDeps): void {
   const forget = async (scope: { teamId?: string; orgId?: string }, why: string) => {
     const { teamId, orgId } = scope;
     const installs = await deps.store.installations.deleteFor(teamId, orgId);
-    if (orgId) await forgetOrgConnection(deps, orgId, why);
+    if (orgId) await forgetOrgWorkspaces(deps, orgId, why);
     const removed = teamId
       ? await deps.store.forgetUninstalledTeam(teamId, `${UNINSTALLED} (${why})`)
       : undefined;

@@ -43,7 +43,10 @@ const button = (actionId: string, label: string, taskId: string) => ({
 
 export function commentMessage(about: About & { comment: string; role: 'assignee' | 'creator' }) {
   const quoted = cut(about.comment.trim(), QUOTE_CHARS);
-  const sentence = `${creatorText(about.actor)} commented on ${bold(about.taskName)}`;
+  const who = creatorText(about.actor);
+  const sentence = who
+    ? `${who} commented on ${bold(about.taskName)}`
+    : `New comment on ${bold(about.taskName)}`;
   const why = about.role === 'creator' ? 'You created this task.' : 'You are assigned to it.';
   const quote = esc(quoted)
     .split('\n')
@@ -66,7 +69,10 @@ export function commentMessage(about: About & { comment: string; role: 'assignee
 }
 
 export function completedMessage(about: About): ActivityMessage {
-  const sentence = `${creatorText(about.actor)} completed ${bold(about.taskName)}, a task you created`;
+  const who = creatorText(about.actor);
+  const sentence = who
+    ? `${who} completed ${bold(about.taskName)}, a task you created`
+    : `${bold(about.taskName)}, a task you created, was completed`;
   return {
     text: `${sentence}.`,
     blocks: [

@@ -157,7 +157,7 @@ async function matchRows(deps: AnnounceDeps, input: AnnounceInput, rows: OutboxR
       if (!users) return;
       let match: Awaited<ReturnType<SlackMatcher['match']>>;
       try {
-        match = await deps.matcher.match(deps.slack, teamId, user?.email);
+        match = await deps.matcher.match(deps.slack, teamId, user?.email, row.serviceUserId);
       } catch (e) {
         // Slack busy or failing: the worker matches this row later.
         deps.logger?.debug(`Matching outbox row ${row.id} is left to the worker: ${errMessage(e)}`);

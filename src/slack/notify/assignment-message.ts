@@ -38,8 +38,9 @@ export function bold(s: string): string {
   return `*${clean || 'Untitled task'}*`;
 }
 
-export function creatorText(creator: string | undefined): string {
-  if (!creator?.trim()) return 'Someone';
+/** Who acted, as shown: a mention kept, a name escaped; undefined when nobody is known. */
+export function creatorText(creator: string | undefined): string | undefined {
+  if (!creator?.trim()) return undefined;
   return MENTION.test(creator) ? creator : esc(creator.trim());
 }
 
@@ -51,7 +52,10 @@ export function priorityName(priority: string | null | undefined): string | unde
 export function assignmentMessage(input: AssignmentInput): AssignmentMessage {
   const who = creatorText(input.creator);
   const where = input.projectName?.trim() ? ` in ${bold(input.projectName)}` : '';
-  const sentence = `${who} assigned you ${bold(input.taskName)}${where}`;
+  // Nobody is invented: without a known actor the sentence says only what happened.
+  const sentence = who
+    ? `${who} assigned you ${bold(input.taskName)}${where}`
+    : `You were assigned ${bold(input.taskName)}${where}`;
   const due = formatDueDate(input.dueDate);
   const priority = priorityName(input.priority);
   const details = [`*Due:* ${due}`, ...(priority ? [`*Priority:* ${priority}`] : [])];

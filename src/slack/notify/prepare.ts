@@ -74,7 +74,7 @@ export function appPreparer(deps: PrepareDeps): PrepareRow {
         .catch(orDebug(deps.logger, `Project name of ${row.projectId}`, undefined));
       if (name) fields.projectName = name;
     }
-    const match = await matcher.match(slack, row.teamId, email);
+    const match = await matcher.match(slack, row.teamId, email, row.serviceUserId);
     if (match.kind === 'unmatched') return { kind: 'failed', reason: NO_SLACK_ACCOUNT };
     if (match.slackUserId === row.actorSlackUserId) {
       return { kind: 'skipped', reason: CREATOR_SKIPPED };

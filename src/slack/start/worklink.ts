@@ -19,7 +19,9 @@ import { rememberConfigSecrets } from '../../secrets.js';
 import type { ServiceHandle } from '../../service/index.js';
 import type { Store } from '../../store/index.js';
 import { openConfiguredStore, StoreOpenError } from '../../store/open.js';
+import { DatabaseUpkeep } from '../../store/upkeep.js';
 import { createdActivity, queueFoundTask } from '../../sync/found-task.js';
+import { describeSeen } from '../../sync/seen-change.js';
 import { TaskIndexRefresh } from '../../sync/task-index-refresh.js';
 import { indexWorkClient } from '../../sync/task-sightings.js';
 import { Watcher } from '../../sync/watcher.js';
@@ -33,13 +35,14 @@ import { createChannelFeeds } from '../feeds/channel-feeds.js';
 import { WorkLinks } from '../links/addresses.js';
 import { createActivityHub } from '../notify/activity.js';
 import { activityDms } from '../notify/activity-dms.js';
+import { commentMark } from '../notify/change-events.js';
 import { DigestScheduler } from '../notify/digest/scheduler.js';
 import { dmGate, QuietRelease } from '../notify/dm-gate.js';
 import { createLiveMessages } from '../notify/live-messages.js';
 import { SlackMatcher } from '../notify/match.js';
 import { createNotifications } from '../notify/notifications.js';
-import { emitSeenChanges } from '../notify/seen-changes.js';
 import { ServiceDirectory } from '../notify/service-directory.js';
+import { tellSeen } from '../notify/tell-seen.js';
 import { ReminderScheduler } from '../remind/scheduler.js';
 import { slackCode } from '../ui/error-text.js';
 import { ConnectionShares } from './connection-limits.js';
@@ -60,6 +63,11 @@ export interface StartWorklinkOptions {
   clock?: () => number;
   /** More `/work` subcommands (tests: a probe that throws, …). */
   subcommands?: readonly Subcommand[];
+  /**
+   * Worklink cannot go on (its database file was deleted or replaced): one sentence. Default:
+   * logged at error and Worklink stops; `worklink start` also exits 1.
+   */
+  onFatal?: (sentence: string) => void;
   /** The sandbox's demo people's own keys ("Connect your account" in one click). */
   demoKeys?: WorklinkDeps['demoKeys'];
 }
@@ -151,7 +159,18 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
     const workClients = new WorkClientCache(
       workUrls,
       { maxResponseBytes: config.workMaxResponseBytes, log: logger, timeCall: metrics?.timeCall },
-      (client, teamId) => indexWorkClient(client, teamId, store.taskIndex, (m) => logger.warn(m)),
+      (client, teamId) =>
+        indexWorkClient(
+          client,
+          teamId,
+          store.taskIndex,
+          (m) => logger.warn(m),
+          // A read showed a known task changed: told once, as if made from Slack.
+          (team, change) => {
+            if (deps) tellSeen(deps, team, describeSeen(change));
+          },
+          (team, commentId) => store.seenEvents.markSeen(commentMark(team, commentId)),
+        ),
       (teamId, apiKey) => links.rememberKey(teamId, apiKey),
     );
     // Who this process is in the leases it takes on shared work (outbox rows, looks, rounds).
@@ -162,12 +181,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
         logger,
         now: options.clock,
         instanceId,
-        // A change the re-reads find is shown in the messages about the task, and a new
-        // assignee is told.
-        onChanged: (teamId, taskId, was, now) => {
-          deps?.live.taskChanged(teamId, taskId);
-          if (deps && was && now) emitSeenChanges(deps.activity, teamId, was, now);
-        },
+        // What the re-reads find changed is told by the index-feeding client (onSeen above).
         workFor: async (teamId) => {
           const connection = await store.connections.get(teamId);
           return connection ? workClients.for(connection) : undefined;
@@ -181,7 +195,20 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
     const clock = options.clock ?? Date.now;
     const activity = createActivityHub(logger);
     const notifications = createNotifications(
-      { config, store, logger, workClients, directory, matcher, service, instanceId, activity },
+      {
+        config,
+        store,
+        logger,
+        workClients,
+        directory,
+        matcher,
+        service,
+        instanceId,
+        activity,
+        tellSeen: (teamId, change, actor) => {
+          if (deps) tellSeen(deps, teamId, change, actor);
+        },
+      },
       // Each person's settings and quiet hours, applied as their DM goes out.
       { gate: dmGate({ store, users, now: clock }) },
     );
@@ -287,7 +314,17 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
         links,
       }),
     );
+    // The SQLite file: WAL checkpoints on a schedule, and a deleted or replaced file stops us.
+    const upkeep = new DatabaseUpkeep({
+      store,
+      logger,
+      onLost: (sentence) => {
+        if (options.onFatal) options.onFatal(sentence);
+        else void runCleanup();
+      },
+    });
     const lifecycle = new Lifecycle([
+      upkeep,
       notifications,
       indexRefresh,
       digest,

@@ -70,7 +70,7 @@ async function lookUp(
   projectId: string | undefined,
   projectText: string,
 ): Promise<string | undefined> {
-  const ref = /^https?:\/\//i.test(words) ? refFromLink(words) : parseTaskRef(words);
+  const ref = /^https?:\/\//i.test(words) ? refFromLink(ctx, words) : parseTaskRef(words);
   if (!ref) return undefined;
   if (ref.kind !== 'words') {
     // "#12" takes its project from the step's Project field.

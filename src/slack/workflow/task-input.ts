@@ -12,9 +12,14 @@ export type TaskInput = { ok: true; taskId: string } | { ok: false; error: strin
 
 const HOW = 'Name the task as “#12 in <project name>”, by its id, or by its link';
 
-/** A reference from a link: the path's (or query's) last part that reads as a task id. */
-export function refFromLink(text: string): TaskRef | undefined {
+/**
+ * A reference from a link: one of the service's task links ("Open in …", links/addresses.ts),
+ * else the path's (or query's) last part that reads as a task id.
+ */
+export function refFromLink(ctx: WorkContext, text: string): TaskRef | undefined {
   if (!/^https?:\/\//i.test(text)) return undefined;
+  const known = ctx.deps.links.parse(ctx.teamId, text);
+  if (known) return known.kind === 'task' ? { kind: 'id', id: known.id } : undefined;
   let url: URL;
   try {
     url = new URL(text);
@@ -36,7 +41,7 @@ export async function taskFromInput(ctx: WorkContext, raw: string): Promise<Task
   if (text.length > 500)
     return { ok: false, error: `The task is longer than 500 characters. ${HOW}.` };
   const link = /^https?:\/\//i.test(text);
-  const ref = link ? refFromLink(text) : parseTaskRef(text);
+  const ref = link ? refFromLink(ctx, text) : parseTaskRef(text);
   if (!ref) {
     return { ok: false, error: `That link does not name a task id. ${HOW}.` };
   }

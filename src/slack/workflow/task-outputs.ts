@@ -1,10 +1,9 @@
 /**
  * The outputs that describe a task (Create a task, Find a task): its id and name, `#N` and a
- * reference the other Worklink steps accept ("#12 in Website relaunch"), and its link (from
- * WORK_TASK_URL, link-settings.ts). The number comes from the task's own answer when it has
+ * reference the other Worklink steps accept ("#12 in Website relaunch"), and its link ("Open
+ * in …": WORK_TASK_URL, or the embedded service's page; links/addresses.ts). The number comes from the task's own answer when it has
  * one, else from the task index.
  */
-import { fillTemplate } from '../../link-settings.js';
 import type { WorkContext } from '../context/work-context.js';
 
 export interface TaskDescription {
@@ -28,14 +27,7 @@ export async function describeTask(
   const projectName = projectId
     ? (await ctx.store.knownProjects.get(ctx.teamId, projectId))?.projectName
     : undefined;
-  const template = ctx.deps.config.links?.taskUrl;
-  const url = template
-    ? fillTemplate(template, {
-        taskId: task.taskId,
-        projectId,
-        taskNumber: number === undefined ? undefined : String(number),
-      })
-    : undefined;
+  const url = ctx.deps.links.task(ctx.teamId, { taskId: task.taskId, number, projectId });
   return {
     task_id: task.taskId,
     task_name: task.name || indexed?.name || task.taskId,

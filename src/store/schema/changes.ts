@@ -5,6 +5,7 @@
 import { change as feedChoices } from './2026-11-24-feed-choices.js';
 import { change as personalKeys } from './2026-11-24-personal-keys.js';
 import { change as reminders } from './2026-11-24-reminders.js';
+import { change as taskWords } from './2026-11-24-task-words.js';
 import { change as unfurlSettings } from './2026-11-24-unfurl-settings.js';
 import type { SchemaChange } from './schema-change.js';
 
@@ -12,5 +13,6 @@ export const schemaChanges: readonly SchemaChange[] = [
   feedChoices,
   personalKeys,
   reminders,
+  taskWords,
   unfurlSettings,
 ];

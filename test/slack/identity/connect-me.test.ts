@@ -79,6 +79,15 @@ describe('/work connect me', () => {
 });
 
 describe('/work disconnect me and /work me', () => {
+  it('tries a key marked failing again: accepted, it is back in use', async () => {
+    await command(`connect me ${keyOf('bob@example.com')}`);
+    await h.worklink.store.personalKeys.markFailing(h.teamId, BOB(), 'a passing outage');
+    expect(await command('me')).toMatch(/^You act as yourself/);
+    expect(
+      (await h.worklink.store.personalKeys.info(h.teamId, BOB()))?.failingSince,
+    ).toBeUndefined();
+  });
+
   it('forgets the key; /work me then says Bob acts through the workspace’s connection', async () => {
     await command(`connect me ${keyOf('bob@example.com')}`);
     expect(await command('disconnect me')).toMatch(/^Forgot your own API key\./);
@@ -122,5 +131,33 @@ describe('Connect your account (App Home)', () => {
     // Home is published again, now with "Disconnect your account".
     const published = await h.fake.waitForCall('views.publish', (c) => c.body.user_id === BOB());
     expect(JSON.stringify(published.body.view)).toContain('Disconnect your account');
+  });
+});
+
+describe('DMs find the person by their own key', () => {
+  it('Bob’s Slack e-mail differs from the service’s, yet with his own key he is told of assignments', async () => {
+    const bob = h.users.bob;
+    h.fake.users.set(bob.id, { ...bob, email: 'bobby@elsewhere.example' });
+    h.worklink.deps.users.forget(h.teamId, bob.id);
+    await h.worklink.store.lookups.clear(h.teamId);
+    try {
+      await command(`connect me ${keyOf('bob@example.com')}`);
+      const website = h.seed.projects[0]!.projectId;
+      await h.slack.slashCommand(`add Badges for the fair @bob in:${website}`, {
+        userId: h.users.alice.id,
+        channelId: 'D_ALICE',
+      });
+      const dm = await h.fake.waitForCall(
+        'chat.postMessage',
+        (c) =>
+          (c.body.channel === bob.id || c.body.channel === 'D_BOB') &&
+          String(c.body.text).includes('Badges for the fair'),
+      );
+      expect(String(dm.body.text)).toContain('assigned you');
+    } finally {
+      h.fake.users.set(bob.id, { ...bob });
+      h.worklink.deps.users.forget(h.teamId, bob.id);
+      await h.worklink.store.lookups.clear(h.teamId);
+    }
   });
 });

@@ -78,7 +78,7 @@ describe('assignmentMessage', () => {
 
   it('copes with missing details', () => {
     const m = assignmentMessage({ taskId: 'x', taskName: ' ' });
-    expect(m.text).toBe('Someone assigned you *Untitled task* — no due date');
+    expect(m.text).toBe('You were assigned *Untitled task* — no due date');
   });
 });
 

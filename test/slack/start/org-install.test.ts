@@ -204,4 +204,50 @@ describe('an organisation-level install', () => {
     );
     expect((await h.worklink.store.installations.find(undefined, ORG))?.bot?.token).toBe(ORG_TOKEN);
   });
+
+  it('forgets the organisation’s connections with its install, keeping a workspace installed on its own', async () => {
+    const OPS = 'T_ACME_OPS';
+    expect((await orgCommand(`connect org ${third.apiKey}`, OPS)).text).toContain(
+      'Connected the organisation',
+    );
+    // A workspace of the organisation that also installed Worklink on its own.
+    await h.worklink.store.installations.storeInstallation({
+      team: { id: SUPPORT, name: 'Support' },
+      enterprise: { id: ORG, name: 'Acme Org' },
+      isEnterpriseInstall: false,
+      user: { id: h.users.alice.id, token: undefined, scopes: undefined },
+      bot: { id: 'B1', userId: 'U_WORKLINK', token: 'xoxb-support-own', scopes: ['commands'] },
+      tokenType: 'bot',
+      appId: 'A_WORKLINK',
+      authVersion: 'v2',
+    });
+    const body = JSON.stringify({
+      team_id: null,
+      enterprise_id: ORG,
+      api_app_id: 'A_WORKLINK',
+      event: { type: 'app_uninstalled', event_ts: `${Date.now() / 1000}` },
+      type: 'event_callback',
+      event_id: 'EvACMEORG1',
+      event_time: Math.floor(Date.now() / 1000),
+      authorizations: [
+        {
+          enterprise_id: ORG,
+          team_id: null,
+          user_id: 'U_WORKLINK',
+          is_bot: true,
+          is_enterprise_install: true,
+        },
+      ],
+      is_ext_shared_channel: false,
+    });
+    expect((await h.slack.send(body, 'application/json')).status).toBe(200);
+    await h.waitFor(
+      async () => (await h.worklink.store.installations.find(undefined, ORG)) === undefined,
+    );
+    await h.waitFor(async () => (await h.worklink.store.connections.info(OPS)) === undefined);
+    expect(await h.worklink.store.connections.info(ORG)).toBeUndefined();
+    expect((await h.worklink.store.connections.info(SUPPORT))?.workspaceName).toBe(
+      second.workspaceName,
+    );
+  });
 });

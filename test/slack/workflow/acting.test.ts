@@ -49,8 +49,11 @@ describe('a step acts as the person it names', () => {
     const taskId = String(created.ended.outputs?.task_id);
     expect((await serviceView(h, taskId)).updated.CreatedBy).toBe(bob.id);
 
+    // With the embedded service and no WORK_TASK_URL, the link is its signed task page.
+    const link = String(created.ended.outputs?.task_url);
+    expect(link).toMatch(/\/pages\/task\/[0-9a-f]{24}\?sig=/);
     const comment = await runWorkflowStep(h, 'add_comment', {
-      task: taskId,
+      task: link,
       text: 'Written with my own key',
       author: h.users.bob.id,
     });

@@ -1,0 +1,75 @@
+// A task link posted in the `npm start` demo, in a real browser (Debian's Chromium through
+// playwright-core): the sandbox sends the app link_shared, the app answers chat.unfurl with a
+// task Work Object, and the page shows the preview card under the message; its title opens
+// the side panel (entity_details_requested → entity.presentDetails) with the whole task.
+
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AppConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { launchSandbox, type SandboxStack } from '../../src/sandbox/start.js';
+import { launchChromium } from '../support/browser.js';
+
+const SHOTS = 'test-results';
+
+let dataDir: string;
+let stack: SandboxStack;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'worklink-preview-'));
+  const config: AppConfig = { slack: { mode: 'sandbox' }, port: 0, dataDir, logLevel: 'warn' };
+  stack = await launchSandbox(config, { port: 0, logger: createLogger('warn', () => {}) });
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1200, height: 780 } });
+  page.setDefaultTimeout(15_000);
+});
+
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state !== 'fail' || !page) return;
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, 'link-preview-failure.png') }).catch(() => {});
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function send(text: string): Promise<void> {
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+describe('a task link in the sandbox page', () => {
+  it('unfurls to a task preview card, and its title opens the side panel', async () => {
+    await page.goto(stack.url);
+    await page.getByRole('button', { name: '# website' }).click();
+    await page.getByRole('heading', { name: '# website' }).waitFor();
+    await send('/work add Preview this task');
+    const card = page
+      .getByRole('article', { name: 'Message from Worklink' })
+      .filter({ hasText: 'Preview this task' });
+    await card.waitFor();
+    // The card's "Open in …" button is the task's address.
+    const url = await card.getByRole('button', { name: /^Open in/ }).getAttribute('data-url');
+    expect(url).toMatch(/\/pages\/task\/[0-9a-f]{24}\?sig=/);
+
+    await send(`Have a look: ${url}`);
+    const preview = page.getByRole('region', { name: 'Preview: Preview this task' });
+    await preview.waitFor();
+    await expect(preview.textContent()).resolves.toMatch(/#\d+ Preview this task/);
+    await expect(preview.textContent()).resolves.toContain('Status');
+
+    await preview.getByRole('button', { name: /Preview this task/ }).click();
+    const panel = page.getByRole('complementary', { name: /^Details: Preview this task/ });
+    await panel.waitFor();
+    await expect(panel.textContent()).resolves.toContain('Website relaunch');
+  });
+});
