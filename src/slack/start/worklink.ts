@@ -42,7 +42,7 @@ import { createLiveMessages } from '../notify/live-messages.js';
 import { SlackMatcher } from '../notify/match.js';
 import { createNotifications } from '../notify/notifications.js';
 import { ServiceDirectory } from '../notify/service-directory.js';
-import { tellSeen } from '../notify/tell-seen.js';
+import { tellSeen, tellSeenComments } from '../notify/tell-seen.js';
 import { ReminderScheduler } from '../remind/scheduler.js';
 import { slackCode } from '../ui/error-text.js';
 import { ConnectionShares } from './connection-limits.js';
@@ -170,6 +170,12 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
             if (deps) tellSeen(deps, team, describeSeen(change));
           },
           (team, commentId) => store.seenEvents.markSeen(commentMark(team, commentId)),
+          (team, taskId, comments) => {
+            if (!deps) return;
+            tellSeenComments(deps, team, taskId, comments).catch((e: unknown) =>
+              logger.warn(`Comments of task ${taskId}: ${errMessage(e)}`),
+            );
+          },
         ),
       (teamId, apiKey) => links.rememberKey(teamId, apiKey),
     );
