@@ -16,6 +16,7 @@ import type { AppConfig } from '../../config.js';
 import { errMessage } from '../../error-message.js';
 import { newInstanceId } from '../../instance-id.js';
 import { createLogger, type Logger } from '../../logger.js';
+import { appMetrics, serveMetrics } from '../../metrics/metrics-route.js';
 import { rememberConfigSecrets } from '../../secrets.js';
 import type { ServiceHandle } from '../../service/index.js';
 import type { Store } from '../../store/index.js';
@@ -42,7 +43,7 @@ import { dmGate, QuietRelease } from '../notify/dm-gate.js';
 import { SlackMatcher } from '../notify/match.js';
 import { createNotifications } from '../notify/notifications.js';
 import { ServiceDirectory } from '../notify/service-directory.js';
-import { tellSeen } from '../notify/tell-seen.js';
+import { tellSeen, tellSeenComments } from '../notify/tell-seen.js';
 import { ReminderScheduler } from '../remind/scheduler.js';
 import { slackCode } from '../ui/error-text.js';
 import { ConnectionShares } from './connection-limits.js';
@@ -151,9 +152,14 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       // No WORK_API_URL: the embedded service, started here or handed in (tests, sandbox).
       embeddedOrigin: config.workApi ? undefined : new URL(workUrls.baseUrl).origin,
     });
+    // Prometheus numbers (src/metrics/), read late from the parts made below.
+    const metrics = appMetrics(config, store.outbox, () => ({
+      dms: notifications.worker.stats,
+      looks: watcher.oldestLooks(),
+    }));
     const workClients = new WorkClientCache(
       workUrls,
-      { maxResponseBytes: config.workMaxResponseBytes, log: logger },
+      { maxResponseBytes: config.workMaxResponseBytes, log: logger, timeCall: metrics?.timeCall },
       (client, teamId) =>
         indexWorkClient(
           client,
@@ -165,6 +171,12 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
             if (deps) tellSeen(deps, team, describeSeen(change));
           },
           (team, commentId) => store.seenEvents.markSeen(commentMark(team, commentId)),
+          (team, taskId, comments) => {
+            if (!deps) return;
+            tellSeenComments(deps, team, taskId, comments).catch((e: unknown) =>
+              logger.warn(`Comments of task ${taskId}: ${errMessage(e)}`),
+            );
+          },
         ),
       (teamId, apiKey) => links.rememberKey(teamId, apiKey),
     );
@@ -272,6 +284,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       watcher,
       service,
       clock: options.clock,
+      metrics,
     };
     // Every long-lived part, started once the app listens and stopped before it closes.
     const digest = new DigestScheduler({
@@ -375,6 +388,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       url = serverUrl(server, options.host);
     }
     const handle = { url, eventsUrl: url ? `${url}${EVENTS_PATH}` : '' };
+    if (metrics) cleanup.push(await serveMetrics(metrics, config, deps.routes, options.host));
     cleanup.push(() =>
       lifecycle.stop((part, e) => logger.warn(`Stopping ${part.name}: ${errMessage(e)}`)),
     );
