@@ -23,6 +23,8 @@ const TIERS: Record<string, { tier: string; perMinute: number }> = {
   'conversations.history': { tier: 't3', perMinute: 50 },
   'conversations.replies': { tier: 't3', perMinute: 50 },
   'chat.update': { tier: 't3', perMinute: 50 },
+  // (The DM worker's conversations.open/history while reconciling and live-updates.ts's
+  // chat.update keep their own pacing and 429 handling, per outbox row and per team.)
 };
 
 /** Calls a tier may make at once before its rate applies. */
@@ -163,6 +165,8 @@ export class SlackLimiter {
         teamId,
         rejectRateLimitedCalls: true,
         retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 1_000 },
+        // A look-up that hangs must not hold a place in the lane for ever.
+        timeout: 10_000,
       });
       this.clients.set(key, own);
     }
