@@ -16,9 +16,10 @@ import { type WebAPICallResult, WebClient } from '@slack/web-api';
 export const CONCURRENCY = 3;
 
 /** Slack's published tiers of the methods Worklink calls in bulk (calls a minute). */
-const TIERS: Record<string, { tier: string; perMinute: number }> = {
+const TIERS: Record<string, { tier: string; perMinute: number; burst?: number }> = {
   'users.lookupByEmail': { tier: 't3', perMinute: 50 },
-  'users.info': { tier: 't4', perMinute: 100 },
+  // Tier 4 ("100+"): a DM burst to many people reads each one's time zone at once.
+  'users.info': { tier: 't4', perMinute: 100, burst: 50 },
   'conversations.open': { tier: 't3', perMinute: 50 },
   'conversations.history': { tier: 't3', perMinute: 50 },
   'conversations.replies': { tier: 't3', perMinute: 50 },
@@ -27,7 +28,7 @@ const TIERS: Record<string, { tier: string; perMinute: number }> = {
   // chat.update keep their own pacing and 429 handling, per outbox row and per team.)
 };
 
-/** Calls a tier may make at once before its rate applies. */
+/** Calls a tier may make at once before its rate applies (unless the tier says). */
 const BURST = 10;
 /** A call that keeps getting 429 gives up after this many tries. */
 const TRIES = 5;
@@ -36,6 +37,7 @@ const TRIES = 5;
 export type Priority = 'normal' | 'bulk';
 
 interface Lane {
+  burst: number;
   /** Calls waiting, in order, by priority. */
   waiting: (() => void)[];
   bulk: (() => void)[];
@@ -71,8 +73,8 @@ export class SlackLimiter {
     args: Record<string, unknown>,
     priority: Priority = 'normal',
   ): Promise<T> {
-    const { tier, perMinute } = TIERS[method] ?? { tier: method, perMinute: 20 };
-    const lane = this.lane(`${teamId}:${tier}`);
+    const { tier, perMinute, burst = BURST } = TIERS[method] ?? { tier: method, perMinute: 20 };
+    const lane = this.lane(`${teamId}:${tier}`, burst);
     const own = this.ownClient(client);
     for (let attempt = 1; ; attempt++) {
       await this.take(lane, perMinute, priority);
@@ -89,14 +91,15 @@ export class SlackLimiter {
     }
   }
 
-  private lane(key: string): Lane {
+  private lane(key: string, burst: number): Lane {
     let lane = this.lanes.get(key);
     if (!lane) {
       lane = {
+        burst,
         waiting: [],
         bulk: [],
         running: 0,
-        tokens: BURST,
+        tokens: burst,
         refilledAt: this.now(),
         pausedUntil: 0,
       };
@@ -121,8 +124,8 @@ export class SlackLimiter {
   private pump(lane: Lane, perMinute: number): void {
     const now = this.now();
     // The burst plus a minute's refill stay within the tier's calls a minute.
-    const rate = Math.max(1, perMinute - BURST);
-    lane.tokens = Math.min(BURST, lane.tokens + ((now - lane.refilledAt) * rate) / 60_000);
+    const rate = Math.max(1, perMinute - lane.burst);
+    lane.tokens = Math.min(lane.burst, lane.tokens + ((now - lane.refilledAt) * rate) / 60_000);
     lane.refilledAt = now;
     // Bulk calls leave one place free for the others (a DM's look-up, someone's answer).
     const next = () =>
