@@ -1,9 +1,8 @@
 /**
  * Slack Web API methods Worklink calls in bulk, within Slack's limits (issue 24, finding 5).
  *
- * One limiter per team and method tier: a few calls at once (CONCURRENCY), a burst of 10,
- * then a pace that keeps any minute within the tier's limit (Tier 3: 50 a minute, Tier 4:
- * 100). A 429 pauses that team's tier for
+ * One limiter per team and method tier: a few calls at once (CONCURRENCY), and never more
+ * than the tier's calls in any minute (Tier 3: 50, Tier 4: 100). A 429 pauses that team's tier for
  * its Retry-After and the call is made again then.
  *
  * The calls go through a client of their own per token that does not retry a 429 itself:
@@ -16,10 +15,9 @@ import { type WebAPICallResult, WebClient } from '@slack/web-api';
 export const CONCURRENCY = 3;
 
 /** Slack's published tiers of the methods Worklink calls in bulk (calls a minute). */
-const TIERS: Record<string, { tier: string; perMinute: number; burst?: number }> = {
+const TIERS: Record<string, { tier: string; perMinute: number }> = {
   'users.lookupByEmail': { tier: 't3', perMinute: 50 },
-  // Tier 4 ("100+"): a DM burst to many people reads each one's time zone at once.
-  'users.info': { tier: 't4', perMinute: 100, burst: 50 },
+  'users.info': { tier: 't4', perMinute: 100 },
   'conversations.open': { tier: 't3', perMinute: 50 },
   'conversations.history': { tier: 't3', perMinute: 50 },
   'conversations.replies': { tier: 't3', perMinute: 50 },
@@ -28,8 +26,6 @@ const TIERS: Record<string, { tier: string; perMinute: number; burst?: number }>
   // chat.update keep their own pacing and 429 handling, per outbox row and per team.)
 };
 
-/** Calls a tier may make at once before its rate applies (unless the tier says). */
-const BURST = 10;
 /** A call that keeps getting 429 gives up after this many tries. */
 const TRIES = 5;
 
@@ -37,14 +33,12 @@ const TRIES = 5;
 export type Priority = 'normal' | 'bulk';
 
 interface Lane {
-  burst: number;
   /** Calls waiting, in order, by priority. */
   waiting: (() => void)[];
   bulk: (() => void)[];
   running: number;
-  /** Tokens of the bucket (refilled at perMinute / 60 a second, at most BURST). */
-  tokens: number;
-  refilledAt: number;
+  /** When each call of the last minute started (the tier's window). */
+  started: number[];
   pausedUntil: number;
   timer?: NodeJS.Timeout;
 }
@@ -73,8 +67,8 @@ export class SlackLimiter {
     args: Record<string, unknown>,
     priority: Priority = 'normal',
   ): Promise<T> {
-    const { tier, perMinute, burst = BURST } = TIERS[method] ?? { tier: method, perMinute: 20 };
-    const lane = this.lane(`${teamId}:${tier}`, burst);
+    const { tier, perMinute } = TIERS[method] ?? { tier: method, perMinute: 20 };
+    const lane = this.lane(`${teamId}:${tier}`);
     const own = this.ownClient(client);
     for (let attempt = 1; ; attempt++) {
       await this.take(lane, perMinute, priority);
@@ -91,18 +85,10 @@ export class SlackLimiter {
     }
   }
 
-  private lane(key: string, burst: number): Lane {
+  private lane(key: string): Lane {
     let lane = this.lanes.get(key);
     if (!lane) {
-      lane = {
-        burst,
-        waiting: [],
-        bulk: [],
-        running: 0,
-        tokens: burst,
-        refilledAt: this.now(),
-        pausedUntil: 0,
-      };
+      lane = { waiting: [], bulk: [], running: 0, started: [], pausedUntil: 0 };
       this.lanes.set(key, lane);
     }
     return lane;
@@ -123,10 +109,7 @@ export class SlackLimiter {
 
   private pump(lane: Lane, perMinute: number): void {
     const now = this.now();
-    // The burst plus a minute's refill stay within the tier's calls a minute.
-    const rate = Math.max(1, perMinute - lane.burst);
-    lane.tokens = Math.min(lane.burst, lane.tokens + ((now - lane.refilledAt) * rate) / 60_000);
-    lane.refilledAt = now;
+    while (lane.started.length > 0 && now - lane.started[0]! >= 60_000) lane.started.shift();
     // Bulk calls leave one place free for the others (a DM's look-up, someone's answer).
     const next = () =>
       lane.waiting.length > 0 && lane.running < this.concurrency
@@ -135,10 +118,9 @@ export class SlackLimiter {
           ? lane.bulk
           : undefined;
     for (let queue = next(); queue; queue = next()) {
-      const wait = Math.max(
-        lane.pausedUntil - now,
-        lane.tokens >= 1 ? 0 : ((1 - lane.tokens) * 60_000) / rate,
-      );
+      // Never more than the tier's calls in any minute; never during a 429's pause.
+      const full = lane.started.length >= perMinute ? lane.started[0]! + 60_000 - now : 0;
+      const wait = Math.max(lane.pausedUntil - now, full);
       if (wait > 0) {
         if (!lane.timer) {
           lane.timer = setTimeout(() => {
@@ -148,7 +130,7 @@ export class SlackLimiter {
         }
         return;
       }
-      lane.tokens -= 1;
+      lane.started.push(now);
       lane.running++;
       queue.shift()?.();
     }
