@@ -65,15 +65,17 @@ export interface OpenListSeen {
 
 /**
  * Whether a sighting changed what Worklink tells of a task: done, name, due date, priority,
- * assignees, or the status's name (when both are known: a list does not tell it).
+ * assignees, or the status's name (when both are known: a list does not tell it). A task known
+ * only from lists (never read whole: `readAt` unset) has unknown assignees, due date and
+ * priority, so only its name and done flag can have changed.
  */
 export function seenDiffers(a: IndexedTask, b: IndexedTask): boolean {
+  if (a.done !== b.done || a.name !== b.name) return true;
+  if (a.readAt === undefined) return false;
   const sameAssignees =
     a.assigneeIds.length === b.assigneeIds.length &&
     a.assigneeIds.every((id) => b.assigneeIds.includes(id));
   return (
-    a.done !== b.done ||
-    a.name !== b.name ||
     a.dueDate !== b.dueDate ||
     a.priority !== b.priority ||
     !sameAssignees ||

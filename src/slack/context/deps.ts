@@ -3,8 +3,10 @@
  * notifications — built once by src/slack/start/worklink.ts and handed to every feature's
  * `register(app, deps)` by src/slack/app.ts.
  */
+
 import type { Logger } from '@slack/bolt';
 import type { AppConfig } from '../../config.js';
+import type { Metrics } from '../../metrics/metrics.js';
 import type { Store } from '../../store/index.js';
 import type { TaskIndexRefresh } from '../../sync/task-index-refresh.js';
 import type { Watcher } from '../../sync/watcher.js';
@@ -61,6 +63,8 @@ export interface WorklinkDeps {
   watcher: Watcher;
   /** Epoch ms now; tests give a fake clock (the daily digest). Default Date.now. */
   clock?: () => number;
+  /** Prometheus numbers, when METRICS_TOKEN or METRICS_PORT is set (src/metrics/). */
+  metrics?: Metrics;
   /**
    * The sandbox's demo people's own keys (their service accounts), offered in "Connect your
    * account" so they connect in one click; undefined everywhere else.

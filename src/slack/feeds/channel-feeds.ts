@@ -157,7 +157,15 @@ export function createChannelFeeds(o: ChannelFeedsDeps): ChannelFeedsPart {
     const ctx = await contextFor(teamId);
     if (!ctx || !kind) return;
     const who = await whoActed(ctx, a.actor);
-    const added = a.kind === 'assigned' ? await peopleLabels(ctx, a.added) : [];
+    const added =
+      a.kind === 'assigned'
+        ? await peopleLabels(ctx, a.added)
+        : a.kind === 'changed'
+          ? await peopleLabels(
+              ctx,
+              a.fields.flatMap((f) => f.people ?? []),
+            )
+          : [];
     const text = threadReplyText(a, who, added);
     if (!text) return;
     for (const card of posted) {

@@ -27,6 +27,9 @@ export interface ThreadReply {
   text: string;
 }
 
+/** The reaction a synced reply gets (📝): it became a comment on the task. */
+export const SYNCED_REACTION = 'memo';
+
 /** Subtypes that are still a person's new message (a reply also sent to the channel; files). */
 const PERSON_SUBTYPES = new Set(['thread_broadcast', 'file_share']);
 
@@ -100,6 +103,12 @@ async function commentFromReply(ctx: WorkContext, taskId: string, reply: ThreadR
     return;
   }
   taskChanged(ctx, { taskId });
+  // A sign, in the thread, that the reply is now a comment on the task (reactions:write).
+  await ctx.slack.reactions
+    .add({ channel: reply.channel, timestamp: reply.ts, name: SYNCED_REACTION })
+    .catch((e: unknown) =>
+      ctx.logger.debug(`Feed sync: no reaction on ${reply.channel}/${reply.ts}: ${errMessage(e)}`),
+    );
   ctx.deps.activity.emit(ctx.teamId, {
     kind: 'commented',
     taskId,

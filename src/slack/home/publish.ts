@@ -24,6 +24,7 @@ import { homeView } from './view.js';
 export async function publishHome(
   ctx: WorkContext,
   commands: readonly Subcommand[],
+  minePage = 0,
 ): Promise<void> {
   const { store, teamId } = ctx;
   const info = await store.connections.info(teamId);
@@ -94,7 +95,7 @@ export async function publishHome(
     projects: known,
     commands,
     admin,
-    myTasks: mine ? mineHomeBlocks(mine) : undefined,
+    myTasks: mine ? mineHomeBlocks(mine, 10, minePage) : undefined,
   });
   await ctx.slack.views.publish({ user_id: ctx.userId, view: fitView(view) });
 }
@@ -110,6 +111,12 @@ export function registerHome(app: App, deps: WorklinkDeps, commands: readonly Su
       await replyCompletionError(ctx, e, taskId);
     }
     await publishHome(ctx, commands);
+  });
+
+  // My tasks, a page at a time: Previous / Next publish Home at that page.
+  onAction(app, deps, new RegExp(`^${ACTION.homeMinePage}:`), async (ctx, args) => {
+    const page = Number(pressedValue(args));
+    await publishHome(ctx, commands, Number.isInteger(page) && page >= 0 ? page : 0);
   });
 
   // The notification checkboxes: every kind is set to whether it is ticked now.

@@ -68,6 +68,9 @@ export function activityDms(deps: ActivityDmsDeps): ActivityListener {
       case 'assigned':
         await assigned(deps, teamId, activity);
         return;
+      case 'changed':
+        // Told in feeds and shown in live messages; nobody chose a DM for it.
+        return;
       default:
         // commented, completed (reopened tells nobody)
         await toPeople(deps, teamId, activity);
@@ -141,7 +144,7 @@ async function assigned(
 async function toPeople(
   deps: ActivityDmsDeps,
   teamId: string,
-  a: Exclude<TaskActivity, { kind: 'created' | 'assigned' }>,
+  a: Exclude<TaskActivity, { kind: 'created' | 'assigned' | 'changed' }>,
 ): Promise<void> {
   if (a.kind === 'reopened') return;
   const info = await taskInfo(deps, teamId, a.taskId);

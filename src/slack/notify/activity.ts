@@ -6,6 +6,7 @@
  */
 import type { Logger } from '@slack/bolt';
 import { errMessage } from '../../error-message.js';
+import type { FieldChange } from '../../sync/seen-change.js';
 
 export interface Actor {
   slackUserId?: string;
@@ -30,6 +31,7 @@ export type TaskActivity =
       actor?: Actor;
       /** service user ids */
       added: string[];
+      where?: string;
     }
   | {
       kind: 'commented';
@@ -41,7 +43,23 @@ export type TaskActivity =
       /** set when the comment came from a feed thread reply (never echoed back there) */
       fromThread?: { channel: string; ts: string };
     }
-  | { kind: 'completed' | 'reopened'; taskId: string; projectId?: string; actor?: Actor };
+  | {
+      kind: 'completed' | 'reopened';
+      taskId: string;
+      projectId?: string;
+      actor?: Actor;
+      /** Seen rather than made: where it happened when nobody is named ("in the service"). */
+      where?: string;
+    }
+  | {
+      /** Other fields changed (seen by a read or an event): told, never DMed. */
+      kind: 'changed';
+      taskId: string;
+      projectId?: string;
+      actor?: Actor;
+      where?: string;
+      fields: FieldChange[];
+    };
 
 export type ActivityListener = (teamId: string, activity: TaskActivity) => void | Promise<void>;
 

@@ -1,6 +1,7 @@
 /**
  * POST /work/events — the service's signed `task.created` events, for tasks created outside
- * Slack (and inside: the outbox's unique key keeps those to one DM per assignee).
+ * Slack (and inside: the outbox's unique key keeps those to one DM per assignee), and its
+ * `task.updated` / `task.commented` (change-events.ts).
  *
  *   401  missing or wrong X-Work-Signature, or X-Work-Timestamp more than 5 minutes off
  *   400  a body that is not a well-formed event
@@ -21,6 +22,7 @@ import { describeIssue, responses } from '../../workapi/contract.js';
 import { verifyEventSignature } from '../../workapi/event-signature.js';
 import { parseStorableJson } from '../../workapi/storable.js';
 import type { TaskActivity, TaskActivityHub } from './activity.js';
+import { CHANGE_EVENTS, type ChangeEventsOptions, takeInChange } from './change-events.js';
 
 export const EVENTS_ROUTE = '/work/events';
 const MAX_BODY = 1024 * 1024;
@@ -65,6 +67,8 @@ export interface EventsReceiverOptions {
   logger?: Pick<Logger, 'debug' | 'info' | 'warn'>;
   /** Told of the new task, once per team the event is for (channel feeds post it). */
   activity?: TaskActivityHub;
+  /** Tells what a task.updated event shows changed (change-events.ts, tell-seen.ts). */
+  tellSeen?: ChangeEventsOptions['tellSeen'];
 }
 
 export function eventsHandler(options: EventsReceiverOptions) {
@@ -112,6 +116,14 @@ export function eventsHandler(options: EventsReceiverOptions) {
     }
     const envelope = Envelope.safeParse(json);
     if (!envelope.success) return answer(400, { error: describeIssue(envelope.error) });
+    if (CHANGE_EVENTS.some((t) => t === envelope.data.type)) {
+      const taken = await takeInChange(
+        { ...options, settleMs: options.graceMs, tellSeen: options.tellSeen },
+        json,
+      );
+      if ('error' in taken) return answer(400, { error: taken.error });
+      return answer(200, { ok: true, ...(taken.duplicate ? { duplicate: true } : {}) });
+    }
     if (envelope.data.type !== 'task.created') {
       return answer(200, { ok: true, ignored: envelope.data.type });
     }

@@ -13,7 +13,7 @@ import type { RouteHandler } from '../context/routes.js';
 import type { WorkClientCache } from '../context/work-clients.js';
 import type { LongLivedPart } from '../start/lifecycle.js';
 import type { TaskActivityHub } from './activity.js';
-import { EVENTS_ROUTE, eventsHandler } from './events-receiver.js';
+import { EVENTS_ROUTE, type EventsReceiverOptions, eventsHandler } from './events-receiver.js';
 import type { SlackMatcher } from './match.js';
 import { appPreparer } from './prepare.js';
 import type { ServiceDirectory } from './service-directory.js';
@@ -49,6 +49,8 @@ export interface NotificationsDeps {
   service?: { setEventsSubscriber(s: { url: string; secret: string }): void };
   /** Told of each task an event announces (channel feeds post it). */
   activity?: TaskActivityHub;
+  /** Tells what the service's task.updated events show changed (tell-seen.ts). */
+  tellSeen?: EventsReceiverOptions['tellSeen'];
 }
 
 /** Web API timeout for DM sends; the claim lease is three of these (held-leases.ts). */
@@ -128,6 +130,7 @@ export function createNotifications(
         graceMs: () => tuning.eventGraceMs,
         logger,
         activity: deps.activity,
+        tellSeen: deps.tellSeen,
       }),
     },
     start(handle) {

@@ -14,12 +14,14 @@ import type { AppConfig } from '../../config.js';
 import { errMessage } from '../../error-message.js';
 import { newInstanceId } from '../../instance-id.js';
 import { createLogger, type Logger } from '../../logger.js';
+import { appMetrics, serveMetrics } from '../../metrics/metrics-route.js';
 import { rememberConfigSecrets } from '../../secrets.js';
 import type { ServiceHandle } from '../../service/index.js';
 import type { Store } from '../../store/index.js';
 import { openConfiguredStore, StoreOpenError } from '../../store/open.js';
 import { DatabaseUpkeep } from '../../store/upkeep.js';
 import { createdActivity, queueFoundTask } from '../../sync/found-task.js';
+import { describeSeen } from '../../sync/seen-change.js';
 import { TaskIndexRefresh } from '../../sync/task-index-refresh.js';
 import { indexWorkClient } from '../../sync/task-sightings.js';
 import { Watcher } from '../../sync/watcher.js';
@@ -33,13 +35,14 @@ import { createChannelFeeds } from '../feeds/channel-feeds.js';
 import { WorkLinks } from '../links/addresses.js';
 import { createActivityHub } from '../notify/activity.js';
 import { activityDms } from '../notify/activity-dms.js';
+import { commentMark } from '../notify/change-events.js';
 import { DigestScheduler } from '../notify/digest/scheduler.js';
 import { dmGate, QuietRelease } from '../notify/dm-gate.js';
 import { createLiveMessages } from '../notify/live-messages.js';
 import { SlackMatcher } from '../notify/match.js';
 import { createNotifications } from '../notify/notifications.js';
-import { emitSeenChanges } from '../notify/seen-changes.js';
 import { ServiceDirectory } from '../notify/service-directory.js';
+import { tellSeen, tellSeenComments } from '../notify/tell-seen.js';
 import { ReminderScheduler } from '../remind/scheduler.js';
 import { slackCode } from '../ui/error-text.js';
 import { ConnectionShares } from './connection-limits.js';
@@ -148,10 +151,32 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       // No WORK_API_URL: the embedded service, started here or handed in (tests, sandbox).
       embeddedOrigin: config.workApi ? undefined : new URL(workUrls.baseUrl).origin,
     });
+    // Prometheus numbers (src/metrics/), read late from the parts made below.
+    const metrics = appMetrics(config, store.outbox, () => ({
+      dms: notifications.worker.stats,
+      looks: watcher.oldestLooks(),
+    }));
     const workClients = new WorkClientCache(
       workUrls,
-      { maxResponseBytes: config.workMaxResponseBytes, log: logger },
-      (client, teamId) => indexWorkClient(client, teamId, store.taskIndex, (m) => logger.warn(m)),
+      { maxResponseBytes: config.workMaxResponseBytes, log: logger, timeCall: metrics?.timeCall },
+      (client, teamId) =>
+        indexWorkClient(
+          client,
+          teamId,
+          store.taskIndex,
+          (m) => logger.warn(m),
+          // A read showed a known task changed: told once, as if made from Slack.
+          (team, change) => {
+            if (deps) tellSeen(deps, team, describeSeen(change));
+          },
+          (team, commentId) => store.seenEvents.markSeen(commentMark(team, commentId)),
+          (team, taskId, comments) => {
+            if (!deps) return;
+            tellSeenComments(deps, team, taskId, comments).catch((e: unknown) =>
+              logger.warn(`Comments of task ${taskId}: ${errMessage(e)}`),
+            );
+          },
+        ),
       (teamId, apiKey) => links.rememberKey(teamId, apiKey),
     );
     // Who this process is in the leases it takes on shared work (outbox rows, looks, rounds).
@@ -162,12 +187,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
         logger,
         now: options.clock,
         instanceId,
-        // A change the re-reads find is shown in the messages about the task, and a new
-        // assignee is told.
-        onChanged: (teamId, taskId, was, now) => {
-          deps?.live.taskChanged(teamId, taskId);
-          if (deps && was && now) emitSeenChanges(deps.activity, teamId, was, now);
-        },
+        // What the re-reads find changed is told by the index-feeding client (onSeen above).
         workFor: async (teamId) => {
           const connection = await store.connections.get(teamId);
           return connection ? workClients.for(connection) : undefined;
@@ -181,7 +201,20 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
     const clock = options.clock ?? Date.now;
     const activity = createActivityHub(logger);
     const notifications = createNotifications(
-      { config, store, logger, workClients, directory, matcher, service, instanceId, activity },
+      {
+        config,
+        store,
+        logger,
+        workClients,
+        directory,
+        matcher,
+        service,
+        instanceId,
+        activity,
+        tellSeen: (teamId, change, actor) => {
+          if (deps) tellSeen(deps, teamId, change, actor);
+        },
+      },
       // Each person's settings and quiet hours, applied as their DM goes out.
       { gate: dmGate({ store, users, now: clock }) },
     );
@@ -244,6 +277,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       watcher,
       service,
       clock: options.clock,
+      metrics,
     };
     // Every long-lived part, started once the app listens and stopped before it closes.
     const digest = new DigestScheduler({
@@ -347,6 +381,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       url = serverUrl(server, options.host);
     }
     const handle = { url, eventsUrl: url ? `${url}${EVENTS_PATH}` : '' };
+    if (metrics) cleanup.push(await serveMetrics(metrics, config, deps.routes, options.host));
     cleanup.push(() =>
       lifecycle.stop((part, e) => logger.warn(`Stopping ${part.name}: ${errMessage(e)}`)),
     );

@@ -14,7 +14,7 @@ import { ACTION } from '../ui/block-ids.js';
 import { context } from '../ui/blocks.js';
 import { slackErrorCode } from '../ui/error-text.js';
 import { fitMessage } from '../ui/limits.js';
-import { rowMenuTaskId, showDetails } from './card/details.js';
+import { inModal, rowMenuTaskId, showDetails } from './card/details.js';
 import { taskCardData } from './card/load.js';
 import { taskCard, taskCardText } from './card/view.js';
 import { taskCommentModal } from './comment/view.js';
@@ -82,12 +82,14 @@ export function register(app: App, deps: WorklinkDeps): void {
     await openTaskForm(ctx, { mode: 'edit', taskId });
   });
 
-  onTaskButton(ACTION.taskComment, async (ctx, taskId) => {
+  onTaskButton(ACTION.taskComment, async (ctx, taskId, args) => {
     if (!ctx.triggerId) return;
     try {
       // The form names its task (from the index: SQLite, well inside the trigger's 3 s).
       const known = await ctx.store.taskIndex.get(ctx.teamId, taskId);
-      await ctx.slack.views.open({
+      // From a modal (Details, card/details.ts) the form goes on top of it, as Slack requires.
+      const open = inModal(args) ? ctx.slack.views.push : ctx.slack.views.open;
+      await open({
         trigger_id: ctx.triggerId,
         view: taskCommentModal({
           taskId,
