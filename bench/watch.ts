@@ -9,6 +9,11 @@
  *   busy      one new task a second, in a random project, each with an assignee.
  * Figures: service calls per (watcher) minute by kind, and app CPU per look, against a floor
  * measured in the same run: one bare list request per project (undici + JSON.parse).
+ * Then the same watcher with the client Worklink really gives it — the one that feeds the task
+ * index and tells what a read shows changed (src/sync/task-sightings.ts, issue 22):
+ *   told idle     nothing changes (what comparing every list with the index costs);
+ *   told 1 %      1 % of all watched tasks change per interval, half renamed, half completed
+ *                 (a completion is read once to tell done from gone).
  *
  *   npm run bench:watch -- --projects 200 --tasks 500 --minutes 3
  */
@@ -20,6 +25,7 @@ import { request } from 'undici';
 import { createLogger } from '../src/logger.js';
 import { openStore } from '../src/store/index.js';
 import { queueFoundTask } from '../src/sync/found-task.js';
+import { indexWorkClient } from '../src/sync/task-sightings.js';
 import { Watcher } from '../src/sync/watcher.js';
 import { WorkClient } from '../src/workapi/client.js';
 import { startHostedFake } from '../test/support/hosted-fake.js';
@@ -128,6 +134,69 @@ async function main() {
   // One more interval with nothing new: the tasks of the busy phase's last minute are found.
   const drain = await run(1);
 
+  // The same watcher, with the index-feeding, change-telling client.
+  let told = 0;
+  const toldWork = indexWorkClient(
+    new WorkClient({ baseUrl: hosted.baseUrl, altUrl: hosted.altUrl, apiKey: hosted.apiKey }),
+    'T_BENCH',
+    store.taskIndex,
+    (m) => console.warn(m),
+    () => {
+      told++;
+    },
+  );
+  const telling = new Watcher({
+    store,
+    logger: createLogger('warn'),
+    intervalMs: INTERVAL_MS,
+    now: () => clock,
+    workFor: async () => toldWork,
+    announce: (teamId, task) => queueFoundTask(store, teamId, task, { now: clock, graceMs: 5_000 }),
+  });
+  const runTold = async (minutes: number, each?: () => void) => {
+    hosted.resetCalls();
+    const before = { ...telling.totals };
+    const toldBefore = told;
+    const cpu = process.cpuUsage();
+    const start = performance.now();
+    for (let s = 0; s < minutes * 60; s++) {
+      each?.();
+      clock += 1_000;
+      await telling.runDue();
+    }
+    // Reads of tasks a list no longer shows run in the background: let them finish.
+    await new Promise((r) => setTimeout(r, 200));
+    const looks = telling.totals.listCalls - before.listCalls;
+    return {
+      perMinute: {
+        lists: hosted.calls('GET /task') / minutes,
+        reads: hosted.calls('GET /task/:id') / minutes,
+        projectLists: hosted.calls('GET /project') / minutes,
+        all: hosted.calls() / minutes,
+      },
+      announced: telling.totals.announced - before.announced,
+      told: told - toldBefore,
+      cpuPerLook: cpuMs(cpu) / Math.max(1, looks),
+      wallPerLook: (performance.now() - start) / Math.max(1, looks),
+    };
+  };
+  // The first told interval fills the index (every listed task is new to it).
+  await runTold(1);
+  const toldIdle = await runTold(MINUTES);
+  const perSecond = (PROJECTS * TASKS) / 100 / 60;
+  let changed = 0;
+  const open = () => [...hosted.tasks.values()].filter((t) => !t.done);
+  let pool = open();
+  const toldBusy = await runTold(MINUTES, () => {
+    for (let i = 0; i < perSecond; i++) {
+      const t = pool[Math.floor(Math.random() * pool.length)];
+      if (!t || t.done) continue;
+      if (changed++ % 2 === 0) t.name = `${t.name}′`;
+      else hosted.completeTask(t.id);
+    }
+    if (changed % 500 === 0) pool = open();
+  });
+
   const fmt = (x: number) => x.toFixed(2);
   const line = (name: string, r: Awaited<ReturnType<typeof run>>) =>
     `${name.padEnd(9)} calls/min ${fmt(r.perMinute.all).padStart(7)} (lists ${fmt(r.perMinute.lists)}, task reads ${fmt(r.perMinute.reads)}, project lists ${fmt(r.perMinute.projectLists)})  ` +
@@ -146,6 +215,15 @@ async function main() {
   );
   console.log(
     `busy: ${n} tasks made; announced ${busy.announced} during it and ${drain.announced} in the next interval (${busy.announced + drain.announced} of ${n}); ${busy.perMinute.reads * MINUTES + drain.perMinute.reads} task reads (one per new task)`,
+  );
+  const toldLine = (name: string, r: Awaited<ReturnType<typeof runTold>>) =>
+    `${line(name, r)}  told ${r.told}`;
+  console.log(toldLine('told idle', toldIdle));
+  console.log(toldLine('told 1 %', toldBusy));
+  console.log(
+    `telling changes: ${changed} changes made (${fmt(perSecond * 60)} per interval), ${toldBusy.told} told; ` +
+      `per look ${fmt(toldBusy.perMinute.all / Math.max(1, toldBusy.perMinute.lists))} calls, CPU ${fmt(toldBusy.cpuPerLook)} ms ` +
+      `vs today's idle look ${fmt(idle.cpuPerLook)} ms (${fmt(toldBusy.cpuPerLook / Math.max(0.001, idle.cpuPerLook))}×) and the told idle look ${fmt(toldIdle.cpuPerLook)} ms`,
   );
   await store.close();
   await hosted.close();

@@ -70,6 +70,9 @@ export interface AppConfig {
   /** HTTP server limits (timeouts, connection cap, body size); defaults in http-guard.ts. */
   httpLimits?: Partial<HttpLimits>;
   logLevel: LogLevelName;
+  /** /metrics (docs/metrics.md): served on PORT with this bearer token, and/or on metricsPort. */
+  metricsToken?: string;
+  metricsPort?: number;
 }
 
 /** A wrong or partial setting. `message` is one sentence that names the variable. */
@@ -106,6 +109,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     workIndexReadsPerMinute: readsPerMinute(get('WORK_INDEX_READS_PER_MINUTE')),
     links: linkSettings(get, (sentence) => new ConfigError(sentence)),
     logLevel: logLevel(get('LOG_LEVEL')),
+    metricsToken: get('METRICS_TOKEN') || undefined,
+    metricsPort: get('METRICS_PORT') ? port(get('METRICS_PORT'), 'METRICS_PORT') : undefined,
   };
 }
 
@@ -184,11 +189,11 @@ function slackApiUrl(value: string | undefined): string | undefined {
   return value.endsWith('/') ? value : `${value}/`;
 }
 
-function port(value: string | undefined): number {
+function port(value: string | undefined, name = 'PORT'): number {
   if (value === undefined) return 3000;
   const n = Number(value);
   if (!/^\d+$/.test(value) || n > 65535) {
-    throw new ConfigError(`PORT must be a whole number from 0 to 65535, not "${value}".`);
+    throw new ConfigError(`${name} must be a whole number from 0 to 65535, not "${value}".`);
   }
   return n;
 }

@@ -21,10 +21,19 @@ export async function start(env: NodeJS.ProcessEnv = process.env): Promise<void>
   }
 
   try {
-    const handle = await startWorklink({ config });
-    const stop = () => {
-      void handle.stop().finally(() => process.exit(0));
+    let stopWith = (code: number): void => process.exit(code);
+    const handle = await startWorklink({
+      config,
+      // One sentence on stderr, then the same clean stop as SIGTERM, exit 1.
+      onFatal: (sentence) => {
+        process.stderr.write(`worklink: ${sentence}\n`);
+        stopWith(1);
+      },
+    });
+    stopWith = (code) => {
+      void handle.stop().finally(() => process.exit(code));
     };
+    const stop = () => stopWith(0);
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   } catch (e) {

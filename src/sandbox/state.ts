@@ -49,6 +49,8 @@ export interface SandboxMessage {
   metadata?: unknown;
   /** The app's preview of the message's links (chat.unfurl; link-previews.ts). */
   unfurl?: { unfurls: Record<string, unknown>; entities: Record<string, unknown>[] };
+  /** Emoji reactions: name → who reacted. */
+  reactions?: { name: string; users: string[] }[];
 }
 
 export interface SlackView {
@@ -248,6 +250,17 @@ export class SandboxState extends EventEmitter {
     this.messages.set(message.channel, list);
     this.changed();
     return message;
+  }
+
+  /** reactions.add: once per person and name. */
+  addReaction(message: SandboxMessage, name: string, user: string): void {
+    const list = message.reactions ?? [];
+    const found = list.find((r) => r.name === name);
+    if (found?.users.includes(user)) return;
+    if (found) found.users.push(user);
+    else list.push({ name, users: [user] });
+    message.reactions = list;
+    this.changed();
   }
 
   findMessage(channel: string, ts: string): SandboxMessage | undefined {

@@ -318,6 +318,16 @@ export class WebApi {
         return { channel: channel.id, ts };
       },
 
+      'reactions.add': (args) => {
+        const channel = this.channelArg(args);
+        const message = s.findMessage(channel.id, str(args, 'timestamp') ?? '');
+        if (!message || message.ephemeralTo !== undefined) fail('message_not_found');
+        const name = str(args, 'name') ?? '';
+        if (!/^[a-z0-9_+-]{1,100}$/.test(name)) fail('invalid_name');
+        s.addReaction(message, name, s.bot.botUserId);
+        return {};
+      },
+
       'chat.getPermalink': (args) => {
         const channel = this.channelArg(args);
         const ts = str(args, 'message_ts') ?? '';

@@ -10,6 +10,8 @@ import { App, type AppOptions, ErrorCode, HTTPReceiver, type Logger } from '@sla
 import type { AppConfig } from '../config.js';
 import { errMessage } from '../error-message.js';
 import { boltLogLevel, withoutRequestBodies } from '../logger.js';
+import { type Metrics, requestLabel } from '../metrics/metrics.js';
+import { isStorageFault, reportStorageFault } from '../store/storage-fault.js';
 import { type Subcommand, WorkRouter } from './commands/router.js';
 import { connectionCommands } from './connection/commands.js';
 import { orgConnectionCommands } from './connection/org-commands.js';
@@ -60,6 +62,8 @@ export const BOT_SCOPES = [
   // Link previews: link_shared for the unfurl domains, chat.unfurl (docs/links.md).
   'links:read',
   'links:write',
+  // Feeds with sync: a reaction on a thread reply that became a comment (docs/usage.md).
+  'reactions:write',
 ] as const;
 
 export const EVENTS_PATH = '/slack/events';
@@ -134,6 +138,7 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
       signingSecret,
       replays: new ReplayWindow({ store: deps.store.seenRequests, logger: deps.logger }),
       shares: options.shares,
+      observeAck: deps.metrics && ackObserver(deps.metrics),
       limits,
       logger: deps.logger,
     });
@@ -229,6 +234,10 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
     }
     // Listeners answer their own failures; this is the last guard. Message only: a Web API
     // error object carries request details we do not want in logs.
+    if (isStorageFault(error.original ?? error)) {
+      reportStorageFault(deps.logger, error.original ?? error);
+      return;
+    }
     deps.logger.error(`Unhandled error in a Slack listener: ${error.message}`);
   });
 
@@ -248,6 +257,14 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
   registerIdentity(app, deps, (ctx) => publishHome(ctx, router.visible()));
   registerWorkflowSteps(app, deps);
   return app;
+}
+
+/** The ack histogram's observer: labels from the request body, read after the answer. */
+function ackObserver(metrics: Metrics) {
+  // The router adds `help` to the features' subcommands.
+  const known = new Set(['help', ...workSubcommands().map((s) => s.name.split(' ')[0]!)]);
+  return (body: Buffer, seconds: number) =>
+    metrics.ack.observe({ command: requestLabel(body, known) }, seconds);
 }
 
 function serveRoute(deps: WorklinkDeps, req: IncomingMessage, res: ServerResponse): void {

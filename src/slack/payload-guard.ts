@@ -11,6 +11,7 @@
  *   response_url. The error then goes on to app.error, which logs it.
  */
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
+import { CANNOT_SAVE, isStorageFault, reportStorageFault } from '../store/storage-fault.js';
 import type { WorklinkDeps } from './context/deps.js';
 import { APOLOGY } from './ui/error-text.js';
 import { noticeModal } from './ui/notice-modal.js';
@@ -90,12 +91,16 @@ export function answerOnFailure(deps: WorklinkDeps): Middleware<AnyMiddlewareArg
       const type = (args.body as { type?: string; command?: string }).type;
       const command = (args.body as { command?: string }).command;
       let answered = false;
+      // A full or failing database is said as such (and logged once a minute, not each time).
+      const storage = isStorageFault(error);
+      if (storage) reportStorageFault(deps.logger, error);
+      const sorry = storage ? CANNOT_SAVE : APOLOGY;
       if (ack) {
         const answer =
           type === 'view_submission'
-            ? { response_action: 'update', view: noticeModal('Worklink', APOLOGY) }
+            ? { response_action: 'update', view: noticeModal('Worklink', sorry) }
             : command
-              ? { response_type: 'ephemeral', text: APOLOGY }
+              ? { response_type: 'ephemeral', text: sorry }
               : type === 'block_suggestion'
                 ? { options: [] }
                 : undefined;
@@ -106,7 +111,7 @@ export function answerOnFailure(deps: WorklinkDeps): Middleware<AnyMiddlewareArg
         );
       }
       if (answered && respond && type !== 'view_submission' && !command) {
-        await respond({ response_type: 'ephemeral', replace_original: false, text: APOLOGY }).catch(
+        await respond({ response_type: 'ephemeral', replace_original: false, text: sorry }).catch(
           (e: unknown) => deps.logger.warn(`Could not send the apology: ${(e as Error).message}`),
         );
       }

@@ -162,8 +162,10 @@ export interface OutboxStore {
     refund?: boolean,
   ): Promise<void>;
   summary(teamId: string, recent?: number): Promise<OutboxSummary>;
-  /** Counts by status over all teams (benchmarks, tests). */
+  /** Counts by status over all teams (benchmarks, tests, metrics). */
   counts(): Promise<Record<OutboxStatus, number>>;
+  /** When the oldest row not sent yet (pending or sending) was queued, epoch ms (metrics). */
+  oldestQueuedAt(): Promise<number | undefined>;
 }
 
 /** A row as SQLite stores it (the PostgreSQL engine's differs in `uncertain`, a boolean). */
@@ -398,6 +400,9 @@ export function outboxStore(db: Database.Database): Sync<OutboxStore> {
   const allByStatus = db.prepare<[], { status: OutboxStatus; n: number }>(
     'SELECT status, COUNT(*) AS n FROM notify_outbox GROUP BY status',
   );
+  const oldestQueued = db.prepare<[], { at: string | null }>(
+    "SELECT min(created_at) AS at FROM notify_outbox WHERE status IN ('pending', 'sending')",
+  );
   const failures = db.prepare<[string, number], Row>(
     `SELECT * FROM notify_outbox WHERE team_id = ? AND status = 'failed'
       ORDER BY updated_at DESC, id DESC LIMIT ?`,
@@ -540,6 +545,10 @@ export function outboxStore(db: Database.Database): Sync<OutboxStore> {
       };
     },
     counts: () => counts(allByStatus.all()),
+    oldestQueuedAt: () => {
+      const at = oldestQueued.get()?.at;
+      return at ? Date.parse(at) : undefined;
+    },
   };
 }
 

@@ -8,6 +8,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { Sync } from './sync.js';
+import { queryWords, wordsText } from './words.js';
 
 export interface IndexedTask {
   teamId: string;
@@ -63,15 +64,17 @@ export interface OpenListSeen {
 
 /**
  * Whether a sighting changed what Worklink tells of a task: done, name, due date, priority,
- * assignees, or the status's name (when both are known: a list does not tell it).
+ * assignees, or the status's name (when both are known: a list does not tell it). A task known
+ * only from lists (never read whole: `readAt` unset) has unknown assignees, due date and
+ * priority, so only its name and done flag can have changed.
  */
 export function seenDiffers(a: IndexedTask, b: IndexedTask): boolean {
+  if (a.done !== b.done || a.name !== b.name) return true;
+  if (a.readAt === undefined) return false;
   const sameAssignees =
     a.assigneeIds.length === b.assigneeIds.length &&
     a.assigneeIds.every((id) => b.assigneeIds.includes(id));
   return (
-    a.done !== b.done ||
-    a.name !== b.name ||
     a.dueDate !== b.dueDate ||
     a.priority !== b.priority ||
     !sameAssignees ||
@@ -190,7 +193,8 @@ function parseIds(json: string): string[] {
  * so punctuation and FTS5 syntax in the input mean nothing. Undefined when there is no word.
  */
 export function ftsQuery(text: string, join: 'AND' | 'OR' = 'AND'): string | undefined {
-  const words = (text.normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 12);
+  // Folded as names are (words.ts): letters, digits and dotted numbers only, never a quote.
+  const words = queryWords(text);
   if (words.length === 0) return undefined;
   return words.map((w) => `"${w}"*`).join(` ${join} `);
 }
@@ -221,12 +225,13 @@ export function taskIndexStore(db: Database.Database): Sync<TaskIndexStore> {
     'SELECT * FROM task_index WHERE team_id = ? AND task_id IN (SELECT value FROM json_each(?))',
   );
   const upsert = db.prepare(
-    `INSERT INTO task_index (team_id, task_id, project_id, number, name, done, gone, status_name,
-       due_date, priority, assignees, creator_id, read_at, seen_at)
-     VALUES (@team_id, @task_id, @project_id, @number, @name, @done, @gone, @status_name,
+    `INSERT INTO task_index (team_id, task_id, project_id, number, name, words, done, gone,
+       status_name, due_date, priority, assignees, creator_id, read_at, seen_at)
+     VALUES (@team_id, @task_id, @project_id, @number, @name, @words, @done, @gone, @status_name,
        @due_date, @priority, @assignees, @creator_id, @read_at, @seen_at)
      ON CONFLICT (team_id, task_id) DO UPDATE SET project_id = excluded.project_id,
-       number = excluded.number, name = excluded.name, done = excluded.done,
+       number = excluded.number, name = excluded.name, words = excluded.words,
+       done = excluded.done,
        gone = excluded.gone, status_name = excluded.status_name,
        due_date = excluded.due_date, priority = excluded.priority,
        assignees = excluded.assignees, creator_id = excluded.creator_id,
@@ -285,6 +290,7 @@ export function taskIndexStore(db: Database.Database): Sync<TaskIndexStore> {
      FROM task_index WHERE team_id = ?`,
   );
   const removeTeam = db.prepare('DELETE FROM task_index WHERE team_id = ?');
+  fillWords(db);
   const removeTeamAssignees = db.prepare('DELETE FROM task_index_assignees WHERE team_id = ?');
 
   const record = (teamId: string, s: TaskSighting, now: number) => {
@@ -294,12 +300,14 @@ export function taskIndexStore(db: Database.Database): Sync<TaskIndexStore> {
     const pick = <T>(given: T | null | undefined, kept: T | null | undefined): T | null =>
       given === undefined ? (kept ?? null) : given;
     const assigneeIds = s.assigneeIds ?? (old ? parseIds(old.assignees) : []);
+    const name = s.name ?? old?.name ?? '';
     upsert.run({
       team_id: teamId,
       task_id: s.taskId,
       project_id: projectId,
       number: pick(s.number, old?.number),
-      name: s.name ?? old?.name ?? '',
+      name,
+      words: wordsText(name),
       done: s.done === undefined ? (old?.done ?? 0) : s.done ? 1 : 0,
       gone: 0,
       // A new done flag without a status name makes the old name stale.
@@ -413,4 +421,19 @@ export function taskIndexStore(db: Database.Database): Sync<TaskIndexStore> {
     count: (teamId) => counts.get(teamId) ?? { open: 0, done: 0, gone: 0 },
     deleteTeam: (teamId) => deleteTeam(teamId),
   };
+}
+
+/**
+ * Rows indexed before the words were made here (schema change 2026-11-24-task-words) get
+ * them now, once: a few seconds at most for a large index, at the first start after it.
+ */
+function fillWords(db: Database.Database): void {
+  const empty = db.prepare<[], { rowid: number; name: string }>(
+    "SELECT rowid, name FROM task_index WHERE words = '' AND name <> '' LIMIT 1000",
+  );
+  const set = db.prepare('UPDATE task_index SET words = ? WHERE rowid = ?');
+  const batch = db.transaction((rows: { rowid: number; name: string }[]) => {
+    for (const r of rows) set.run(wordsText(r.name) || ' ', r.rowid);
+  });
+  for (let rows = empty.all(); rows.length > 0; rows = empty.all()) batch(rows);
 }

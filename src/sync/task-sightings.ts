@@ -14,10 +14,12 @@ import {
 } from '../store/task-index.js';
 import { isWorkApiError, type WorkClient } from '../workapi/client.js';
 import {
+  ACTIVITY_TYPE,
   priorityNumber,
   STATUS_TYPE,
   type StatusEntry,
   type Task,
+  type TaskComment,
   type TaskListItem,
   type UpdatedTask,
 } from '../workapi/contract.js';
@@ -76,6 +78,31 @@ export function sightingFromListItem(item: TaskListItem, projectId: string): Tas
   };
 }
 
+/** A comment (Comments entry of Type 1) an answer carried. */
+export interface SeenComment {
+  commentId: string;
+  text: string;
+  by?: string;
+  /** ISO date-time, when told. */
+  at?: string;
+}
+
+/** The comments among a Comments array (other Types are change records). */
+export function commentsOf(entries: readonly TaskComment[] | undefined): SeenComment[] {
+  return (entries ?? []).flatMap((c) =>
+    c.Type === ACTIVITY_TYPE.comment && c._id && typeof c.Comment === 'string'
+      ? [
+          {
+            commentId: c._id,
+            text: c.Comment,
+            ...(c.CreatedBy ? { by: c.CreatedBy } : {}),
+            ...(c.CreatedTime ? { at: c.CreatedTime } : {}),
+          },
+        ]
+      : [],
+  );
+}
+
 /**
  * Told when a read showed a known task changed since Worklink last knew it (the index's row:
  * its durable last known state). Worklink's own writes update that state silently: the
@@ -98,6 +125,10 @@ export function indexWorkClient(
   index: TaskIndexStore,
   warn: Warn = () => {},
   onSeen?: SeenListener,
+  /** A comment Worklink posted (its id), so the service's event for it is not told again. */
+  onCommented?: (teamId: string, commentId: string) => Promise<unknown>,
+  /** The comments an answer carried (update task answers' `Comments`), to tell new ones. */
+  onComments?: (teamId: string, taskId: string, comments: SeenComment[]) => void,
 ): WorkClient {
   const tell = (changes: readonly (SeenChange | undefined)[]) => {
     for (const change of changes) {
@@ -172,6 +203,8 @@ export function indexWorkClient(
   const updateTask = client.updateTask.bind(client);
   client.updateTask = (taskId, body) =>
     updateTask(taskId, body).then(async (u) => {
+      // Told even when empty: the first answer seen for a task marks where its comments start.
+      if (u?.Comments && onComments) onComments(teamId, taskId, commentsOf(u.Comments));
       if (u) {
         await safely(`task ${taskId}`, () =>
           index.record(teamId, sightingFromUpdated(u, statuses.get(u.ProjectId ?? body.projectId))),
@@ -179,6 +212,14 @@ export function indexWorkClient(
       }
       return u;
     }, goneOn404(taskId));
+
+  const postComment = client.postComment.bind(client);
+  client.postComment = (taskId, body) =>
+    postComment(taskId, body).then(async (c) => {
+      const id = c?.commentId;
+      if (id && onCommented) await safely(`comment ${id}`, () => onCommented(teamId, id));
+      return c;
+    });
 
   const listTasks = client.listTasks.bind(client);
   client.listTasks = (query) =>

@@ -135,6 +135,16 @@ export class Watcher {
     );
   }
 
+  /** Per team, when its least recently looked-at project was last looked at here (metrics). */
+  oldestLooks(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const [key, at] of this.lookedAt) {
+      const team = key.slice(0, key.indexOf(':'));
+      out.set(team, Math.min(out.get(team) ?? at, at));
+    }
+    return out;
+  }
+
   async status(teamId: string): Promise<WatchStatus> {
     const looks = new Map(
       (await this.options.store.watchState.looks(teamId)).map((l) => [

@@ -56,6 +56,8 @@ export interface WorkClientOptions {
   retry?: { attempts?: number; baseDelayMs?: number; maxRetryAfterMs?: number };
   /** Share one pool across clients (one per Slack workspace). */
   dispatcher?: Agent;
+  /** Told when each call starts; the function it returns, when it ends (metrics). */
+  timeCall?: (operation: string) => (ok: boolean) => void;
   /** Answers larger than this are refused unread (WORK_MAX_RESPONSE_BYTES; default 8 MiB). */
   maxResponseBytes?: number;
   /** Where dropped list items are noted (debug level). */
@@ -279,6 +281,25 @@ export class WorkClient {
    * WorkApiError.
    */
   private async call(
+    name: ClientOperationName,
+    input: CallInput,
+    address?: Address,
+    onHeaders?: (headers: IncomingHttpHeaders) => void,
+  ): Promise<string> {
+    const done = this.options.timeCall?.(name);
+    if (!done) return this.callOnce(name, input, address, onHeaders);
+    try {
+      const text = await this.callOnce(name, input, address, onHeaders);
+      done(true);
+      return text;
+    } catch (e) {
+      done(false);
+      throw e;
+    }
+  }
+
+  /** `call` itself, retries included. */
+  private async callOnce(
     name: ClientOperationName,
     input: CallInput,
     address?: Address,

@@ -2,7 +2,7 @@
  * The DMs for what happens to a task after it was made (issue 11 §1), through signed Slack
  * requests, against the hosted-style service and the embedded one: an assignment after
  * creation (to the new assignee), a comment (to assignees and the creator, quoted, with
- * Reply and Open), a completion (to the creator) — each once, never to the person who acted;
+ * Reply and Details), a completion (to the creator) — each once, never to the person who acted;
  * each person's settings (command and App Home checkboxes); quiet hours with a fake clock
  * (held, then one message listing them after the window).
  */
@@ -125,7 +125,7 @@ describe.each(backends)('DM kinds against the $name', ({ start }) => {
     expect(assignmentsTo(U.bob, task)).toHaveLength(1);
   });
 
-  it('tells assignees and the creator of a comment, quoted, with Reply and Open', async () => {
+  it('tells assignees and the creator of a comment, quoted, with Reply and Details', async () => {
     const long = `Looks good, one thing: ${'the error message should say more. '.repeat(12)}`;
     expect(await run(`comment ${taskId} ${long}`, U.bob)).toContain('Added your comment');
     await settle();
@@ -152,10 +152,12 @@ describe.each(backends)('DM kinds against the $name', ({ start }) => {
       .filter((b) => b.type === 'actions')
       .flatMap((b) => b.elements ?? [])
       .map((e) => [e.action_id, e.text?.text]);
-    expect(buttons).toEqual([
+    expect(buttons.slice(0, 2)).toEqual([
       [ACTION.taskComment, 'Reply'],
-      [ACTION.taskOpen, 'Open'],
+      [ACTION.taskOpen, 'Details'],
     ]);
+    // "Open in …" where the task's address is known (the embedded service's pages).
+    expect(buttons.slice(2).every(([id]) => id === 'open_in_service')).toBe(true);
 
     // Reply opens the comment modal for this task.
     const reply = await h.slack.blockAction(

@@ -89,9 +89,12 @@ describe('the first hour in the sandbox', () => {
     const typed = 'Draft the sitemap for the blog';
     await name.pressSequentially(typed, { delay: 80 });
     // The form did update itself while typing (the similar-task hint)…
-    await dialog.getByText('Already there?').waitFor().catch(async (e) => {
-      throw new Error(`${e}\n${await dialog.textContent()}\nvalue: ${await name.inputValue()}`);
-    });
+    await dialog
+      .getByText('Already there?')
+      .waitFor()
+      .catch(async (e) => {
+        throw new Error(`${e}\n${await dialog.textContent()}\nvalue: ${await name.inputValue()}`);
+      });
     // …and the field kept every character and the focus.
     await expect.poll(() => dialog.getByLabel('Name').inputValue()).toBe(typed);
     expect(await dialog.getByLabel('Name').evaluate((n) => n === document.activeElement)).toBe(

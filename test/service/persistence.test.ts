@@ -222,7 +222,8 @@ describe('events', () => {
       workspaceId: seed.workspaceId,
       actorId: seed.users[0].id,
       task: t1,
-      taskUsers: [bob, carol],
+      // Who they are (the seed also hands out each user's own key, which events never carry).
+      taskUsers: [bob, carol].map(({ id, name, email }) => ({ id, name, email })),
     });
     strictResponses.Task.parse(e1.task);
     expect(e2).toMatchObject({ type: 'task.created', task: t2, taskUsers: [] });

@@ -73,6 +73,7 @@ describe('manifest.yml', () => {
       'groups:read',
       'links:read',
       'links:write',
+      'reactions:write',
     ]);
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([...BOT_SCOPES].sort());
     expect(manifest.oauth_config.scopes.user).toBeUndefined();

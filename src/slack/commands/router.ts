@@ -175,11 +175,18 @@ export class WorkRouter {
       await args.ack();
       // Let pending I/O (other requests waiting for their ack) run before this one's work.
       await new Promise((resolve) => setImmediate(resolve));
+      const text = args.command.text ?? '';
+      // The reply histogram's label: the subcommand's first word (labels stay few).
+      const sub = deps.metrics && this.resolve(text)?.sub.name.split(' ')[0];
+      const command = sub ? `/work ${sub}` : text.trim() ? '/work other' : '/work';
+      const timer = deps.metrics?.reply.startTimer({ command });
       try {
         const ctx = await workContext(deps, args);
-        await this.dispatch(ctx, args.command.text ?? '');
+        await this.dispatch(ctx, text);
       } catch (err) {
         deps.logger.error('The /work command failed before it could reply:', err);
+      } finally {
+        timer?.();
       }
     });
   }

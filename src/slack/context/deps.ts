@@ -3,17 +3,19 @@
  * notifications — built once by src/slack/start/worklink.ts and handed to every feature's
  * `register(app, deps)` by src/slack/app.ts.
  */
+
 import type { Logger } from '@slack/bolt';
+import type { ActivityHub } from '../../activity/hub.js';
 import type { AppConfig } from '../../config.js';
+import type { Metrics } from '../../metrics/metrics.js';
 import type { Store } from '../../store/index.js';
 import type { TaskIndexRefresh } from '../../sync/task-index-refresh.js';
 import type { Watcher } from '../../sync/watcher.js';
 import type { ChannelFeedsPart } from '../feeds/channel-feeds.js';
 import type { WorkLinks } from '../links/addresses.js';
-import type { ActivityHub } from '../notify/activity.js';
+import type { LiveMessages } from '../live/live-messages.js';
 import type { DigestScheduler } from '../notify/digest/scheduler.js';
 import type { QuietRelease } from '../notify/dm-gate.js';
-import type { LiveMessages } from '../notify/live-messages.js';
 import type { SlackMatcher } from '../notify/match.js';
 import type { Notifications } from '../notify/notifications.js';
 import type { ServiceDirectory } from '../notify/service-directory.js';
@@ -61,6 +63,8 @@ export interface WorklinkDeps {
   watcher: Watcher;
   /** Epoch ms now; tests give a fake clock (the daily digest). Default Date.now. */
   clock?: () => number;
+  /** Prometheus numbers, when METRICS_TOKEN or METRICS_PORT is set (src/metrics/). */
+  metrics?: Metrics;
   /**
    * The sandbox's demo people's own keys (their service accounts), offered in "Connect your
    * account" so they connect in one click; undefined everywhere else.

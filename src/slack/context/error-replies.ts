@@ -3,6 +3,7 @@
 import type { Logger } from '@slack/bolt';
 import { errMessage } from '../../error-message.js';
 import { DecryptError } from '../../store/index.js';
+import { CANNOT_SAVE, isStorageFault, reportStorageFault } from '../../store/storage-fault.js';
 import {
   APOLOGY,
   describeWorkError,
@@ -47,6 +48,10 @@ export async function replyError(
 export function errorText(ctx: WorkContext, err: unknown, wording: ErrorWording): string {
   if (err instanceof NotConnectedError) return NOT_CONNECTED;
   if (err instanceof DecryptError) return KEY_UNREADABLE;
+  if (isStorageFault(err)) {
+    reportStorageFault(ctx.logger, err);
+    return CANNOT_SAVE;
+  }
   const text = describeWorkError(err, wording);
   if (text === APOLOGY) {
     ctx.logger.error(`Unexpected failure while trying to ${wording.action}:`, err);

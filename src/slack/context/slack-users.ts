@@ -2,7 +2,8 @@
  * users.info, cached: time zones, admin flags, e-mails of the people who act, and what the
  * acting seam needs to know who may write (guests; people of another organisation).
  */
-import type { WebClient } from '@slack/web-api';
+import type { UsersInfoResponse, WebClient } from '@slack/web-api';
+import { slackLimiter } from '../shared/slack-limiter.js';
 
 export interface SlackUser {
   id: string;
@@ -39,18 +40,20 @@ export class SlackUserDirectory {
     const key = `${teamId}:${userId}`;
     const hit = this.cache.get(key);
     if (hit && Date.now() - hit.at < this.ttlMs) return hit.user;
-    const user = client.users.info({ user: userId }).then((r) => ({
-      id: userId,
-      tz: r.user?.tz,
-      isAdmin: Boolean(r.user?.is_admin),
-      isOwner: Boolean(r.user?.is_owner || r.user?.is_primary_owner),
-      email: r.user?.profile?.email,
-      name: r.user?.real_name || r.user?.name,
-      isGuest: Boolean(r.user?.is_restricted || r.user?.is_ultra_restricted),
-      teamId: r.user?.team_id,
-      enterpriseId: r.user?.enterprise_user?.enterprise_id,
-      isStranger: Boolean(r.user?.is_stranger),
-    }));
+    const user = slackLimiter
+      .call<UsersInfoResponse>(client, teamId, 'users.info', { user: userId })
+      .then((r) => ({
+        id: userId,
+        tz: r.user?.tz,
+        isAdmin: Boolean(r.user?.is_admin),
+        isOwner: Boolean(r.user?.is_owner || r.user?.is_primary_owner),
+        email: r.user?.profile?.email,
+        name: r.user?.real_name || r.user?.name,
+        isGuest: Boolean(r.user?.is_restricted || r.user?.is_ultra_restricted),
+        teamId: r.user?.team_id,
+        enterpriseId: r.user?.enterprise_user?.enterprise_id,
+        isStranger: Boolean(r.user?.is_stranger),
+      }));
     this.cache.set(key, { at: Date.now(), user });
     // A failed lookup is not remembered: the next ask tries again.
     user.catch(() => this.cache.delete(key));

@@ -15,7 +15,10 @@ export class WorkClientCache {
   constructor(
     private readonly urls: WorkUrls,
     /** Options every client gets (e.g. maxResponseBytes, where dropped list items are noted). */
-    private readonly shared: Pick<WorkClientOptions, 'maxResponseBytes' | 'timeoutMs' | 'log'> = {},
+    private readonly shared: Pick<
+      WorkClientOptions,
+      'maxResponseBytes' | 'timeoutMs' | 'log' | 'timeCall'
+    > = {},
     private readonly observe?: (client: WorkClient, teamId: string) => WorkClient,
     /** Told each team's connection key (the "Open in …" links of the embedded pages). */
     private readonly onTeamKey?: (teamId: string, apiKey: string) => void,

@@ -11,6 +11,7 @@
  */
 import type { Logger } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import type { TaskActivity } from '../../activity/hub.js';
 import type { ChannelFeed } from '../../store/channel-feeds.js';
 import type { Store } from '../../store/index.js';
 import { isWorkApiError } from '../../workapi/client.js';
@@ -18,7 +19,6 @@ import type { Task } from '../../workapi/contract.js';
 import type { WorklinkDeps } from '../context/deps.js';
 import { errMessage } from '../context/error-replies.js';
 import { buildWorkContext, type WorkContext } from '../context/work-context.js';
-import type { TaskActivity } from '../notify/activity.js';
 import { inDirectMessage } from '../shared/project-here.js';
 import type { LongLivedPart } from '../start/lifecycle.js';
 import { taskCardData } from '../tasks/card/load.js';
@@ -157,7 +157,15 @@ export function createChannelFeeds(o: ChannelFeedsDeps): ChannelFeedsPart {
     const ctx = await contextFor(teamId);
     if (!ctx || !kind) return;
     const who = await whoActed(ctx, a.actor);
-    const added = a.kind === 'assigned' ? await peopleLabels(ctx, a.added) : [];
+    const added =
+      a.kind === 'assigned'
+        ? await peopleLabels(ctx, a.added)
+        : a.kind === 'changed'
+          ? await peopleLabels(
+              ctx,
+              a.fields.flatMap((f) => f.people ?? []),
+            )
+          : [];
     const text = threadReplyText(a, who, added);
     if (!text) return;
     for (const card of posted) {

@@ -4,8 +4,10 @@
  * becomes ("15 more new tasks in *Website* this minute: …"), edited as more arrive.
  */
 import type { KnownBlock } from '@slack/types';
+import type { Actor, FieldChange, TaskActivity } from '../../activity/hub.js';
+import { PRIORITY_NAMES } from '../../workapi/contract.js';
+import { formatDueDate } from '../format/date-text.js';
 import { cut, esc, plural } from '../format/text.js';
-import type { Actor, TaskActivity } from '../notify/activity.js';
 import { context, section } from '../ui/blocks.js';
 import { LIMIT } from '../ui/limits.js';
 
@@ -31,12 +33,13 @@ export function threadReplyText(
   activity: TaskActivity,
   /** Who acted, unescaped (actorLabel). */
   who: string | undefined,
-  /** 'assigned': the people added, as mentions or names (unescaped). */
+  /** 'assigned': the people added; 'changed': those removed (mentions or names, unescaped). */
   added: readonly string[] = [],
   /** How the task is named: in its thread "this task"; in the channel its bold name. */
   subject = 'this task',
 ): string | undefined {
-  const by = who ? shownName(who) : 'Someone';
+  const where = 'where' in activity ? activity.where : undefined;
+  const by = who ? shownName(who) : where ? `Someone ${where}` : 'Someone';
   const on = subject === 'this task' ? '' : ` on ${subject}`;
   switch (activity.kind) {
     case 'commented': {
@@ -55,8 +58,36 @@ export function threadReplyText(
       return added.length
         ? `👤 ${by} assigned ${added.map(shownName).join(', ')}${on ? ` to ${subject}` : ''}.`
         : undefined;
+    case 'changed': {
+      const what = activity.fields.map((f) => fieldText(f, added)).filter(Boolean);
+      return what.length ? `✏️ ${by} changed ${subject}: ${what.join('; ')}.` : undefined;
+    }
     default:
       return undefined;
+  }
+}
+
+/** One changed field in words; `people` are the labels of those removed (unassigned). */
+function fieldText(f: FieldChange, people: readonly string[]): string {
+  const value = (v: string | number | undefined) => {
+    if (v === undefined || v === '') return 'none';
+    if (f.field === 'dueDate') return formatDueDate(String(v));
+    if (f.field === 'priority') return PRIORITY_NAMES[Number(v)] ?? String(v);
+    return `*${esc(cut(String(v), 120))}*`;
+  };
+  switch (f.field) {
+    case 'name':
+      return `renamed to ${value(f.to)}`;
+    case 'dueDate':
+      return `due ${value(f.to)} (was ${value(f.from)})`;
+    case 'priority':
+      return `priority ${value(f.to)} (was ${value(f.from)})`;
+    case 'status':
+      return `status ${value(f.to)} (was ${value(f.from)})`;
+    case 'group':
+      return `moved to group ${value(f.to)}`;
+    case 'unassigned':
+      return people.length ? `removed ${people.map(shownName).join(', ')}` : 'removed assignees';
   }
 }
 

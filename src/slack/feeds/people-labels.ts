@@ -4,9 +4,10 @@
  * escapes it: feed-text.ts `shownName`). A failed look-up gives the id rather than failing
  * the message.
  */
+
+import type { Actor } from '../../activity/hub.js';
 import { orDebug } from '../context/error-replies.js';
 import type { WorkContext } from '../context/work-context.js';
-import type { Actor } from '../notify/activity.js';
 import { slackIdsFor, userName, workspaceUsers } from '../people/service-users.js';
 import { actorLabel } from './feed-text.js';
 
@@ -23,12 +24,15 @@ export async function peopleLabels(ctx: WorkContext, ids: readonly string[]): Pr
   });
 }
 
-/** Who acted: a Slack mention, the name given, else the service user's (unescaped). */
+/**
+ * Who acted: a Slack mention — also for a service user who has a Slack account (a change made
+ * in the service by someone here) — else the name given, else the service user's (unescaped).
+ */
 export async function whoActed(
   ctx: WorkContext,
   actor: Actor | undefined,
 ): Promise<string | undefined> {
-  const label = actorLabel(actor);
-  if (label || !actor?.serviceUserId) return label;
-  return (await peopleLabels(ctx, [actor.serviceUserId]))[0];
+  if (actor?.slackUserId || !actor?.serviceUserId) return actorLabel(actor);
+  const [label] = await peopleLabels(ctx, [actor.serviceUserId]);
+  return label?.startsWith('<@') ? label : (actor.name ?? label);
 }

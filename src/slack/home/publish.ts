@@ -5,6 +5,7 @@
 import type { App } from '@slack/bolt';
 import { isNotifyKind, NOTIFY_KINDS, type NotifyKind } from '../../store/notify-settings.js';
 import type { Subcommand } from '../commands/router.js';
+import { requireActing } from '../context/acting.js';
 import type { WorklinkDeps } from '../context/deps.js';
 import { errMessage } from '../context/error-replies.js';
 import { onAction, pressedValue } from '../context/on-action.js';
@@ -12,7 +13,8 @@ import { type WorkContext, workContext } from '../context/work-context.js';
 import { formatMoment } from '../format/date-text.js';
 import { esc } from '../format/text.js';
 import { howYouAct } from '../identity/me.js';
-import { completeTask, replyCompletionError } from '../tasks/complete.js';
+import { taskChanges } from '../tasks/changes.js';
+import { replyCompletionError } from '../tasks/complete.js';
 import { loadMine } from '../tasks/mine/load.js';
 import { mineHomeBlocks } from '../tasks/mine/view.js';
 import { ACTION } from '../ui/block-ids.js';
@@ -24,6 +26,7 @@ import { homeView } from './view.js';
 export async function publishHome(
   ctx: WorkContext,
   commands: readonly Subcommand[],
+  minePage = 0,
 ): Promise<void> {
   const { store, teamId } = ctx;
   const info = await store.connections.info(teamId);
@@ -94,7 +97,7 @@ export async function publishHome(
     projects: known,
     commands,
     admin,
-    myTasks: mine ? mineHomeBlocks(mine) : undefined,
+    myTasks: mine ? mineHomeBlocks(mine, 10, minePage) : undefined,
   });
   await ctx.slack.views.publish({ user_id: ctx.userId, view: fitView(view) });
 }
@@ -104,12 +107,20 @@ export function registerHome(app: App, deps: WorklinkDeps, commands: readonly Su
   // My tasks' Mark complete: the task leaves the list, so Home is published again.
   onAction(app, deps, ACTION.homeTaskComplete, async (ctx, args) => {
     const taskId = pressedValue(args);
+    const by = await requireActing(ctx);
+    if (!by) return;
     try {
-      await completeTask(ctx, taskId);
+      await taskChanges(ctx).complete(by, taskId);
     } catch (e) {
       await replyCompletionError(ctx, e, taskId);
     }
     await publishHome(ctx, commands);
+  });
+
+  // My tasks, a page at a time: Previous / Next publish Home at that page.
+  onAction(app, deps, new RegExp(`^${ACTION.homeMinePage}:`), async (ctx, args) => {
+    const page = Number(pressedValue(args));
+    await publishHome(ctx, commands, Number.isInteger(page) && page >= 0 ? page : 0);
   });
 
   // The notification checkboxes: every kind is set to whether it is ticked now.

@@ -7,10 +7,11 @@
  * classify (classifySlackError).
  */
 
-import type { WebClient } from '@slack/web-api';
+import type { UsersLookupByEmailResponse, WebClient } from '@slack/web-api';
 import type { LookupCacheStore } from '../../store/lookup-cache.js';
 import type { PersonalKeysStore } from '../../store/personal-keys.js';
 import type { UserLinksStore } from '../../store/user-links.js';
+import { type Priority, slackLimiter } from '../shared/slack-limiter.js';
 import { slackCode } from '../ui/error-text.js';
 
 export const LOOKUP_HIT_TTL_MS = 60 * 60_000;
@@ -36,12 +37,16 @@ export class SlackMatcher {
 
   constructor(private readonly stores: MatchStores) {}
 
-  /** `serviceUserId`, when known, finds the person whose own key acts as that user first. */
+  /**
+   * `serviceUserId`, when known, finds the person whose own key acts as that user first.
+   * `priority` 'bulk': one of many look-ups for one answer (slack-limiter.ts).
+   */
   async match(
     slack: WebClient,
     teamId: string,
     email: string | undefined,
     serviceUserId?: string,
+    priority: Priority = 'normal',
   ): Promise<Match> {
     if (serviceUserId && this.stores.personalKeys) {
       const [holder] = await this.stores.personalKeys.byServiceUser(teamId, serviceUserId);
@@ -57,10 +62,11 @@ export class SlackMatcher {
         ? { kind: 'matched', slackUserId: cached.slackUserId, via: 'email' }
         : { kind: 'unmatched' };
     }
-    const key = `${teamId}\n${address}`;
+    // A look-up queued behind a card's many is not waited for by a DM's (priority in the key).
+    const key = `${teamId}\n${address}\n${priority}`;
     let pending = this.underWay.get(key);
     if (!pending) {
-      pending = lookUp({ ...this.stores, slack }, teamId, address).finally(() =>
+      pending = lookUp({ ...this.stores, slack }, teamId, address, priority).finally(() =>
         this.underWay.delete(key),
       );
       this.underWay.set(key, pending);
@@ -74,10 +80,18 @@ async function lookUp(
   deps: MatchStores & { slack: WebClient },
   teamId: string,
   email: string,
+  priority: Priority,
 ): Promise<string | undefined> {
   let found: string | undefined;
   try {
-    const res = await deps.slack.users.lookupByEmail({ email });
+    // Within the team's limit (a card may name 80 people); a 429 waits there, not everywhere.
+    const res = await slackLimiter.call<UsersLookupByEmailResponse>(
+      deps.slack,
+      teamId,
+      'users.lookupByEmail',
+      { email },
+      priority,
+    );
     const user = res.user;
     // A deactivated account or a bot cannot be told anything.
     found = user?.id && !user.deleted && !user.is_bot ? user.id : undefined;

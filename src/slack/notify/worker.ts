@@ -112,6 +112,8 @@ export interface WorkerStats {
   retried: number;
   /** Rows found already delivered when reconciled (not sent again). */
   reconciled: number;
+  /** Rows held for the recipient's quiet hours. */
+  held: number;
 }
 
 export class NotifyWorker {
@@ -122,6 +124,7 @@ export class NotifyWorker {
     rateLimited: 0,
     retried: 0,
     reconciled: 0,
+    held: 0,
   };
   private readonly outbox: OutboxStore;
   private readonly perTeam: number;
@@ -397,7 +400,10 @@ export class NotifyWorker {
           this.stats.skipped++;
           return;
         }
-        if (say.kind === 'held') return;
+        if (say.kind === 'held') {
+          this.stats.held++;
+          return;
+        }
       }
       if (!claimed.slackUserId) {
         // The channel became known just now: wait for its slot if it is busy (here or at

@@ -7,6 +7,7 @@
 import type { WorkspaceUser } from '../../workapi/contract.js';
 import { errMessage } from '../context/error-replies.js';
 import type { WorkContext } from '../context/work-context.js';
+import type { Priority } from '../shared/slack-limiter.js';
 
 /** The service's workspace users (cached briefly per team). */
 export async function workspaceUsers(ctx: WorkContext): Promise<WorkspaceUser[]> {
@@ -17,9 +18,10 @@ export async function workspaceUsers(ctx: WorkContext): Promise<WorkspaceUser[]>
 export async function slackUserIdForEmail(
   ctx: WorkContext,
   email: string | undefined,
+  priority: Priority = 'normal',
 ): Promise<string | undefined> {
   try {
-    const match = await ctx.deps.matcher.match(ctx.slack, ctx.teamId, email);
+    const match = await ctx.deps.matcher.match(ctx.slack, ctx.teamId, email, undefined, priority);
     return match.kind === 'matched' ? match.slackUserId : undefined;
   } catch (e) {
     // A mention is a nicety: a failed lookup shows the service name instead.
@@ -28,17 +30,35 @@ export async function slackUserIdForEmail(
   }
 }
 
-/** Slack user ids for service users, by e-mail (in parallel, cached). */
+/** How long an answer waits for its people's Slack accounts before naming the rest. */
+export const LOOKUP_WAIT_MS = 2_000;
+
+/**
+ * Slack user ids for service users, by e-mail (cached; the look-ups go through the team's
+ * limiter, src/slack/shared/slack-limiter.ts). Waits at most `waitMs`: a task with 80
+ * assignees is answered with the people found by then (the rest by name), and the look-ups
+ * go on in the background, so the next answer has them.
+ */
 export async function slackIdsFor(
   ctx: WorkContext,
   users: readonly WorkspaceUser[],
+  waitMs = LOOKUP_WAIT_MS,
 ): Promise<Map<string, string>> {
-  const pairs = await Promise.all(
-    users.map(async (u) => [u.id, await slackUserIdForEmail(ctx, u.email)] as const),
-  );
   const out = new Map<string, string>();
-  for (const [id, slackId] of pairs) if (slackId) out.set(id, slackId);
-  return out;
+  const all = Promise.all(
+    users.map(async (u) => {
+      const slackId = await slackUserIdForEmail(ctx, u.email, users.length > 1 ? 'bulk' : 'normal');
+      if (slackId) out.set(u.id, slackId);
+    }),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const enough = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, waitMs);
+  });
+  await Promise.race([all, enough]);
+  clearTimeout(timer);
+  // A copy: look-ups that end later must not change an answer being built.
+  return new Map(out);
 }
 
 export function sameEmail(a: string | undefined, b: string | undefined): boolean {

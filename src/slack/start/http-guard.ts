@@ -91,6 +91,8 @@ export interface SlackGuardOptions {
   replays: ReplayWindow;
   /** Told which connections carried a signed request (they are Slack's). */
   shares?: ConnectionShares;
+  /** Told, once answered, how long each request handed to Bolt took to its answer (metrics). */
+  observeAck?: (body: Buffer, seconds: number) => void;
   limits: HttpLimits;
   logger: Pick<Logger, 'info' | 'debug' | 'error'>;
   now?: () => number;
@@ -158,6 +160,11 @@ export function guardSlackRequests(
         }
         // Bolt reads `rawBody` when it is there instead of the (consumed) stream.
         (req as IncomingMessage & { rawBody?: Buffer }).rawBody = body;
+        const { observeAck } = options;
+        if (observeAck) {
+          const started = performance.now();
+          res.once('finish', () => observeAck(body, (performance.now() - started) / 1000));
+        }
         next(req, res);
       })
       .catch((e: unknown) => {

@@ -10,15 +10,20 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { App } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
+import { createActivityHub } from '../../activity/hub.js';
+import { type SeenEntry, seen } from '../../activity/seen.js';
 import type { AppConfig } from '../../config.js';
 import { errMessage } from '../../error-message.js';
 import { newInstanceId } from '../../instance-id.js';
 import { createLogger, type Logger } from '../../logger.js';
+import { appMetrics, serveMetrics } from '../../metrics/metrics-route.js';
 import { rememberConfigSecrets } from '../../secrets.js';
 import type { ServiceHandle } from '../../service/index.js';
 import type { Store } from '../../store/index.js';
 import { openConfiguredStore, StoreOpenError } from '../../store/open.js';
-import { createdActivity, queueFoundTask } from '../../sync/found-task.js';
+import { DatabaseUpkeep } from '../../store/upkeep.js';
+import { foundTaskSeen, queueFoundTask } from '../../sync/found-task.js';
+import { describeSeen } from '../../sync/seen-change.js';
 import { TaskIndexRefresh } from '../../sync/task-index-refresh.js';
 import { indexWorkClient } from '../../sync/task-sightings.js';
 import { Watcher } from '../../sync/watcher.js';
@@ -30,15 +35,15 @@ import { SlackUserDirectory } from '../context/slack-users.js';
 import { WorkClientCache, type WorkUrls } from '../context/work-clients.js';
 import { createChannelFeeds } from '../feeds/channel-feeds.js';
 import { WorkLinks } from '../links/addresses.js';
-import { createActivityHub } from '../notify/activity.js';
+import { createLiveMessages, type LiveMessages } from '../live/live-messages.js';
 import { activityDms } from '../notify/activity-dms.js';
+import { commentMark } from '../notify/change-events.js';
 import { DigestScheduler } from '../notify/digest/scheduler.js';
 import { dmGate, QuietRelease } from '../notify/dm-gate.js';
-import { createLiveMessages } from '../notify/live-messages.js';
 import { SlackMatcher } from '../notify/match.js';
 import { createNotifications } from '../notify/notifications.js';
-import { emitSeenChanges } from '../notify/seen-changes.js';
 import { ServiceDirectory } from '../notify/service-directory.js';
+import { tellSeen, tellSeenComments } from '../notify/tell-seen.js';
 import { ReminderScheduler } from '../remind/scheduler.js';
 import { slackCode } from '../ui/error-text.js';
 import { ConnectionShares } from './connection-limits.js';
@@ -59,6 +64,11 @@ export interface StartWorklinkOptions {
   clock?: () => number;
   /** More `/work` subcommands (tests: a probe that throws, …). */
   subcommands?: readonly Subcommand[];
+  /**
+   * Worklink cannot go on (its database file was deleted or replaced): one sentence. Default:
+   * logged at error and Worklink stops; `worklink start` also exits 1.
+   */
+  onFatal?: (sentence: string) => void;
   /** The sandbox's demo people's own keys ("Connect your account" in one click). */
   demoKeys?: WorklinkDeps['demoKeys'];
 }
@@ -142,10 +152,32 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       // No WORK_API_URL: the embedded service, started here or handed in (tests, sandbox).
       embeddedOrigin: config.workApi ? undefined : new URL(workUrls.baseUrl).origin,
     });
+    // Prometheus numbers (src/metrics/), read late from the parts made below.
+    const metrics = appMetrics(config, store.outbox, () => ({
+      dms: notifications.worker.stats,
+      looks: watcher.oldestLooks(),
+    }));
     const workClients = new WorkClientCache(
       workUrls,
-      { maxResponseBytes: config.workMaxResponseBytes, log: logger },
-      (client, teamId) => indexWorkClient(client, teamId, store.taskIndex, (m) => logger.warn(m)),
+      { maxResponseBytes: config.workMaxResponseBytes, log: logger, timeCall: metrics?.timeCall },
+      (client, teamId) =>
+        indexWorkClient(
+          client,
+          teamId,
+          store.taskIndex,
+          (m) => logger.warn(m),
+          // A read showed a known task changed: told once, as if made from Slack.
+          (team, change) => {
+            if (deps) tellSeen(deps, team, describeSeen(change));
+          },
+          (team, commentId) => store.seenEvents.markSeen(commentMark(team, commentId)),
+          (team, taskId, comments) => {
+            if (!deps) return;
+            tellSeenComments(deps, team, taskId, comments).catch((e: unknown) =>
+              logger.warn(`Comments of task ${taskId}: ${errMessage(e)}`),
+            );
+          },
+        ),
       (teamId, apiKey) => links.rememberKey(teamId, apiKey),
     );
     // Who this process is in the leases it takes on shared work (outbox rows, looks, rounds).
@@ -156,12 +188,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
         logger,
         now: options.clock,
         instanceId,
-        // A change the re-reads find is shown in the messages about the task, and a new
-        // assignee is told.
-        onChanged: (teamId, taskId, was, now) => {
-          deps?.live.taskChanged(teamId, taskId);
-          if (deps && was && now) emitSeenChanges(deps.activity, teamId, was, now);
-        },
+        // What the re-reads find changed is told by the index-feeding client (onSeen above).
         workFor: async (teamId) => {
           const connection = await store.connections.get(teamId);
           return connection ? workClients.for(connection) : undefined;
@@ -174,8 +201,26 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
     const users = new SlackUserDirectory();
     const clock = options.clock ?? Date.now;
     const activity = createActivityHub(logger);
+    // What the index, the watcher and the events saw: the task-change owner's `seen`.
+    let live: LiveMessages | undefined;
+    const seenEntry: SeenEntry = (teamId, before, now, opts) =>
+      seen({ activity, live, store, logger }, teamId, before, now, opts);
     const notifications = createNotifications(
-      { config, store, logger, workClients, directory, matcher, service, instanceId, activity },
+      {
+        config,
+        store,
+        logger,
+        workClients,
+        directory,
+        matcher,
+        service,
+        instanceId,
+        seen: seenEntry,
+        activity,
+        tellSeen: (teamId, change, actor) => {
+          if (deps) tellSeen(deps, teamId, change, actor);
+        },
+      },
       // Each person's settings and quiet hours, applied as their DM goes out.
       { gate: dmGate({ store, users, now: clock }) },
     );
@@ -192,7 +237,8 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       },
       announce: (teamId, task) => {
         const now = options.clock?.() ?? Date.now();
-        activity.emit(teamId, createdActivity(task));
+        const found = foundTaskSeen(task);
+        seenEntry(teamId, undefined, found.task, { actor: found.actor });
         return queueFoundTask(store, teamId, task, {
           now,
           graceMs: notifications.tuning.eventGraceMs,
@@ -203,7 +249,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
     watcher.observe(indexRefresh);
     // Live messages read tasks through deps (work clients, users), built just below.
     let deps: WorklinkDeps | undefined;
-    const live = createLiveMessages({
+    live = createLiveMessages({
       store,
       logger,
       slackFor: notifications.slackFor,
@@ -238,6 +284,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       watcher,
       service,
       clock: options.clock,
+      metrics,
     };
     // Every long-lived part, started once the app listens and stopped before it closes.
     const digest = new DigestScheduler({
@@ -280,7 +327,17 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
         links,
       }),
     );
+    // The SQLite file: WAL checkpoints on a schedule, and a deleted or replaced file stops us.
+    const upkeep = new DatabaseUpkeep({
+      store,
+      logger,
+      onLost: (sentence) => {
+        if (options.onFatal) options.onFatal(sentence);
+        else void runCleanup();
+      },
+    });
     const lifecycle = new Lifecycle([
+      upkeep,
       notifications,
       indexRefresh,
       digest,
@@ -331,6 +388,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       url = serverUrl(server, options.host);
     }
     const handle = { url, eventsUrl: url ? `${url}${EVENTS_PATH}` : '' };
+    if (metrics) cleanup.push(await serveMetrics(metrics, config, deps.routes, options.host));
     cleanup.push(() =>
       lifecycle.stop((part, e) => logger.warn(`Stopping ${part.name}: ${errMessage(e)}`)),
     );

@@ -5,6 +5,7 @@
  */
 import type { App } from '@slack/bolt';
 import type { KnownBlock } from '@slack/types';
+import { requireActing } from '../context/acting.js';
 import type { WorklinkDeps } from '../context/deps.js';
 import { runSafely } from '../context/error-replies.js';
 import { type ActionArgs, onAction, pressedValue } from '../context/on-action.js';
@@ -14,19 +15,12 @@ import { ACTION } from '../ui/block-ids.js';
 import { context } from '../ui/blocks.js';
 import { slackErrorCode } from '../ui/error-text.js';
 import { fitMessage } from '../ui/limits.js';
-import { rowMenuTaskId, showDetails } from './card/details.js';
+import { inModal, rowMenuTaskId, showDetails } from './card/details.js';
 import { taskCardData } from './card/load.js';
 import { taskCard, taskCardText } from './card/view.js';
+import { type Completion, taskChanges } from './changes.js';
 import { taskCommentModal } from './comment/view.js';
-import {
-  type Completion,
-  completeTask,
-  completionSentence,
-  reopenSentence,
-  reopenTask,
-  replyCompletionError,
-} from './complete.js';
-import { factsFromTask, taskChanged } from './facts.js';
+import { completionSentence, reopenSentence, replyCompletionError } from './complete.js';
 import { openTaskForm } from './form/open.js';
 import { loadListPage } from './list/load.js';
 import { readListPageValue, taskListMessage } from './list/view.js';
@@ -49,14 +43,15 @@ export function register(app: App, deps: WorklinkDeps): void {
   // every other message about the task; any other card pressed is replaced with the new state.
   const onStatusButton = (
     actionId: string,
-    change: typeof completeTask,
+    change: 'complete' | 'reopen',
     sentence: (c: Completion) => string,
     note: (ctx: WorkContext, c: Completion) => string,
   ) =>
     onTaskButton(actionId, async (ctx, taskId, args) => {
+      const by = await requireActing(ctx);
+      if (!by) return;
       try {
-        const result = await change(ctx, taskId);
-        if (!result.already) taskChanged(ctx, result.facts);
+        const result = await taskChanges(ctx)[change](by, taskId);
         if (await isLiveMessage(ctx, taskId, args)) return;
         const data = await taskCardData(ctx, result.facts, result.project);
         const blocks: KnownBlock[] = [...taskCard(data), context(note(ctx, result))];
@@ -71,10 +66,10 @@ export function register(app: App, deps: WorklinkDeps): void {
         await replyCompletionError(ctx, e, taskId);
       }
     });
-  onStatusButton(ACTION.taskComplete, completeTask, completionSentence, (ctx, c) =>
+  onStatusButton(ACTION.taskComplete, 'complete', completionSentence, (ctx, c) =>
     c.already ? 'Already done.' : `Marked complete by <@${ctx.userId}>.`,
   );
-  onStatusButton(ACTION.taskReopen, reopenTask, reopenSentence, (ctx, c) =>
+  onStatusButton(ACTION.taskReopen, 'reopen', reopenSentence, (ctx, c) =>
     c.already ? 'Already open.' : `Reopened by <@${ctx.userId}>.`,
   );
 
@@ -82,12 +77,14 @@ export function register(app: App, deps: WorklinkDeps): void {
     await openTaskForm(ctx, { mode: 'edit', taskId });
   });
 
-  onTaskButton(ACTION.taskComment, async (ctx, taskId) => {
+  onTaskButton(ACTION.taskComment, async (ctx, taskId, args) => {
     if (!ctx.triggerId) return;
     try {
       // The form names its task (from the index: SQLite, well inside the trigger's 3 s).
       const known = await ctx.store.taskIndex.get(ctx.teamId, taskId);
-      await ctx.slack.views.open({
+      // From a modal (Details, card/details.ts) the form goes on top of it, as Slack requires.
+      const open = inModal(args) ? ctx.slack.views.push : ctx.slack.views.open;
+      await open({
         trigger_id: ctx.triggerId,
         view: taskCommentModal({
           taskId,

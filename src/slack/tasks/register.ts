@@ -9,6 +9,7 @@ import * as buttons from './actions.js';
 import * as commentSubmit from './comment/submit.js';
 import * as formActions from './form/actions.js';
 import * as assigneePicker from './form/assignee-picker.js';
+import * as projectPicker from './form/project-picker.js';
 import * as similar from './form/similar.js';
 import * as formSubmit from './form/submit.js';
 import { TASK_ACTION } from './form/view.js';
@@ -27,5 +28,6 @@ export function registerTasks(app: App, deps: WorklinkDeps): void {
   pickAction.register(app, deps);
   picker.register(app, deps);
   assigneePicker.register(app, deps, TASK_ACTION.assignees);
+  projectPicker.register(app, deps, TASK_ACTION.project);
   mine.register(app, deps);
 }

@@ -35,6 +35,8 @@ export const ACTION = {
   projectLink: 'project_link',
   /** App Home buttons (no value). */
   homeNewTask: 'home_new_task',
+  /** App Home's "My tasks" paging; value = the page (0-based); ids get ":prev" / ":next". */
+  homeMinePage: 'home_mine_page',
   homeNewProject: 'home_new_project',
   /** App Home's notification checkboxes; option value = the kind (store/notify-settings.ts). */
   homeNotify: 'home_notify',

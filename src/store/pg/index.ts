@@ -24,7 +24,7 @@ import { pgPersonalKeysStore } from './personal-keys.js';
 import { pgRemindersStore } from './reminders.js';
 import { pgSeenEventsStore, pgSeenRequestsStore } from './seen-requests.js';
 import { pgTaskCreatorsStore } from './task-creators.js';
-import { pgTaskIndexStore } from './task-index.js';
+import { fillWords, pgTaskIndexStore } from './task-index.js';
 import { pgTaskMessagesStore } from './task-messages.js';
 import { pgTeamSettingsStore } from './team-settings.js';
 import { pgUnfurlSettingsStore } from './unfurl-settings.js';
@@ -57,6 +57,7 @@ export async function openPgStore(options: OpenPgStoreOptions): Promise<Store> {
   const db = openPgDb(options.url, { max: options.poolSize, logger: options.logger });
   try {
     await migratePg(db);
+    await fillWords(db);
   } catch (e) {
     await db.close();
     throw e;

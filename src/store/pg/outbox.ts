@@ -221,5 +221,11 @@ export function pgOutboxStore(sql: Sql): OutboxStore {
       };
     },
     counts: () => counts('', []),
+    async oldestQueuedAt() {
+      const r = await sql.row<{ at: string | null }>(
+        "SELECT min(created_at) AS at FROM notify_outbox WHERE status IN ('pending', 'sending')",
+      );
+      return r?.at ? Date.parse(r.at) : undefined;
+    },
   };
 }

@@ -13,7 +13,7 @@ import {
 } from '../task-index.js';
 import type { Sql } from './db.js';
 import { COLUMNS, ROW, type Row, type RowChange, recordSightings } from './task-sightings.js';
-import { tsQuery } from './task-words.js';
+import { nameWords, tsQuery, wordsVector } from './task-words.js';
 
 const fromRow = (r: Row): IndexedTask => ({
   teamId: r.team_id,
@@ -54,7 +54,7 @@ export function pgTaskIndexStore(sql: Sql): TaskIndexStore {
     openOnly?: boolean,
   ) =>
     tasks(
-      `SELECT ${T_ROW} FROM task_index t, to_tsquery('simple', $1) q
+      `SELECT ${T_ROW} FROM task_index t, CAST($1 AS tsquery) q
         WHERE t.team_id = $2 AND t.words @@ q AND NOT t.gone
           ${openOnly ? 'AND NOT t.done' : ''} ${projectId ? 'AND t.project_id = $4' : ''}
         ORDER BY t.done, ts_rank(t.words, q, 1) DESC, t.number NULLS FIRST LIMIT $3`,
@@ -162,4 +162,25 @@ export function pgTaskIndexStore(sql: Sql): TaskIndexStore {
         return tx.run('DELETE FROM task_index WHERE team_id = $1', [teamId]);
       }),
   };
+}
+
+/**
+ * Rows indexed before the words were made in JavaScript (schema change 2026-11-24-task-words
+ * emptied them) get them now, in batches; instances opening together each fill their share.
+ */
+export async function fillWords(sql: Sql): Promise<void> {
+  for (;;) {
+    const rows = await sql.rows<{ team_id: string; task_id: string; name: string }>(
+      `SELECT team_id, task_id, name FROM task_index
+        WHERE words = ''::tsvector AND name <> '' LIMIT 1000`,
+    );
+    if (rows.length === 0) return;
+    const words = rows.map((r) => nameWords(r.name) || '·');
+    await sql.run(
+      `UPDATE task_index t SET words = ${wordsVector('v.words')}
+         FROM unnest($1::text[], $2::text[], $3::text[]) AS v(team_id, task_id, words)
+        WHERE t.team_id = v.team_id AND t.task_id = v.task_id`,
+      [rows.map((r) => r.team_id), rows.map((r) => r.task_id), words],
+    );
+  }
 }

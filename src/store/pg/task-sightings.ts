@@ -9,7 +9,7 @@
  */
 import { indexDate, type TaskSighting } from '../task-index.js';
 import type { Sql } from './db.js';
-import { nameWords } from './task-words.js';
+import { nameWords, wordsVector } from './task-words.js';
 
 /** A task_index row as PostgreSQL returns it (every column but `words`). */
 export interface Row {
@@ -148,7 +148,7 @@ export async function recordSightings(
   await tx.run(
     `INSERT INTO task_index (team_id, task_id, project_id, number, name, words, done, gone,
        status_name, due_date, priority, assignees, creator_id, read_at, seen_at)
-     SELECT $1, v.task_id, v.project_id, v.number, v.name, to_tsvector('simple', v.words),
+     SELECT $1, v.task_id, v.project_id, v.number, v.name, ${wordsVector('v.words')},
        v.done, false, v.status_name, v.due_date, v.priority,
        ARRAY(SELECT jsonb_array_elements_text(v.assignees::jsonb)), v.creator_id, v.read_at,
        v.seen_at

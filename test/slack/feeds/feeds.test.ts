@@ -224,9 +224,16 @@ describe('a feed with sync', () => {
     await f.h.slack.slashCommand(`add Reply to me in:${f.website}`, { channelId: 'D_ALICE' });
     const task = await f.h.waitFor(() => findTask(f.h, f.website, 'Reply to me'));
     const card = await f.feedCard(task.taskId);
-    await inThread('C_GENERAL', card.ts, f.h.users.carol.id, { text: 'Done by Friday' });
+    const replyTs = `${Date.now() / 1000}`;
+    await inThread('C_GENERAL', card.ts, f.h.users.carol.id, {
+      text: 'Done by Friday',
+      ts: replyTs,
+    });
     await f.h.waitFor(async () => (await comments(task.taskId)).length === 1);
     expect(await comments(task.taskId)).toEqual(['Done by Friday\n\n— Carol Chen (via Slack)']);
+    // The reply gets a sign that it became a comment: Worklink's 📝 reaction on it.
+    const reaction = await f.h.fake.waitForCall('reactions.add');
+    expect(reaction.body).toMatchObject({ channel: 'C_GENERAL', timestamp: replyTs, name: 'memo' });
     // Worklink's own message in that thread is never taken back.
     await inThread('C_GENERAL', card.ts, 'U_WORKLINK', { bot_id: 'B_WORKLINK', text: 'Noted' });
     await f.settled();

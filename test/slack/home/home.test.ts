@@ -94,8 +94,9 @@ describe('connected', () => {
     expect(shown.indexOf('*My tasks*')).toBeLessThan(
       shown.indexOf('*Channels linked to projects*'),
     );
-    // Carol is on "Design the home page" (due 2026-03-01, long past): overdue, with buttons.
-    expect(shown).toContain('#2 *Design the home page* · Website relaunch · :warning: overdue');
+    // Carol is on "Design the home page", seeded due today (src/sandbox/first-hour.ts).
+    expect(shown).toContain('*Due today*');
+    expect(shown).toContain('#2 *Design the home page* · Website relaunch · due ');
     expect(shown).toContain(ACTION.homeTaskComplete);
     expect(shown).not.toContain('Draft the sitemap'); // Bob's alone
     expect(JSON.stringify((await openHome(BOB)).blocks)).toContain('Draft the sitemap');

@@ -92,6 +92,28 @@ describe.each(sides)('against the $name', (side) => {
     expect(link.projectId).toBe(docs2);
   });
 
+  it('the task form’s project field is a type-ahead answered from the known projects', async () => {
+    await run('projects'); // the service's list (or what is known) is remembered
+    const suggest = async (value: string) => {
+      const res = await h.slack.sendPayload({
+        type: 'block_suggestion',
+        action_id: ACTION.taskFormProject,
+        block_id: 'task_project',
+        value,
+        api_app_id: 'A_TEST',
+        team: { id: h.teamId, domain: 'test' },
+        user: { id: h.users.alice.id, team_id: h.teamId },
+        container: { type: 'view', view_id: 'V1' },
+        view: { id: 'V1', type: 'modal', callback_id: 'task_create_modal', private_metadata: '{}' },
+      });
+      expect(res.status).toBe(200);
+      return ((res.json?.options ?? []) as { text: { text: string } }[]).map((o) => o.text.text);
+    };
+    expect(await suggest('cust onb')).toEqual(['Customer onboarding']);
+    expect(await suggest('docs')).toEqual(['Docs portal', 'Docs site']);
+    expect((await suggest('')).length).toBeGreaterThanOrEqual(4);
+  });
+
   it('`#N` works right after `/work add`, and the confirmation shows it', async () => {
     await h.worklink.store.channelProjects.link(
       h.teamId,

@@ -42,7 +42,7 @@ describe('assignmentMessage', () => {
     expect(undated).not.toContain('due no due date');
   });
 
-  it('has Comment, Mark complete and Open buttons carrying the task id, and Remind me', () => {
+  it('has Comment, Mark complete and Details buttons carrying the task id, and Remind me', () => {
     const actions = assignmentMessage(base).blocks.find((b) => b.type === 'actions') as {
       elements: {
         action_id: string;
@@ -54,7 +54,7 @@ describe('assignmentMessage', () => {
     expect(actions.elements.slice(0, 3).map((e) => [e.text?.text, e.action_id, e.value])).toEqual([
       ['Comment', ACTION.taskComment, base.taskId],
       ['Mark complete', ACTION.taskComplete, base.taskId],
-      ['Open', ACTION.taskOpen, base.taskId],
+      ['Details', ACTION.taskOpen, base.taskId],
     ]);
     expect(actions.elements[3]?.action_id).toBe(ACTION.remindMe);
     expect(actions.elements[3]?.options?.map((o) => o.value)).toEqual([

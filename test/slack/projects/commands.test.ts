@@ -296,7 +296,7 @@ describe('directory lists', () => {
   });
 
   it('lists help entries for every project and directory command', async () => {
-    const reply = await run('help');
+    const reply = await run('help all');
     for (const usage of [
       'projects',
       'project <project>',

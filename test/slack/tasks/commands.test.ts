@@ -363,7 +363,7 @@ describe('/work new', () => {
 
 describe('help', () => {
   it('lists every task command with an example', async () => {
-    const res = await h.slack.slashCommand('help');
+    const res = await h.slack.slashCommand('help all');
     const reply = await h.replyTo(res);
     for (const usage of [
       'new [title]',

@@ -11,18 +11,24 @@ import type { MineRow } from '../../tasks/mine/load.js';
 import { mineRowText } from '../../tasks/mine/view.js';
 import { ACTION } from '../../ui/block-ids.js';
 
-/** Tasks a digest shows at most (two blocks each; Slack allows 50 in a message). */
-const MAX_TASKS = 20;
+/** Rows a section shows at most; its count and "…and N more" say the rest. */
+const PER_SECTION = 5;
 
-export type DigestGroup = 'overdue' | 'today' | 'tomorrow';
+export type DigestGroup = 'overdue' | 'today' | 'tomorrow' | 'later';
+
+const ORDER: readonly DigestGroup[] = ['overdue', 'today', 'tomorrow', 'later'];
 
 const TITLE: Record<DigestGroup, string> = {
   overdue: ':warning: Overdue',
   today: 'Due today',
   tomorrow: 'Due tomorrow',
+  later: 'Later this week',
 };
 
-/** The rows a digest is about, in order; empty when there is nothing to say. */
+/**
+ * The rows a digest is about, in order: overdue, today, tomorrow, then later this week.
+ * "Later" alone is no reason to send one (see `hasNews`).
+ */
 export function digestRows(
   rows: readonly MineRow[],
   today: string,
@@ -33,54 +39,71 @@ export function digestRows(
     if (r.group === 'overdue') out.push({ ...r, due: 'overdue' });
     else if (r.group === 'today') out.push({ ...r, due: 'today' });
     else if (r.dueDate === tomorrow) out.push({ ...r, due: 'tomorrow' });
+    else if (r.group === 'week') out.push({ ...r, due: 'later' });
   }
-  const order: DigestGroup[] = ['overdue', 'today', 'tomorrow'];
-  return out.sort((a, b) => order.indexOf(a.due) - order.indexOf(b.due));
+  return out.sort((a, b) => ORDER.indexOf(a.due) - ORDER.indexOf(b.due));
 }
 
+/** Whether a digest has something to say: a task overdue, due today or tomorrow. */
+export function hasNews(rows: readonly { due: DigestGroup }[]): boolean {
+  return rows.some((r) => r.due !== 'later');
+}
+
+/**
+ * Each section with its count and its first rows, so many overdue tasks never hide what is
+ * due today ("Overdue (14)" shows 5, then "…and 9 more overdue").
+ */
 export function digestMessage(
   rows: readonly (MineRow & { due: DigestGroup })[],
   today: string,
 ): { text: string; blocks: KnownBlock[] } {
   const day = formatDueDate(today);
-  if (rows.length === 0) {
+  if (!hasNews(rows)) {
     const text = `Nothing overdue, due today or due tomorrow (${day}).`;
     return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
   }
-  const count = (g: DigestGroup) => rows.filter((r) => r.due === g).length;
-  const parts = [
-    count('overdue') && `${count('overdue')} overdue`,
-    count('today') && `${count('today')} due today`,
-    count('tomorrow') && `${count('tomorrow')} due tomorrow`,
-  ].filter(Boolean);
+  const of = (g: DigestGroup) => rows.filter((r) => r.due === g);
+  const words: Record<DigestGroup, string> = {
+    overdue: 'overdue',
+    today: 'due today',
+    tomorrow: 'due tomorrow',
+    later: 'later this week',
+  };
+  const parts = ORDER.filter((g) => of(g).length).map((g) => `${of(g).length} ${words[g]}`);
   const text = `Your tasks for ${day}: ${parts.join(', ')}.`;
   const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: `*${text}*` } }];
-  let group: DigestGroup | undefined;
-  rows.slice(0, MAX_TASKS).forEach((r, i) => {
-    if (r.due !== group) {
-      group = r.due;
-      blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `*${TITLE[r.due]}*` }] });
-    }
-    blocks.push(
-      { type: 'section', text: { type: 'mrkdwn', text: cut(mineRowText(r), 3000) } },
-      {
-        type: 'actions',
-        block_id: `digest_task_${i}`,
-        elements: [
-          taskButton(r.taskId, 'Mark complete', ACTION.taskComplete, 'primary'),
-          taskButton(r.taskId, 'Details', ACTION.taskOpen),
-          ...openButtons(r),
-        ],
-      },
-    );
-  });
-  if (rows.length > MAX_TASKS) {
+  for (const group of ORDER) {
+    const list = of(group);
+    if (!list.length) continue;
     blocks.push({
       type: 'context',
-      elements: [
-        { type: 'mrkdwn', text: `…and ${rows.length - MAX_TASKS} more: \`/work list mine\`.` },
-      ],
+      elements: [{ type: 'mrkdwn', text: `*${TITLE[group]} (${list.length})*` }],
     });
+    list.slice(0, PER_SECTION).forEach((r) => {
+      blocks.push(
+        { type: 'section', text: { type: 'mrkdwn', text: cut(mineRowText(r), 3000) } },
+        {
+          type: 'actions',
+          block_id: `digest_task_${group}_${r.taskId.slice(-8)}`,
+          elements: [
+            taskButton(r.taskId, 'Mark complete', ACTION.taskComplete, 'primary'),
+            taskButton(r.taskId, 'Details', ACTION.taskOpen),
+            ...openButtons(r),
+          ],
+        },
+      );
+    });
+    if (list.length > PER_SECTION) {
+      blocks.push({
+        type: 'context',
+        elements: [
+          {
+            type: 'mrkdwn',
+            text: `…and ${list.length - PER_SECTION} more ${words[group]}: \`/work list mine\`.`,
+          },
+        ],
+      });
+    }
   }
   return { text, blocks };
 }

@@ -25,7 +25,7 @@ import { dateIn } from '../../tasks/mine/due-groups.js';
 import { mineRows } from '../../tasks/mine/load.js';
 import type { SlackMatcher } from '../match.js';
 import type { ServiceDirectory } from '../service-directory.js';
-import { digestMessage, digestRows } from './message.js';
+import { digestMessage, digestRows, hasNews } from './message.js';
 
 export const DIGEST_HOUR = 9;
 /** Until when a missed 09:00 is still sent (a restart, a late look). */
@@ -122,7 +122,9 @@ export class DigestScheduler implements LongLivedPart {
     for (const id of await store.taskIndex.assigneesWithOpenTasks(teamId)) {
       const email = serviceUsers.get(id)?.email;
       if (!email) continue;
-      const match = await this.deps.matcher.match(slack, teamId, email).catch(() => undefined);
+      const match = await this.deps.matcher
+        .match(slack, teamId, email, id, 'bulk')
+        .catch(() => undefined);
       if (match?.kind !== 'matched') continue;
       people.set(match.slackUserId, [...(people.get(match.slackUserId) ?? []), id]);
     }
@@ -154,12 +156,12 @@ export class DigestScheduler implements LongLivedPart {
             taskName: `Daily digest ${today}`,
             slackUserId,
             message: JSON.stringify(digestMessage(rows, today)),
-            ...(rows.length ? {} : { status: 'skipped' as const, lastError: 'nothing due' }),
+            ...(hasNews(rows) ? {} : { status: 'skipped' as const, lastError: 'nothing due' }),
           },
         ],
         'ignore',
       );
-      if (rows.length && row?.status === 'pending') queued++;
+      if (hasNews(rows) && row?.status === 'pending') queued++;
     }
     if (queued) store.outbox.changed();
     return queued;

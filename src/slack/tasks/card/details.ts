@@ -43,6 +43,11 @@ export function rowMenuTaskId(args: ActionArgs): string | undefined {
   return value && !value.startsWith('url:') ? value : undefined;
 }
 
+/** Whether the button was pressed inside a modal (then views.push, not views.open). */
+export function inModal(args: ActionArgs): boolean {
+  return pressedIn(args) === 'modal';
+}
+
 function pressedIn(args: ActionArgs): 'home' | 'modal' | 'message' {
   const body = args.body as { container?: { type?: string }; view?: { type?: string } };
   if (body.container?.type !== 'view') return 'message';

@@ -26,6 +26,7 @@ import { ACTION, VIEW } from '../../ui/block-ids.js';
 import { parseObject, str } from '../../ui/metadata.js';
 import { defaultStatus, type ProjectInfo } from '../project-info.js';
 import { assigneeElement } from './assignee-picker.js';
+import { projectElement } from './project-picker.js';
 
 // ── Ids ──────────────────────────────────────────────────────────────────────
 
@@ -211,15 +212,17 @@ export function taskFormModal(data: TaskFormData): ModalView {
       elements: [{ type: 'mrkdwn', text: `Project: *${esc(name)}*` }],
     });
   } else if (data.projects.length > 0) {
-    const options = data.projects.slice(0, 100).map((p) => option(p.name, p.id));
-    const chosen = options.find((o) => o.value === (values.projectId ?? pid));
-    const select: StaticSelect = {
-      type: 'static_select',
-      action_id: TASK_ACTION.project,
-      placeholder: text('Choose a project'),
-      options,
-      ...(chosen ? { initial_option: chosen } : {}),
-    };
+    // Type-ahead over the projects Worklink knows (project-picker.ts): no 100-option cap.
+    const chosenId = values.projectId ?? pid;
+    const chosen = chosenId
+      ? {
+          id: chosenId,
+          name:
+            data.projects.find((p) => p.id === chosenId)?.name ??
+            (project?.id === chosenId ? project.name : chosenId),
+        }
+      : undefined;
+    const select = projectElement(TASK_ACTION.project, chosen);
     input('project', { label: text('Project'), dispatch_action: true, element: select });
   } else {
     input('project', {

@@ -103,8 +103,12 @@ function navButton(text: string, actionId: string, value: string): Button {
   return { type: 'button', action_id: actionId, text: { type: 'plain_text', text }, value };
 }
 
-/** App Home's "My tasks": the first `limit` rows, each with its three buttons. */
-export function mineHomeBlocks(d: MineData | { problem: string }, limit = 10): KnownBlock[] {
+/** Home shows my tasks a page at a time (10), with Previous / Next. */
+export function mineHomeBlocks(
+  d: MineData | { problem: string },
+  limit = 10,
+  page = 0,
+): KnownBlock[] {
   const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: '*My tasks*' } }];
   if ('problem' in d) {
     blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: d.problem }] });
@@ -118,8 +122,11 @@ export function mineHomeBlocks(d: MineData | { problem: string }, limit = 10): K
     ...navButton(text, actionId, taskId),
     ...(style ? { style } : {}),
   });
+  const pages = Math.max(1, Math.ceil(d.rows.length / limit));
+  const at = Math.min(Math.max(0, page), pages - 1);
+  const first = at * limit;
   blocks.push(
-    ...grouped(d.rows.slice(0, limit), (r, i) => [
+    ...grouped(d.rows.slice(first, first + limit), (r, i) => [
       { type: 'section', text: { type: 'mrkdwn', text: cut(mineRowText(r), 3000) } },
       {
         type: 'actions',
@@ -133,13 +140,22 @@ export function mineHomeBlocks(d: MineData | { problem: string }, limit = 10): K
       },
     ]),
   );
-  if (d.rows.length > limit) {
+  if (pages > 1) {
+    const shownTo = Math.min(d.rows.length, first + limit);
     blocks.push({
       type: 'context',
       elements: [
-        { type: 'mrkdwn', text: `…and ${d.rows.length - limit} more: \`/work list mine\`.` },
+        {
+          type: 'mrkdwn',
+          text: `${first + 1}–${shownTo} of ${d.rows.length} · page ${at + 1} of ${pages}`,
+        },
       ],
     });
+    const nav: Button[] = [];
+    if (at > 0) nav.push(navButton('← Previous', `${ACTION.homeMinePage}:prev`, String(at - 1)));
+    if (at < pages - 1)
+      nav.push(navButton('Next →', `${ACTION.homeMinePage}:next`, String(at + 1)));
+    blocks.push({ type: 'actions', block_id: 'home_mine_nav', elements: nav });
   }
   return blocks;
 }

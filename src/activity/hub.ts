@@ -5,7 +5,17 @@
  * listeners and never see their failures: a notification that fails must not fail the edit.
  */
 import type { Logger } from '@slack/bolt';
-import { errMessage } from '../../error-message.js';
+import { errMessage } from '../error-message.js';
+
+export type ChangedField = 'name' | 'dueDate' | 'priority' | 'status' | 'unassigned' | 'group';
+
+/** One field's change (src/sync/seen-change.ts tells them); people removed carry `people` (service user ids). */
+export interface FieldChange {
+  field: ChangedField;
+  from?: string | number;
+  to?: string | number;
+  people?: string[];
+}
 
 export interface Actor {
   slackUserId?: string;
@@ -30,6 +40,7 @@ export type TaskActivity =
       actor?: Actor;
       /** service user ids */
       added: string[];
+      where?: string;
     }
   | {
       kind: 'commented';
@@ -41,7 +52,23 @@ export type TaskActivity =
       /** set when the comment came from a feed thread reply (never echoed back there) */
       fromThread?: { channel: string; ts: string };
     }
-  | { kind: 'completed' | 'reopened'; taskId: string; projectId?: string; actor?: Actor };
+  | {
+      kind: 'completed' | 'reopened';
+      taskId: string;
+      projectId?: string;
+      actor?: Actor;
+      /** Seen rather than made: where it happened when nobody is named ("in the service"). */
+      where?: string;
+    }
+  | {
+      /** Other fields changed (seen by a read or an event): told, never DMed. */
+      kind: 'changed';
+      taskId: string;
+      projectId?: string;
+      actor?: Actor;
+      where?: string;
+      fields: FieldChange[];
+    };
 
 export type ActivityListener = (teamId: string, activity: TaskActivity) => void | Promise<void>;
 

@@ -9,22 +9,10 @@
  */
 import type { Logger } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import type { ChangeHint, LiveRefresh } from '../../activity/seen.js';
 import type { TaskMessage, TaskMessagesStore } from '../../store/task-messages.js';
 import type { LiveMessage } from '../tasks/card/live-view.js';
 import { fitMessage } from '../ui/limits.js';
-
-/** What the caller already knows of the task's new state (update task answers these). */
-export interface ChangeHint {
-  number?: number;
-  /** The status id (get task has only a done flag). */
-  statusId?: string;
-}
-
-/** What a change needs to be shown: the interface the watcher and the index are given. */
-export interface TaskChanges {
-  /** Queue a refresh of the task's messages; returns at once. */
-  taskChanged(teamId: string, taskId: string, hint?: ChangeHint): void;
-}
 
 /** Errors after which a message can never be updated: it is forgotten. */
 const GONE = new Set([
@@ -65,8 +53,10 @@ interface Job {
   hint: ChangeHint;
 }
 
-export class LiveUpdates implements TaskChanges {
+export class LiveUpdates implements LiveRefresh {
   private readonly queue = new Map<string, Job>();
+  /** Tasks whose refresh is under way (`team:task`). */
+  private readonly refreshing = new Set<string>();
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
   /** Per team: no update before this time (a 429's Retry-After). */
   private readonly pausedUntil = new Map<string, number>();
@@ -85,6 +75,10 @@ export class LiveUpdates implements TaskChanges {
   /** Looks for the task's messages in the background (idle() waits for that too). */
   taskChanged(teamId: string, taskId: string, hint: ChangeHint = {}): void {
     if (this.stopped || !teamId || !taskId) return;
+    // A refresh of this task under way is reading it now: a change seen by that very read
+    // (the task index tells it) needs no second refresh.
+    const hinted = hint.number !== undefined || hint.statusId !== undefined;
+    if (this.refreshing.has(`${teamId}:${taskId}`) && !hinted) return;
     const checking: Promise<void> = this.check(teamId, taskId, hint).finally(() =>
       this.checking.delete(checking),
     );
@@ -142,7 +136,17 @@ export class LiveUpdates implements TaskChanges {
     }
   }
 
-  private async refresh({ teamId, taskId, hint }: Job): Promise<void> {
+  private async refresh(job: Job): Promise<void> {
+    const key = `${job.teamId}:${job.taskId}`;
+    this.refreshing.add(key);
+    try {
+      await this.refreshNow(job);
+    } finally {
+      this.refreshing.delete(key);
+    }
+  }
+
+  private async refreshNow({ teamId, taskId, hint }: Job): Promise<void> {
     const slack = await this.o.slackFor(teamId);
     const messages = await this.o.messages.forTask(teamId, taskId);
     if (!slack || messages.length === 0) return;
