@@ -39,7 +39,8 @@ import {
 } from './contract.js';
 import { errorFromAnswer, isWorkApiError, transportError, WorkApiError } from './errors.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLargeError, readCapped } from './read-capped.js';
-import { type DebugLog, type ItemReader, readList, readOne, readWritten } from './reader.js';
+import { type DebugLog, readList, readOne, readWritten } from './reader.js';
+import type { ItemReader } from './responses.js';
 
 export { isWorkApiError, WorkApiError, type WorkErrorKind } from './errors.js';
 

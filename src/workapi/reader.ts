@@ -9,14 +9,10 @@
 import type { z } from 'zod';
 import type { ClientOperationName } from './contract.js';
 import { jsonOf, WorkApiError } from './errors.js';
+import type { ItemReader } from './responses.js';
 
 export interface DebugLog {
   debug(message: string): void;
-}
-
-/** What reads one item: a zod schema, or a hand-written reader with the same answer. */
-export interface ItemReader<T> {
-  safeParse(raw: unknown): { success: true; data: T } | { success: false };
 }
 
 const ENVELOPES = ['data', 'result'] as const;

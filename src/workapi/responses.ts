@@ -12,7 +12,6 @@ import {
   strictFields,
   tolerantFields,
 } from './fields.js';
-import type { ItemReader } from './reader.js';
 
 /** Where a task's number may come: the extension's name, else the update answer's. */
 const NUMBER_ALIASES = { taskNumber: ['TaskNumber'] } as const;
@@ -254,6 +253,12 @@ function buildResponses(f: Fields) {
 }
 
 /** Tolerant response schemas, used by WorkClient. */
+
+/** What reads one item: a zod schema, or a hand-written reader with the same answer. */
+export interface ItemReader<T> {
+  safeParse(raw: unknown): { success: true; data: T } | { success: false };
+}
+
 export const responses = buildResponses(tolerantFields);
 /** Strict response schemas, used by the contract tests against the embedded service. */
 export const strictResponses = buildResponses(strictFields);

@@ -8,7 +8,6 @@
  */
 
 import type { AllMiddlewareArgs, Logger } from '@slack/bolt';
-import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { errMessage } from '../../error-message.js';
 import { type Connection, DecryptError, type Store } from '../../store/index.js';
@@ -17,15 +16,7 @@ import { KEY_UNREADABLE, NOT_CONNECTED } from '../ui/error-text.js';
 import { fitMessage } from '../ui/limits.js';
 import type { WorklinkDeps } from './deps.js';
 import { inheritOrgConnection } from './org-connection.js';
-import { postToResponseUrl } from './response-url.js';
-
-/** A reply to the person who acted. Ephemeral unless `response_type: 'in_channel'`. */
-export interface ReplyMessage {
-  text: string;
-  blocks?: KnownBlock[];
-  response_type?: 'ephemeral' | 'in_channel';
-  replace_original?: boolean;
-}
+import { postToResponseUrl, type ReplyMessage } from './response-url.js';
 
 /** The plain ids a context is built from (for code outside Bolt listeners: workers, tests). */
 export interface ContextInput {

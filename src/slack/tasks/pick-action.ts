@@ -2,7 +2,8 @@
 import type { App } from '@slack/bolt';
 import type { WorklinkDeps } from '../context/deps.js';
 import { onAction, pressedValue } from '../context/on-action.js';
-import type { ReplyMessage, WorkContext } from '../context/work-context.js';
+import type { ReplyMessage } from '../context/response-url.js';
+import type { WorkContext } from '../context/work-context.js';
 import { ACTION } from '../ui/block-ids.js';
 import { fitMessage } from '../ui/limits.js';
 import { readPickValue } from './pick-list.js';
