@@ -24,7 +24,7 @@ const SLOW = [
   'test/sandbox/start.test.ts',
   'test/sandbox/launch.test.ts',
   'test/sandbox/page.test.ts',
-  'test/slack/notify/live-messages.test.ts',
+  'test/slack/live/live-messages.test.ts',
   'test/slack/notify/worker.test.ts',
   'test/slack/notify/kill.test.ts',
   'test/slack/feeds/feeds.test.ts',

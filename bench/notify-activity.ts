@@ -8,8 +8,9 @@
  * assignment and the comment, person i (the creator) the comment and the completion — 4 DMs
  * per task — and the actor of each event none.
  */
+
+import { createActivityHub, type TaskActivity } from '../src/activity/hub.js';
 import { SlackUserDirectory } from '../src/slack/context/slack-users.js';
-import { createActivityHub, type TaskActivity } from '../src/slack/notify/activity.js';
 import { activityDms } from '../src/slack/notify/activity-dms.js';
 import { dmGate } from '../src/slack/notify/dm-gate.js';
 import { SlackMatcher } from '../src/slack/notify/match.js';

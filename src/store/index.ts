@@ -110,7 +110,7 @@ export interface Store {
   readonly userLinks: UserLinksStore;
   /** users.lookupByEmail answers, remembered for a while. */
   readonly lookups: LookupCacheStore;
-  /** The Slack messages posted about each task, kept current (src/slack/notify/live-updates.ts). */
+  /** The Slack messages posted about each task, kept current (src/slack/live/live-updates.ts). */
   readonly taskMessages: TaskMessagesStore;
   /** What Worklink knows of each task (search, my tasks, digest). */
   readonly taskIndex: TaskIndexStore;

@@ -5,7 +5,8 @@
  * first, so when the task was made from Slack, the Slack path's rows (which know who acted
  * in Slack) take them over.
  */
-import type { TaskActivity } from '../slack/notify/activity.js';
+import type { Actor } from '../activity/hub.js';
+import type { SeenTask } from '../activity/seen.js';
 import type { Store } from '../store/index.js';
 import { CREATOR_SKIPPED, type NewOutboxRow } from '../store/outbox.js';
 import type { Task } from '../workapi/contract.js';
@@ -47,15 +48,17 @@ export async function queueFoundTask(
   return queued;
 }
 
-/** The found task as the activity hub tells it (channel feeds post it). */
-export function createdActivity(task: Task): TaskActivity {
+/** The found task as `seen` (src/activity/seen.ts) is told it, and who made it. */
+export function foundTaskSeen(task: Task): { task: SeenTask; actor?: Actor } {
   const creator = creatorOf(task);
   return {
-    kind: 'created',
-    taskId: task.taskId,
-    projectId: task.projectId,
+    task: {
+      taskId: task.taskId,
+      projectId: task.projectId,
+      assigneeIds: assigneesOf(task),
+      done: task.status === true,
+    },
     actor: creator ? { serviceUserId: creator } : undefined,
-    assigneeIds: assigneesOf(task),
   };
 }
 

@@ -4,17 +4,10 @@
  * changed (name, due date, priority, status name, people removed) — batched, so several
  * changes seen together are told together. Pure.
  */
+import type { ChangedField, FieldChange } from '../activity/hub.js';
 import type { SeenChange } from '../store/task-index.js';
 
-export type ChangedField = 'name' | 'dueDate' | 'priority' | 'status' | 'unassigned' | 'group';
-
-/** One field's change; people removed carry `people` (service user ids). */
-export interface FieldChange {
-  field: ChangedField;
-  from?: string | number;
-  to?: string | number;
-  people?: string[];
-}
+export type { ChangedField, FieldChange };
 
 export interface SeenTaskChange {
   taskId: string;

@@ -48,9 +48,9 @@ export interface RefreshDeps {
   instanceId?: string;
   /**
    * Told when a re-read finds a task changed in what Slack shows (name, status, due date,
-   * assignees), so the messages about it are updated (deps.live.taskChanged).
+   * assignees), so the messages about it are updated and new assignees told (src/activity/seen.ts).
    */
-  onChanged?(teamId: string, taskId: string, was?: IndexedTask, now?: IndexedTask): void;
+  onChanged?(teamId: string, was: IndexedTask, now: IndexedTask): void;
 }
 
 export interface RefreshReport {
@@ -158,7 +158,7 @@ export class TaskIndexRefresh implements TasksListedObserver {
     );
     for (const was of before) {
       const now = after.get(was.taskId);
-      if (now && shownDiffers(was, now)) this.deps.onChanged?.(teamId, was.taskId, was, now);
+      if (now && shownDiffers(was, now)) this.deps.onChanged?.(teamId, was, now);
     }
     this.totals.listReads += report.listReads;
     this.totals.taskReads += report.taskReads;

@@ -5,6 +5,7 @@
  */
 
 import type { Logger } from '@slack/bolt';
+import type { ActivityHub } from '../../activity/hub.js';
 import type { AppConfig } from '../../config.js';
 import type { Metrics } from '../../metrics/metrics.js';
 import type { Store } from '../../store/index.js';
@@ -12,10 +13,9 @@ import type { TaskIndexRefresh } from '../../sync/task-index-refresh.js';
 import type { Watcher } from '../../sync/watcher.js';
 import type { ChannelFeedsPart } from '../feeds/channel-feeds.js';
 import type { WorkLinks } from '../links/addresses.js';
-import type { ActivityHub } from '../notify/activity.js';
+import type { LiveMessages } from '../live/live-messages.js';
 import type { DigestScheduler } from '../notify/digest/scheduler.js';
 import type { QuietRelease } from '../notify/dm-gate.js';
-import type { LiveMessages } from '../notify/live-messages.js';
 import type { SlackMatcher } from '../notify/match.js';
 import type { Notifications } from '../notify/notifications.js';
 import type { ServiceDirectory } from '../notify/service-directory.js';

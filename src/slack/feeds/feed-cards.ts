@@ -12,10 +12,11 @@
  * channel already got. Store claims (channel-feeds store) make a task post once per channel,
  * whichever path tells of it first: the Slack path, the service's event, the watcher.
  */
+
+import type { TaskActivity } from '../../activity/hub.js';
 import type { ChannelFeed } from '../../store/channel-feeds.js';
 import { errMessage } from '../context/error-replies.js';
 import type { WorkContext } from '../context/work-context.js';
-import type { TaskActivity } from '../notify/activity.js';
 import { postCard } from '../tasks/card/live-post.js';
 import type { TaskCardData } from '../tasks/card/view.js';
 import { fitMessage } from '../ui/limits.js';

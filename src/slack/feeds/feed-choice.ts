@@ -6,6 +6,7 @@
  * (channel-feeds.ts) asks `hears` and `passes`.
  */
 import { z } from 'zod';
+import type { TaskActivity } from '../../activity/hub.js';
 import {
   DEFAULT_FEED_EVENTS,
   FEED_EVENTS,
@@ -14,7 +15,6 @@ import {
 } from '../../store/channel-feeds.js';
 import { PRIORITY_NAMES, priorityNumber, type Task } from '../../workapi/contract.js';
 import { esc } from '../format/text.js';
-import type { TaskActivity } from '../notify/activity.js';
 import type { Assignee } from '../parse/quick-add.js';
 
 /** What the words say; the assignee still to be matched to a service user. */

@@ -4,11 +4,10 @@
  * becomes ("15 more new tasks in *Website* this minute: …"), edited as more arrive.
  */
 import type { KnownBlock } from '@slack/types';
-import type { FieldChange } from '../../sync/seen-change.js';
+import type { Actor, FieldChange, TaskActivity } from '../../activity/hub.js';
 import { PRIORITY_NAMES } from '../../workapi/contract.js';
 import { formatDueDate } from '../format/date-text.js';
 import { cut, esc, plural } from '../format/text.js';
-import type { Actor, TaskActivity } from '../notify/activity.js';
 import { context, section } from '../ui/blocks.js';
 import { LIMIT } from '../ui/limits.js';
 

@@ -4,9 +4,10 @@
  * escapes it: feed-text.ts `shownName`). A failed look-up gives the id rather than failing
  * the message.
  */
+
+import type { Actor } from '../../activity/hub.js';
 import { orDebug } from '../context/error-replies.js';
 import type { WorkContext } from '../context/work-context.js';
-import type { Actor } from '../notify/activity.js';
 import { slackIdsFor, userName, workspaceUsers } from '../people/service-users.js';
 import { actorLabel } from './feed-text.js';
 

@@ -16,8 +16,7 @@ import type { WorklinkDeps } from '../context/deps.js';
 import { errMessage, errorText } from '../context/error-replies.js';
 import { type WorkContext, workContext } from '../context/work-context.js';
 import { plainText } from '../format/text.js';
-import { authoredContent } from '../tasks/comment/authored.js';
-import { taskChanged } from '../tasks/facts.js';
+import { taskChanges } from '../tasks/changes.js';
 
 export interface ThreadReply {
   channel: string;
@@ -92,8 +91,10 @@ async function commentFromReply(ctx: WorkContext, taskId: string, reply: ThreadR
   }
   try {
     // Their own key: the service names them; else the comment is signed with their name.
-    const content = by.onBehalf ? await authoredContent(ctx, text) : text;
-    await by.work.postComment(taskId, { content });
+    await taskChanges(ctx).comment(by, taskId, text, {
+      fromThread: { channel: reply.channel, ts: reply.threadTs },
+      read: false,
+    });
   } catch (e) {
     const why = errorText(ctx, e, {
       action: 'add your reply to the task as a comment',
@@ -102,23 +103,12 @@ async function commentFromReply(ctx: WorkContext, taskId: string, reply: ThreadR
     await tellInThread(ctx, reply, why);
     return;
   }
-  taskChanged(ctx, { taskId });
   // A sign, in the thread, that the reply is now a comment on the task (reactions:write).
   await ctx.slack.reactions
     .add({ channel: reply.channel, timestamp: reply.ts, name: SYNCED_REACTION })
     .catch((e: unknown) =>
       ctx.logger.debug(`Feed sync: no reaction on ${reply.channel}/${reply.ts}: ${errMessage(e)}`),
     );
-  ctx.deps.activity.emit(ctx.teamId, {
-    kind: 'commented',
-    taskId,
-    actor: {
-      slackUserId: reply.user,
-      ...(by.serviceUserId ? { serviceUserId: by.serviceUserId } : {}),
-    },
-    text,
-    fromThread: { channel: reply.channel, ts: reply.threadTs },
-  });
 }
 
 /** An ephemeral answer in the reply's thread, for its writer only. */

@@ -5,6 +5,7 @@
 import type { App } from '@slack/bolt';
 import { isNotifyKind, NOTIFY_KINDS, type NotifyKind } from '../../store/notify-settings.js';
 import type { Subcommand } from '../commands/router.js';
+import { requireActing } from '../context/acting.js';
 import type { WorklinkDeps } from '../context/deps.js';
 import { errMessage } from '../context/error-replies.js';
 import { onAction, pressedValue } from '../context/on-action.js';
@@ -12,7 +13,8 @@ import { type WorkContext, workContext } from '../context/work-context.js';
 import { formatMoment } from '../format/date-text.js';
 import { esc } from '../format/text.js';
 import { howYouAct } from '../identity/me.js';
-import { completeTask, replyCompletionError } from '../tasks/complete.js';
+import { taskChanges } from '../tasks/changes.js';
+import { replyCompletionError } from '../tasks/complete.js';
 import { loadMine } from '../tasks/mine/load.js';
 import { mineHomeBlocks } from '../tasks/mine/view.js';
 import { ACTION } from '../ui/block-ids.js';
@@ -105,8 +107,10 @@ export function registerHome(app: App, deps: WorklinkDeps, commands: readonly Su
   // My tasks' Mark complete: the task leaves the list, so Home is published again.
   onAction(app, deps, ACTION.homeTaskComplete, async (ctx, args) => {
     const taskId = pressedValue(args);
+    const by = await requireActing(ctx);
+    if (!by) return;
     try {
-      await completeTask(ctx, taskId);
+      await taskChanges(ctx).complete(by, taskId);
     } catch (e) {
       await replyCompletionError(ctx, e, taskId);
     }

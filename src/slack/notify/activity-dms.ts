@@ -8,7 +8,8 @@
  * - commented → the task's assignees and its creator, the comment quoted
  *   (key `comment:<task>:<comment id>`);
  * - completed → the task's creator (key `completed:<task>:<event>`);
- * - created → nothing sent here; the creator is remembered (store/task-creators.ts).
+ * - created → nothing sent here (the task-change owner and `seen` note its creator,
+ *   store/task-creators.ts).
  * Service users become Slack users as for assignment DMs (directory + matcher); one the
  * listener cannot match now is queued by service user id for the worker to match. Settings
  * and quiet hours are applied when the DM is sent (dm-gate.ts).
@@ -16,13 +17,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import type { ActivityListener, Actor, TaskActivity } from '../../activity/hub.js';
 import type { Store } from '../../store/index.js';
 import type { NewOutboxRow } from '../../store/outbox.js';
 import type { TaskCreator } from '../../store/task-creators.js';
 import type { WorkClient } from '../../workapi/client.js';
 import { orDebug } from '../context/error-replies.js';
 import type { WorkLinks } from '../links/addresses.js';
-import type { ActivityListener, Actor, TaskActivity } from './activity.js';
 import { commentMessage, completedMessage } from './activity-messages.js';
 import type { SlackMatcher } from './match.js';
 import type { ServiceDirectory } from './service-directory.js';
@@ -60,10 +61,7 @@ export function activityDms(deps: ActivityDmsDeps): ActivityListener {
   return async (teamId, activity) => {
     switch (activity.kind) {
       case 'created':
-        await deps.store.taskCreators.note(teamId, activity.taskId, {
-          slackUserId: activity.actor?.slackUserId,
-          serviceUserId: activity.actor?.serviceUserId,
-        });
+        // Nothing to send; its creator was noted by the change that made or saw it.
         return;
       case 'assigned':
         await assigned(deps, teamId, activity);

@@ -16,13 +16,13 @@
  * compared with it.
  */
 import { z } from 'zod';
+import type { Actor, TaskActivityHub } from '../../activity/hub.js';
 import { errMessage } from '../../error-message.js';
 import type { Store } from '../../store/index.js';
 import type { SeenTaskChange } from '../../sync/seen-change.js';
 import { describeSeen } from '../../sync/seen-change.js';
 import { sightingFromTask } from '../../sync/task-sightings.js';
 import { responses } from '../../workapi/contract.js';
-import type { Actor, TaskActivityHub } from './activity.js';
 
 const Person = z.looseObject({ id: z.string().max(200), name: z.string().max(500).optional() });
 const Change = z.looseObject({ from: z.unknown().optional(), to: z.unknown().optional() });

@@ -15,13 +15,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@slack/bolt';
 import { z } from 'zod';
+import type { SeenEntry } from '../../activity/seen.js';
 import { errMessage } from '../../error-message.js';
 import type { ConnectionInfo, Store } from '../../store/index.js';
 import { CREATOR_SKIPPED, type NewOutboxRow } from '../../store/outbox.js';
 import { describeIssue, responses } from '../../workapi/contract.js';
 import { verifyEventSignature } from '../../workapi/event-signature.js';
 import { parseStorableJson } from '../../workapi/storable.js';
-import type { TaskActivity, TaskActivityHub } from './activity.js';
 import { CHANGE_EVENTS, type ChangeEventsOptions, takeInChange } from './change-events.js';
 
 export const EVENTS_ROUTE = '/work/events';
@@ -65,10 +65,12 @@ export interface EventsReceiverOptions {
    */
   graceMs(): number;
   logger?: Pick<Logger, 'debug' | 'info' | 'warn'>;
-  /** Told of the new task, once per team the event is for (channel feeds post it). */
-  activity?: TaskActivityHub;
+  /** Told of the new task, once per team the event is for (src/activity/seen.ts). */
+  seen?: SeenEntry;
   /** Tells what a task.updated event shows changed (change-events.ts, tell-seen.ts). */
   tellSeen?: ChangeEventsOptions['tellSeen'];
+  /** Hears a comment a task.commented event brings (change-events.ts). */
+  activity?: ChangeEventsOptions['activity'];
 }
 
 export function eventsHandler(options: EventsReceiverOptions) {
@@ -189,28 +191,32 @@ function takeIn(
   );
 }
 
-/** Tells the activity hub of the new task, for each team connected to its workspace. */
+/** Tells `seen` of the new task, for each team connected to its workspace. */
 async function tellActivity(options: EventsReceiverOptions, event: TaskCreatedEvent) {
-  if (!options.activity) return;
+  const { seen } = options;
+  if (!seen) return;
   try {
     const teams = (await options.store.connections.list()).filter(
       (c) => c.workspaceId === event.workspaceId,
     );
-    for (const team of teams) options.activity.emit(team.teamId, createdFromEvent(event));
+    const { task, actor } = seenFromEvent(event);
+    for (const team of teams) seen(team.teamId, undefined, task, { actor });
   } catch (e) {
     options.logger?.warn(`Event ${event.id}: the task activity was not told: ${errMessage(e)}`);
   }
 }
 
-/** The event's task as the activity hub tells it. */
-function createdFromEvent(event: TaskCreatedEvent): TaskActivity {
+/** The event's task as `seen` is told it: a task new to Worklink, and who made it. */
+function seenFromEvent(event: TaskCreatedEvent) {
   const creator = event.taskUsers?.find((u) => u.id === event.actorId);
   return {
-    kind: 'created',
-    taskId: event.task.taskId,
-    projectId: event.task.projectId,
+    task: {
+      taskId: event.task.taskId,
+      projectId: event.task.projectId,
+      assigneeIds: (event.task.taskUsers ?? []).map((u) => u.taskUserId),
+      done: event.task.status === true,
+    },
     actor: event.actorId ? { serviceUserId: event.actorId, name: creator?.name } : undefined,
-    assigneeIds: (event.task.taskUsers ?? []).map((u) => u.taskUserId),
   };
 }
 

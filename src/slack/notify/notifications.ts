@@ -7,12 +7,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
+import type { SeenEntry } from '../../activity/seen.js';
 import type { AppConfig } from '../../config.js';
 import type { Store } from '../../store/index.js';
 import type { RouteHandler } from '../context/routes.js';
 import type { WorkClientCache } from '../context/work-clients.js';
 import type { LongLivedPart } from '../start/lifecycle.js';
-import type { TaskActivityHub } from './activity.js';
 import { EVENTS_ROUTE, type EventsReceiverOptions, eventsHandler } from './events-receiver.js';
 import type { SlackMatcher } from './match.js';
 import { appPreparer } from './prepare.js';
@@ -47,10 +47,12 @@ export interface NotificationsDeps {
   instanceId?: string;
   /** The embedded service, when this process started it. */
   service?: { setEventsSubscriber(s: { url: string; secret: string }): void };
-  /** Told of each task an event announces (channel feeds post it). */
-  activity?: TaskActivityHub;
+  /** Told of each task an event announces (the task-change owner's `seen`). */
+  seen?: SeenEntry;
   /** Tells what the service's task.updated events show changed (tell-seen.ts). */
   tellSeen?: EventsReceiverOptions['tellSeen'];
+  /** Hears a comment a task.commented event brings. */
+  activity?: EventsReceiverOptions['activity'];
 }
 
 /** Web API timeout for DM sends; the claim lease is three of these (held-leases.ts). */
@@ -129,8 +131,9 @@ export function createNotifications(
         secret: () => eventsSecret,
         graceMs: () => tuning.eventGraceMs,
         logger,
-        activity: deps.activity,
+        seen: deps.seen,
         tellSeen: deps.tellSeen,
+        activity: deps.activity,
       }),
     },
     start(handle) {

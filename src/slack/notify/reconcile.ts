@@ -5,13 +5,8 @@
  * again (worker.ts).
  */
 import type { Logger } from '@slack/bolt';
-import type {
-  ConversationsHistoryResponse,
-  ConversationsOpenResponse,
-  WebClient,
-} from '@slack/web-api';
+import type { WebClient } from '@slack/web-api';
 import type { OutboxRow, OutboxStore } from '../../store/outbox.js';
-import { slackLimiter } from '../shared/slack-limiter.js';
 import { classifySlackError } from './slack-errors.js';
 
 /** The message metadata event type that marks Worklink's assignment DMs. */
@@ -47,28 +42,18 @@ export class Reconciler {
     try {
       let channel = row.dmChannel;
       if (!channel) {
-        const opened = await slackLimiter.call<ConversationsOpenResponse>(
-          slack,
-          row.teamId,
-          'conversations.open',
-          { users: row.slackUserId! },
-        );
+        const opened = await slack.conversations.open({ users: row.slackUserId! });
         channel = opened.channel?.id;
         if (!channel) return undefined;
         await this.outbox.update(row.id, { dmChannel: channel });
       }
       const oldest = Math.floor(Date.parse(row.createdAt) / 1000) - 60;
-      const history = await slackLimiter.call<ConversationsHistoryResponse>(
-        slack,
-        row.teamId,
-        'conversations.history',
-        {
-          channel,
-          limit: this.historyLimit,
-          include_all_metadata: true,
-          oldest: String(Math.max(oldest, 0)),
-        },
-      );
+      const history = await slack.conversations.history({
+        channel,
+        limit: this.historyLimit,
+        include_all_metadata: true,
+        oldest: String(Math.max(oldest, 0)),
+      });
       const found = history.messages?.find((m) => {
         const meta = m.metadata as
           | { event_type?: string; event_payload?: Record<string, unknown> }

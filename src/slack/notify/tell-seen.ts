@@ -7,10 +7,10 @@
  * assignees through the outbox). The index decides what is new (one reader tells a change),
  * so nothing here dedupes. With no actor the change is told as made "in the service".
  */
+import type { Actor, TaskActivityHub } from '../../activity/hub.js';
 import type { Store } from '../../store/index.js';
 import type { SeenTaskChange } from '../../sync/seen-change.js';
 import type { SeenComment } from '../../sync/task-sightings.js';
-import type { Actor, TaskActivityHub } from './activity.js';
 import { commentMark } from './change-events.js';
 
 /** Where a change nobody is named for was made. */

@@ -8,7 +8,7 @@ import type { WorkContext } from '../context/work-context.js';
 
 /** Records a sighting of a project (linked, created or looked up). */
 export async function rememberProject(
-  ctx: WorkContext,
+  ctx: Pick<WorkContext, 'store' | 'teamId'>,
   projectId: string,
   name: string | undefined,
 ): Promise<void> {

@@ -1,9 +1,8 @@
 /**
  * Slack Web API methods Worklink calls in bulk, within Slack's limits (issue 24, finding 5).
  *
- * One limiter per team and method tier: a few calls at once (CONCURRENCY), a burst of 10,
- * then a pace that keeps any minute within the tier's limit (Tier 3: 50 a minute, Tier 4:
- * 100). A 429 pauses that team's tier for
+ * One limiter per team and method tier: a few calls at once (CONCURRENCY), and never more
+ * than the tier's calls in any minute (Tier 3: 50, Tier 4: 100). A 429 pauses that team's tier for
  * its Retry-After and the call is made again then.
  *
  * The calls go through a client of their own per token that does not retry a 429 itself:
@@ -23,10 +22,10 @@ const TIERS: Record<string, { tier: string; perMinute: number }> = {
   'conversations.history': { tier: 't3', perMinute: 50 },
   'conversations.replies': { tier: 't3', perMinute: 50 },
   'chat.update': { tier: 't3', perMinute: 50 },
+  // (The DM worker's conversations.open/history while reconciling and live-updates.ts's
+  // chat.update keep their own pacing and 429 handling, per outbox row and per team.)
 };
 
-/** Calls a tier may make at once before its rate applies. */
-const BURST = 10;
 /** A call that keeps getting 429 gives up after this many tries. */
 const TRIES = 5;
 
@@ -38,9 +37,8 @@ interface Lane {
   waiting: (() => void)[];
   bulk: (() => void)[];
   running: number;
-  /** Tokens of the bucket (refilled at perMinute / 60 a second, at most BURST). */
-  tokens: number;
-  refilledAt: number;
+  /** When each call of the last minute started (the tier's window). */
+  started: number[];
   pausedUntil: number;
   timer?: NodeJS.Timeout;
 }
@@ -90,14 +88,7 @@ export class SlackLimiter {
   private lane(key: string): Lane {
     let lane = this.lanes.get(key);
     if (!lane) {
-      lane = {
-        waiting: [],
-        bulk: [],
-        running: 0,
-        tokens: BURST,
-        refilledAt: this.now(),
-        pausedUntil: 0,
-      };
+      lane = { waiting: [], bulk: [], running: 0, started: [], pausedUntil: 0 };
       this.lanes.set(key, lane);
     }
     return lane;
@@ -118,10 +109,7 @@ export class SlackLimiter {
 
   private pump(lane: Lane, perMinute: number): void {
     const now = this.now();
-    // The burst plus a minute's refill stay within the tier's calls a minute.
-    const rate = Math.max(1, perMinute - BURST);
-    lane.tokens = Math.min(BURST, lane.tokens + ((now - lane.refilledAt) * rate) / 60_000);
-    lane.refilledAt = now;
+    while (lane.started.length > 0 && now - lane.started[0]! >= 60_000) lane.started.shift();
     // Bulk calls leave one place free for the others (a DM's look-up, someone's answer).
     const next = () =>
       lane.waiting.length > 0 && lane.running < this.concurrency
@@ -130,10 +118,9 @@ export class SlackLimiter {
           ? lane.bulk
           : undefined;
     for (let queue = next(); queue; queue = next()) {
-      const wait = Math.max(
-        lane.pausedUntil - now,
-        lane.tokens >= 1 ? 0 : ((1 - lane.tokens) * 60_000) / rate,
-      );
+      // Never more than the tier's calls in any minute; never during a 429's pause.
+      const full = lane.started.length >= perMinute ? lane.started[0]! + 60_000 - now : 0;
+      const wait = Math.max(lane.pausedUntil - now, full);
       if (wait > 0) {
         if (!lane.timer) {
           lane.timer = setTimeout(() => {
@@ -143,7 +130,7 @@ export class SlackLimiter {
         }
         return;
       }
-      lane.tokens -= 1;
+      lane.started.push(now);
       lane.running++;
       queue.shift()?.();
     }
@@ -163,6 +150,8 @@ export class SlackLimiter {
         teamId,
         rejectRateLimitedCalls: true,
         retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 1_000 },
+        // A look-up that hangs must not hold a place in the lane for ever.
+        timeout: 10_000,
       });
       this.clients.set(key, own);
     }

@@ -10,6 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { App } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
+import { createActivityHub } from '../../activity/hub.js';
+import { type SeenEntry, seen } from '../../activity/seen.js';
 import type { AppConfig } from '../../config.js';
 import { errMessage } from '../../error-message.js';
 import { newInstanceId } from '../../instance-id.js';
@@ -20,7 +22,7 @@ import type { ServiceHandle } from '../../service/index.js';
 import type { Store } from '../../store/index.js';
 import { openConfiguredStore, StoreOpenError } from '../../store/open.js';
 import { DatabaseUpkeep } from '../../store/upkeep.js';
-import { createdActivity, queueFoundTask } from '../../sync/found-task.js';
+import { foundTaskSeen, queueFoundTask } from '../../sync/found-task.js';
 import { describeSeen } from '../../sync/seen-change.js';
 import { TaskIndexRefresh } from '../../sync/task-index-refresh.js';
 import { indexWorkClient } from '../../sync/task-sightings.js';
@@ -33,12 +35,11 @@ import { SlackUserDirectory } from '../context/slack-users.js';
 import { WorkClientCache, type WorkUrls } from '../context/work-clients.js';
 import { createChannelFeeds } from '../feeds/channel-feeds.js';
 import { WorkLinks } from '../links/addresses.js';
-import { createActivityHub } from '../notify/activity.js';
+import { createLiveMessages, type LiveMessages } from '../live/live-messages.js';
 import { activityDms } from '../notify/activity-dms.js';
 import { commentMark } from '../notify/change-events.js';
 import { DigestScheduler } from '../notify/digest/scheduler.js';
 import { dmGate, QuietRelease } from '../notify/dm-gate.js';
-import { createLiveMessages } from '../notify/live-messages.js';
 import { SlackMatcher } from '../notify/match.js';
 import { createNotifications } from '../notify/notifications.js';
 import { ServiceDirectory } from '../notify/service-directory.js';
@@ -200,6 +201,10 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
     const users = new SlackUserDirectory();
     const clock = options.clock ?? Date.now;
     const activity = createActivityHub(logger);
+    // What the index, the watcher and the events saw: the task-change owner's `seen`.
+    let live: LiveMessages | undefined;
+    const seenEntry: SeenEntry = (teamId, before, now, opts) =>
+      seen({ activity, live, store, logger }, teamId, before, now, opts);
     const notifications = createNotifications(
       {
         config,
@@ -210,6 +215,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
         matcher,
         service,
         instanceId,
+        seen: seenEntry,
         activity,
         tellSeen: (teamId, change, actor) => {
           if (deps) tellSeen(deps, teamId, change, actor);
@@ -231,7 +237,8 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       },
       announce: (teamId, task) => {
         const now = options.clock?.() ?? Date.now();
-        activity.emit(teamId, createdActivity(task));
+        const found = foundTaskSeen(task);
+        seenEntry(teamId, undefined, found.task, { actor: found.actor });
         return queueFoundTask(store, teamId, task, {
           now,
           graceMs: notifications.tuning.eventGraceMs,
@@ -242,7 +249,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
     watcher.observe(indexRefresh);
     // Live messages read tasks through deps (work clients, users), built just below.
     let deps: WorklinkDeps | undefined;
-    const live = createLiveMessages({
+    live = createLiveMessages({
       store,
       logger,
       slackFor: notifications.slackFor,

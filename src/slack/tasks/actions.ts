@@ -5,6 +5,7 @@
  */
 import type { App } from '@slack/bolt';
 import type { KnownBlock } from '@slack/types';
+import { requireActing } from '../context/acting.js';
 import type { WorklinkDeps } from '../context/deps.js';
 import { runSafely } from '../context/error-replies.js';
 import { type ActionArgs, onAction, pressedValue } from '../context/on-action.js';
@@ -17,16 +18,9 @@ import { fitMessage } from '../ui/limits.js';
 import { inModal, rowMenuTaskId, showDetails } from './card/details.js';
 import { taskCardData } from './card/load.js';
 import { taskCard, taskCardText } from './card/view.js';
+import { type Completion, taskChanges } from './changes.js';
 import { taskCommentModal } from './comment/view.js';
-import {
-  type Completion,
-  completeTask,
-  completionSentence,
-  reopenSentence,
-  reopenTask,
-  replyCompletionError,
-} from './complete.js';
-import { factsFromTask, taskChanged } from './facts.js';
+import { completionSentence, reopenSentence, replyCompletionError } from './complete.js';
 import { openTaskForm } from './form/open.js';
 import { loadListPage } from './list/load.js';
 import { readListPageValue, taskListMessage } from './list/view.js';
@@ -49,14 +43,15 @@ export function register(app: App, deps: WorklinkDeps): void {
   // every other message about the task; any other card pressed is replaced with the new state.
   const onStatusButton = (
     actionId: string,
-    change: typeof completeTask,
+    change: 'complete' | 'reopen',
     sentence: (c: Completion) => string,
     note: (ctx: WorkContext, c: Completion) => string,
   ) =>
     onTaskButton(actionId, async (ctx, taskId, args) => {
+      const by = await requireActing(ctx);
+      if (!by) return;
       try {
-        const result = await change(ctx, taskId);
-        if (!result.already) taskChanged(ctx, result.facts);
+        const result = await taskChanges(ctx)[change](by, taskId);
         if (await isLiveMessage(ctx, taskId, args)) return;
         const data = await taskCardData(ctx, result.facts, result.project);
         const blocks: KnownBlock[] = [...taskCard(data), context(note(ctx, result))];
@@ -71,10 +66,10 @@ export function register(app: App, deps: WorklinkDeps): void {
         await replyCompletionError(ctx, e, taskId);
       }
     });
-  onStatusButton(ACTION.taskComplete, completeTask, completionSentence, (ctx, c) =>
+  onStatusButton(ACTION.taskComplete, 'complete', completionSentence, (ctx, c) =>
     c.already ? 'Already done.' : `Marked complete by <@${ctx.userId}>.`,
   );
-  onStatusButton(ACTION.taskReopen, reopenTask, reopenSentence, (ctx, c) =>
+  onStatusButton(ACTION.taskReopen, 'reopen', reopenSentence, (ctx, c) =>
     c.already ? 'Already open.' : `Reopened by <@${ctx.userId}>.`,
   );
 

@@ -5,6 +5,7 @@
  */
 
 import type { Subcommand } from '../commands/router.js';
+import { requireActing } from '../context/acting.js';
 import { replyError, runSafely } from '../context/error-replies.js';
 import { settle } from '../context/submit-budget.js';
 import type { WorkContext } from '../context/work-context.js';
@@ -20,7 +21,7 @@ import { resolveAssignees } from './assignees.js';
 import { postLiveCard } from './card/live-post.js';
 import { liveMessage } from './card/live-view.js';
 import { taskCardData } from './card/load.js';
-import { createTaskFromSlack, tellCreated } from './create.js';
+import { type Created, taskChanges } from './changes.js';
 import { factsFromTask } from './facts.js';
 import { openTaskForm } from './form/open.js';
 import { loadListPage, parseListArgs } from './list/load.js';
@@ -57,6 +58,9 @@ async function quickAdd(ctx: WorkContext, args: { text: string }): Promise<void>
     await ctx.reply(`${parsed.error} Nothing was created.`);
     return;
   }
+  // Who creates it, first: someone who may not create is told before anything is looked up.
+  const by = await requireActing(ctx);
+  if (!by) return;
   const { title, assignees, due, priority } = parsed.value;
   const picked = parsed.value.project ? await pickProject(ctx, parsed.value.project) : undefined;
   if (picked && !picked.ok) {
@@ -92,10 +96,11 @@ async function quickAdd(ctx: WorkContext, args: { text: string }): Promise<void>
     await ctx.reply(people.error);
     return;
   }
-  let created: Awaited<ReturnType<typeof createTaskFromSlack>>;
+  const changes = taskChanges(ctx);
+  let created: Created;
   try {
-    created = await createTaskFromSlack(
-      ctx,
+    created = await changes.create(
+      by,
       {
         projectId,
         name: title,
@@ -103,7 +108,7 @@ async function quickAdd(ctx: WorkContext, args: { text: string }): Promise<void>
         ...(dueDate ? { dueDate } : {}),
         ...(priority !== undefined ? { priority } : {}),
       },
-      project.name,
+      { projectName: project.name },
     );
   } catch (e) {
     await replyError(ctx, e, { action: 'create the task', checkWith: '`/work list`' });
@@ -125,7 +130,7 @@ async function quickAdd(ctx: WorkContext, args: { text: string }): Promise<void>
       : placed === 'summary' || placed === 'taken'
         ? liveMessage({ kind: 'card', data, actor: `<@${ctx.userId}>` })
         : await postLiveCard(ctx, data, 'here');
-  tellCreated(ctx, { ...facts, projectId: facts.projectId || projectId });
+  changes.shown(by, { ...facts, projectId: facts.projectId || projectId });
   if (unposted) {
     const listed =
       placed === 'summary' ? 'It is listed in this channel’s summary of new tasks.' : '';

@@ -1,9 +1,12 @@
 /**
- * Every task created from Slack (modal, `/work add`, shortcuts) goes through here: create
- * task, then announceNewTask (the assignees' DMs), and one sentence that says both.
+ * The creation half of the task-change owner (changes.ts: `create`, `createdLater`, `shown`):
+ * a task the service confirmed has its assignees told (announceNewTask, the assignees' DMs)
+ * and one sentence that says both; once the caller has shown it, its creator is noted and
+ * the `created` activity emitted.
  */
-import type { CreateTaskBody, Task } from '../../workapi/contract.js';
-import { errMessage } from '../context/error-replies.js';
+import type { Task } from '../../workapi/contract.js';
+import type { Acting } from '../context/acting.js';
+import { errMessage, orDebug } from '../context/error-replies.js';
 import type { WorkContext } from '../context/work-context.js';
 import { esc } from '../format/text.js';
 import { announceNewTask, describeAssignmentReport } from '../notify/announce.js';
@@ -19,27 +22,8 @@ export interface Created {
   notifyProblem?: string;
 }
 
-export async function createTaskFromSlack(
-  ctx: WorkContext,
-  body: CreateTaskBody,
-  projectName?: string,
-): Promise<Created> {
-  const task = await ctx.work.createTask(body);
-  if (!task) {
-    const where = await projectPhrase(ctx, body.projectId, projectName);
-    // Any 2xx created it; without an id there is no card to show and no task to announce
-    // now. The watcher finds it in the project's list (a new id) and announces it then.
-    const later =
-      body.taskUsers?.length && ctx.deps.watcher.enabled
-        ? ' Its assignees are told when Worklink next looks at the project.'
-        : '';
-    return { sentence: `Task created${where}; the service did not return its id.${later}` };
-  }
-  return announceAndDescribe(ctx, task, body.projectId, projectName);
-}
-
 /** " in *Project*", or '' when the project's name is not known. */
-async function projectPhrase(
+export async function projectPhrase(
   ctx: WorkContext,
   projectId: string,
   projectName?: string,
@@ -52,12 +36,13 @@ async function projectPhrase(
 /** A task now known to be created: its assignees told, and the sentence that says both. */
 export async function announceAndDescribe(
   ctx: WorkContext,
+  by: Acting,
   task: Task,
   projectId: string,
   projectName?: string,
 ): Promise<Required<Created>> {
   const where = await projectPhrase(ctx, task.projectId || projectId, projectName);
-  const { report, problem } = await announceCreated(ctx, task);
+  const { report, problem } = await announceCreated(ctx, by, task);
   // Only a name the service sent back is shown as the task's name.
   const name = task.taskName ? `*${esc(task.taskName)}*` : `\`${task.taskId}\``;
   const head = `Created task ${name}${where}.`;
@@ -70,19 +55,24 @@ export async function announceAndDescribe(
  */
 async function announceCreated(
   ctx: WorkContext,
+  by: Acting,
   task: Task,
 ): Promise<{ report: string; problem: string }> {
   try {
     const report = await announceNewTask(
       {
         slack: ctx.slack,
-        work: ctx.work,
+        work: by.work,
         store: ctx.store,
         logger: ctx.logger,
         directory: ctx.deps.directory,
         matcher: ctx.deps.matcher,
       },
-      { teamId: ctx.teamId, task, actor: { slackUserId: ctx.userId } },
+      {
+        teamId: by.teamId,
+        task,
+        actor: { slackUserId: by.slackUserId },
+      },
     );
     const sentence = describeAssignmentReport(report);
     const others = report.assignees - (report.skippedActor ? 1 : 0);
@@ -98,29 +88,41 @@ async function announceCreated(
  * Tells the activity hub of a task made from Slack, once its confirmation card is posted (a
  * feed in that same channel has placed it already). `source`: the message it was made from,
  * whose thread is answered. The author's service user is looked up first (DMs about the task
- * later know its creator); returns at once, never throws.
+ * later know its creator) and noted as its creator; returns at once, never throws.
  */
 export function tellCreated(
   ctx: WorkContext,
+  by: Acting,
   facts: Pick<TaskFacts, 'taskId' | 'projectId' | 'assigneeIds'>,
   source?: { channel: string; ts: string },
 ): void {
-  void serviceUserOf(ctx, ctx.userId)
-    .then(
-      (who) => (who.ok ? who.ids[0] : undefined),
-      (e: unknown) => {
-        ctx.logger.debug(`The service user of ${ctx.userId}: ${errMessage(e)}`);
-        return undefined;
-      },
-    )
-    .then((serviceUserId) =>
-      ctx.deps.activity.emit(ctx.teamId, {
-        kind: 'created',
-        taskId: facts.taskId,
-        projectId: facts.projectId,
-        actor: { slackUserId: ctx.userId, ...(serviceUserId ? { serviceUserId } : {}) },
-        assigneeIds: facts.assigneeIds,
-        ...(source ? { source } : {}),
-      }),
-    );
+  const slackUserId = by.slackUserId;
+  const lookup: Promise<string | undefined> = by.serviceUserId
+    ? Promise.resolve(by.serviceUserId)
+    : slackUserId
+      ? serviceUserOf(ctx, slackUserId).then(
+          (who) => (who.ok ? who.ids[0] : undefined),
+          (e: unknown) => {
+            ctx.logger.debug(`The service user of ${slackUserId}: ${errMessage(e)}`);
+            return undefined;
+          },
+        )
+      : Promise.resolve(undefined);
+  void lookup.then(async (serviceUserId) => {
+    const actor = {
+      ...(slackUserId ? { slackUserId } : {}),
+      ...(serviceUserId ? { serviceUserId } : {}),
+    };
+    await ctx.store.taskCreators
+      .note(by.teamId, facts.taskId, actor)
+      .catch(orDebug(ctx.logger, `Noting the creator of ${facts.taskId}`, undefined));
+    ctx.deps.activity.emit(by.teamId, {
+      kind: 'created',
+      taskId: facts.taskId,
+      projectId: facts.projectId,
+      actor,
+      assigneeIds: facts.assigneeIds,
+      ...(source ? { source } : {}),
+    });
+  });
 }

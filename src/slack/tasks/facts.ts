@@ -4,8 +4,6 @@
  * TaskNumber but only the group's id).
  */
 import { priorityNumber, type Task, type UpdatedTask } from '../../workapi/contract.js';
-import type { WorkContext } from '../context/work-context.js';
-import type { Actor } from '../notify/activity.js';
 
 export interface TaskFacts {
   taskId: string;
@@ -67,23 +65,4 @@ export function mergeFacts(read: TaskFacts, updated: TaskFacts): TaskFacts {
     statusId: updated.statusId ?? read.statusId,
     number: updated.number ?? read.number,
   };
-}
-
-/** Who acted, for task activity (deps.activity): the Slack user of the request. */
-export function actorOf(ctx: Pick<WorkContext, 'userId'>): Actor {
-  return { slackUserId: ctx.userId };
-}
-
-/**
- * Tells the live messages (deps.live) that the task changed through Worklink, with what is
- * known of it now; they are updated in the background, never holding up the caller.
- */
-export function taskChanged(
-  ctx: Pick<WorkContext, 'deps' | 'teamId'>,
-  facts: Pick<TaskFacts, 'taskId'> & Partial<Pick<TaskFacts, 'number' | 'statusId'>>,
-): void {
-  ctx.deps.live.taskChanged(ctx.teamId, facts.taskId, {
-    number: facts.number,
-    statusId: facts.statusId,
-  });
 }

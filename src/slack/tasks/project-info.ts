@@ -8,7 +8,7 @@
 import type { Group, ProjectDetails, StatusEntry } from '../../workapi/contract.js';
 import { STATUS_TYPE } from '../../workapi/contract.js';
 import { orDebug } from '../context/error-replies.js';
-import type { WorkContext } from '../context/work-context.js';
+import type { TeamScope } from '../context/team-scope.js';
 import { rememberProject } from '../shared/project-context.js';
 
 export interface ProjectInfo {
@@ -28,7 +28,7 @@ export interface ProjectInfo {
 
 /** Details (and groups when enabled and `withGroups`) of a project; remembers its name. */
 export async function loadProjectInfo(
-  ctx: WorkContext,
+  ctx: TeamScope,
   projectId: string,
   { withGroups = true }: { withGroups?: boolean } = {},
 ): Promise<ProjectInfo> {

@@ -4,6 +4,7 @@
  * command (`finishPicked`); none says so and offers `/work new`.
  */
 import type { KnownBlock } from '@slack/types';
+import { requireActing } from '../context/acting.js';
 import { orDebug, runSafely } from '../context/error-replies.js';
 import type { WorkContext } from '../context/work-context.js';
 import { esc, plainText } from '../format/text.js';
@@ -14,9 +15,9 @@ import { section } from '../ui/blocks.js';
 import { resolveAssignees } from './assignees.js';
 import { taskCardData } from './card/load.js';
 import { taskButton, taskCard, taskCardText } from './card/view.js';
-import { authoredContent } from './comment/authored.js';
-import { completeTask, completionSentence, replyCompletionError } from './complete.js';
-import { actorOf, factsFromTask, factsFromUpdated, taskChanged } from './facts.js';
+import { taskChanges } from './changes.js';
+import { completionSentence, replyCompletionError } from './complete.js';
+import { factsFromTask } from './facts.js';
 import { findTask, parseTaskRef, type TaskRef } from './find-task.js';
 import { openTaskForm } from './form/open.js';
 import { numbered, type PickValue, pickListMessage, type TaskVerb } from './pick-list.js';
@@ -162,10 +163,11 @@ async function actOn(ctx: WorkContext, verb: TaskVerb, taskId: string, rest: str
     case 'edit':
       await openTaskForm(ctx, { mode: 'edit', taskId });
       return;
-    case 'done':
+    case 'done': {
+      const by = await requireActing(ctx);
+      if (!by) return;
       try {
-        const done = await completeTask(ctx, taskId);
-        if (!done.already) taskChanged(ctx, done.facts);
+        const done = await taskChanges(ctx).complete(by, taskId);
         const sentence = completionSentence(done);
         const data = await taskCardData(ctx, done.facts, done.project);
         const blocks: KnownBlock[] = [section(sentence), ...taskCard(data)];
@@ -174,6 +176,7 @@ async function actOn(ctx: WorkContext, verb: TaskVerb, taskId: string, rest: str
         await replyCompletionError(ctx, e, taskId);
       }
       return;
+    }
     case 'comment':
       await comment(ctx, taskId, rest);
       return;
@@ -195,25 +198,14 @@ async function comment(ctx: WorkContext, taskId: string, typed: string): Promise
     await ctx.reply('That comment is longer than 9,000 characters. Nothing was posted.');
     return;
   }
+  const by = await requireActing(ctx);
+  if (!by) return;
   await runSafely(
     ctx,
     { action: 'post the comment', id: taskId, checkWith: `\`/work task ${taskId}\`` },
     async () => {
-      const [task, content] = await Promise.all([
-        ctx.work.getTask(taskId),
-        authoredContent(ctx, text),
-      ]);
-      const posted = await ctx.work.postComment(taskId, { content });
-      taskChanged(ctx, { taskId });
-      ctx.deps.activity.emit(ctx.teamId, {
-        kind: 'commented',
-        taskId,
-        projectId: task.projectId,
-        actor: actorOf(ctx),
-        text,
-        commentId: posted?.commentId,
-      });
-      await ctx.reply(`Added your comment to *${esc(task.taskName || taskId)}*.`);
+      const { task } = await taskChanges(ctx).comment(by, taskId, text);
+      await ctx.reply(`Added your comment to *${esc(task?.taskName || taskId)}*.`);
     },
   );
 }
@@ -231,27 +223,15 @@ async function assign(ctx: WorkContext, taskId: string, typed: string): Promise<
     await ctx.reply(resolved.error.replace(/([Nn])othing was created/g, '$1othing was changed'));
     return;
   }
+  const by = await requireActing(ctx);
+  if (!by) return;
   await runSafely(ctx, { action: 'assign the task', id: taskId }, async () => {
-    const task = await ctx.work.getTask(taskId);
-    const before = (task.taskUsers ?? []).map((u) => u.taskUserId);
-    const added = resolved.ids.filter((id) => !before.includes(id));
+    const { task, added } = await taskChanges(ctx).assign(by, taskId, resolved.ids);
     const name = `*${esc(task.taskName || taskId)}*`;
     if (added.length === 0) {
       await ctx.reply(`Everyone named is already assigned to ${name}; nothing was changed.`);
       return;
     }
-    const updated = await ctx.work.updateTask(taskId, {
-      projectId: task.projectId ?? '',
-      taskUsers: [...before, ...added],
-    });
-    taskChanged(ctx, updated ? factsFromUpdated(updated) : { taskId });
-    ctx.deps.activity.emit(ctx.teamId, {
-      kind: 'assigned',
-      taskId,
-      projectId: task.projectId,
-      actor: actorOf(ctx),
-      added,
-    });
     const users = await workspaceUsers(ctx).catch(orDebug(ctx.logger, 'Service users', []));
     const who = added.map((id) => esc(users.find((u) => u.id === id)?.name ?? id)).join(', ');
     await ctx.reply(`Assigned ${who} to ${name}.`);

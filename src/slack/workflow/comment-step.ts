@@ -4,8 +4,7 @@
  * Slack name as every comment made for someone is.
  */
 import { esc } from '../format/text.js';
-import { authoredContent } from '../tasks/comment/authored.js';
-import { actorOf, taskChanged } from '../tasks/facts.js';
+import { taskChanges } from '../tasks/changes.js';
 import type { StepResult, StepRun, StepSpec } from './run-step.js';
 import { STEP } from './steps.js';
 import { taskFromInput } from './task-input.js';
@@ -19,7 +18,7 @@ export const addCommentStep: StepSpec<'add_comment'> = {
 };
 
 async function addComment(run: StepRun): Promise<StepResult<'add_comment'>> {
-  const { ctx, inputs, by } = run;
+  const { ctx, by, inputs } = run;
   const text = inputs.text('text');
   if (!text) return { error: `The comment is empty: map a value into “Comment”. ${NOTHING}` };
   if (text.length > 9_000) {
@@ -37,22 +36,9 @@ async function addComment(run: StepRun): Promise<StepResult<'add_comment'>> {
   if (!found.ok) return { error: `${found.error} ${NOTHING}` };
   const { taskId } = found;
   run.about = taskId;
-  const [task, content] = await Promise.all([
-    ctx.work.getTask(taskId),
-    // Through the person's own key the service names them; else the comment is signed.
-    by.onBehalf ? authoredContent(ctx, text) : Promise.resolve(text),
-  ]);
-  const posted = await ctx.work.postComment(taskId, { content });
-  taskChanged(ctx, { taskId });
-  ctx.deps.activity.emit(ctx.teamId, {
-    kind: 'commented',
-    taskId,
-    projectId: task.projectId,
-    actor: actorOf(ctx),
-    text,
-    commentId: posted?.commentId,
-  });
+  // Through the person's own key the service names them; else the comment is signed.
+  const posted = await taskChanges(ctx).comment(by, taskId, text);
   return {
-    outputs: { task_id: taskId, ...(posted?.commentId ? { comment_id: posted.commentId } : {}) },
+    outputs: { task_id: taskId, ...(posted.commentId ? { comment_id: posted.commentId } : {}) },
   };
 }

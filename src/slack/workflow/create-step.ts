@@ -10,7 +10,7 @@ import { esc } from '../format/text.js';
 import { parseDueDate } from '../parse/due-date.js';
 import { pickProject } from '../shared/project-here.js';
 import { resolveAssignees } from '../tasks/assignees.js';
-import { createTaskFromSlack, tellCreated } from '../tasks/create.js';
+import { taskChanges } from '../tasks/changes.js';
 import { factsFromTask } from '../tasks/facts.js';
 import { loadProjectInfo, type ProjectInfo } from '../tasks/project-info.js';
 import type { StepResult, StepRun, StepSpec } from './run-step.js';
@@ -26,7 +26,7 @@ export const createTaskStep: StepSpec<'create_task'> = {
   run: createTask,
 };
 
-async function createTask({ ctx, inputs }: StepRun): Promise<StepResult<'create_task'>> {
+async function createTask({ ctx, by, inputs }: StepRun): Promise<StepResult<'create_task'>> {
   const title = inputs.text('title');
   if (!title) return { error: `The task has no title: map a value into “Title”. ${NOTHING}` };
   if (title.length > 500) return { error: `The title is longer than 500 characters. ${NOTHING}` };
@@ -82,8 +82,9 @@ async function createTask({ ctx, inputs }: StepRun): Promise<StepResult<'create_
   const group = groupName ? groupNamed(project, groupName) : undefined;
   if (group && 'error' in group) return { error: group.error };
 
-  const created = await createTaskFromSlack(
-    ctx,
+  const changes = taskChanges(ctx);
+  const created = await changes.create(
+    by,
     {
       projectId: project.id,
       name: title,
@@ -93,7 +94,7 @@ async function createTask({ ctx, inputs }: StepRun): Promise<StepResult<'create_
       ...(priority !== undefined ? { priority } : {}),
       ...(group ? { groupId: group.id } : {}),
     },
-    project.name,
+    { projectName: project.name },
   );
   if (!created.task) {
     return {
@@ -101,7 +102,7 @@ async function createTask({ ctx, inputs }: StepRun): Promise<StepResult<'create_
     };
   }
   const facts = factsFromTask(created.task);
-  tellCreated(ctx, { ...facts, projectId: facts.projectId || project.id });
+  changes.shown(by, { ...facts, projectId: facts.projectId || project.id });
   return {
     outputs: await describeTask(ctx, {
       taskId: facts.taskId,

@@ -170,7 +170,7 @@ async function execute<S extends StepId>(
   const work = async (): Promise<StepResult<S>> => {
     const by = await actingFor(ctx);
     if ('refused' in by) return { error: by.refused };
-    run = { ctx: writingAs(ctx, by), by, inputs };
+    run = { ctx, by, inputs };
     return spec.run(run);
   };
   const outcome = await withinBudget(settle(work()), STEP_DEADLINE_MS);
@@ -182,14 +182,6 @@ async function execute<S extends StepId>(
   if (outcome.value.ok) return outcome.value.value;
   const wording = { action: stepAction(spec.step), id: run?.about };
   return { error: errorText(ctx, outcome.value.error, wording) };
-}
-
-/**
- * The context whose `work` is the acting client, so the shared create/complete code writes as
- * `by` (their own key when they have one).
- */
-function writingAs(ctx: WorkContext, by: Acting): WorkContext {
-  return by.work === ctx.work ? ctx : { ...ctx, work: by.work };
 }
 
 function stepAction(step: StepId): string {

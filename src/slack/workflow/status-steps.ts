@@ -3,8 +3,7 @@
  * the same code as `/work done` and the Reopen button. A task already in the wanted state is
  * not an error: the step completes with its current status.
  */
-import { type Completion, completeTask, NoDoneStatusError, reopenTask } from '../tasks/complete.js';
-import { taskChanged } from '../tasks/facts.js';
+import { type Completion, NoDoneStatusError, taskChanges } from '../tasks/changes.js';
 import type { StepResult, StepRun, StepSpec } from './run-step.js';
 import { STEP } from './steps.js';
 import { taskFromInput } from './task-input.js';
@@ -12,32 +11,31 @@ import { taskFromInput } from './task-input.js';
 export const completeTaskStep: StepSpec<'complete_task'> = {
   step: STEP.completeTask,
   actorInput: 'run_by',
-  run: (run) => changeStatus(run, completeTask, 'Done'),
+  run: (run) => changeStatus(run, 'complete', 'Done'),
 };
 
 export const reopenTaskStep: StepSpec<'reopen_task'> = {
   step: STEP.reopenTask,
   actorInput: 'run_by',
-  run: (run) => changeStatus(run, reopenTask, 'Open'),
+  run: (run) => changeStatus(run, 'reopen', 'Open'),
 };
 
 async function changeStatus(
   run: StepRun,
-  change: typeof completeTask,
+  change: 'complete' | 'reopen',
   fallbackName: string,
 ): Promise<StepResult<'complete_task' | 'reopen_task'>> {
-  const { ctx, inputs } = run;
+  const { ctx, by, inputs } = run;
   const found = await taskFromInput(ctx, inputs.text('task'));
   if (!found.ok) return { error: `${found.error} Nothing was changed.` };
   run.about = found.taskId;
   let done: Completion;
   try {
-    done = await change(ctx, found.taskId);
+    done = await taskChanges(ctx)[change](by, found.taskId);
   } catch (e) {
     if (e instanceof NoDoneStatusError) return { error: e.message };
     throw e;
   }
-  if (!done.already) taskChanged(ctx, done.facts);
   const current = done.project.statuses.find((s) => s._id === done.facts.statusId);
   return {
     outputs: {

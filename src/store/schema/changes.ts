@@ -7,6 +7,7 @@ import { change as personalKeys } from './2026-11-24-personal-keys.js';
 import { change as reminders } from './2026-11-24-reminders.js';
 import { change as taskWords } from './2026-11-24-task-words.js';
 import { change as unfurlSettings } from './2026-11-24-unfurl-settings.js';
+import { change as wordsUnchanged } from './2026-11-24-words-unchanged.js';
 import type { SchemaChange } from './schema-change.js';
 
 export const schemaChanges: readonly SchemaChange[] = [
@@ -15,4 +16,5 @@ export const schemaChanges: readonly SchemaChange[] = [
   reminders,
   taskWords,
   unfurlSettings,
+  wordsUnchanged,
 ];

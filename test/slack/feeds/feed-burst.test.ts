@@ -37,7 +37,15 @@ describe('a burst of new tasks', () => {
     for (const name of names) {
       const res = await f.h.slack.slashCommand(`add ${name}`, { channelId: 'C_ONBOARDING' });
       if (answers.length >= 5) answers.push((await f.h.replyTo(res)).text ?? '');
-      else answers.push('');
+      else {
+        // One command at a time (each checks who acts before it creates): the feed's card
+        // is this command's confirmation.
+        await f.h.fake.waitForCall(
+          'chat.postMessage',
+          (c) => c.body.channel === 'C_ONBOARDING' && shown(c.body).includes(name),
+        );
+        answers.push('');
+      }
       f.advance(1_000); // 20 s in all: one minute's burst
     }
     await f.settled();

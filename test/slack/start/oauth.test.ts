@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { BOT_SCOPES } from '../../../src/slack/app.js';
 import { type Harness, oauthMode, startHarness } from '../../support/harness.js';
 
 const TEAM = 'T_OAUTH';
@@ -41,9 +42,9 @@ async function install(code: string) {
   expect(start.status).toBe(302);
   const location = new URL(start.headers.get('location') ?? '');
   expect(location.origin + location.pathname).toBe('https://slack.com/oauth/v2/authorize');
-  expect(location.searchParams.get('scope')).toBe(
-    'commands,chat:write,users:read,users:read.email,im:write,im:history,files:read,channels:history,groups:history,channels:read,groups:read',
-  );
+  // Exactly the scopes the app declares (manifest.test.ts holds the manifest to the same list).
+  expect(location.searchParams.get('scope')).toBe(BOT_SCOPES.join(','));
+  expect(BOT_SCOPES).toContain('links:write');
   const state = location.searchParams.get('state') ?? '';
   const cookie = (start.headers.get('set-cookie') ?? '').split(';')[0];
   return fetch(`${h.worklink.url}/slack/oauth_redirect?code=${code}&state=${state}`, {

@@ -10,7 +10,11 @@
  * when someone else ran the shortcut, they are named too:
  * "— Bob Brown (via Slack, added by Alice Adams)". Names are Slack's real names (else the
  * display name, else the user id); a message from an app is named by the app's name.
+ *
+ * Only comments written on behalf (`by.onBehalf`: through the workspace key) carry the line;
+ * a person writing with their own key is the comment's author in the service already.
  */
+import type { Acting } from '../../context/acting.js';
 import { orDebug } from '../../context/error-replies.js';
 import type { WorkContext } from '../../context/work-context.js';
 
@@ -20,20 +24,27 @@ export interface MessageAuthor {
   botName?: string;
 }
 
-/** `text` with its attribution line (see above). */
+/** `text` with its attribution line when written on behalf (see above). */
 export async function authoredContent(
-  ctx: WorkContext,
+  ctx: Pick<WorkContext, 'deps' | 'slack' | 'logger'>,
+  by: Acting,
   text: string,
   author?: MessageAuthor,
 ): Promise<string> {
   const body = text.trim();
-  const runner = await slackName(ctx, ctx.userId);
+  const self = by.slackUserId;
+  // Written as the person (their own key): the text as they wrote it, unless it is someone
+  // else's message (that author is still named).
+  if (!by.onBehalf && (!author || (author.userId !== undefined && author.userId === self))) {
+    return body;
+  }
+  const runner = self ? await slackName(ctx, by.teamId, self) : 'Worklink';
   const writer = !author
     ? runner
     : author.userId
-      ? author.userId === ctx.userId
+      ? author.userId === self
         ? runner
-        : await slackName(ctx, author.userId)
+        : await slackName(ctx, by.teamId, author.userId)
       : author.botName?.trim() || 'an app';
   const addedBy = author && writer !== runner ? `, added by ${runner}` : '';
   return `${body}\n\n${attribution(writer, addedBy)}`;
@@ -45,9 +56,13 @@ export function attribution(name: string, extra = ''): string {
 }
 
 /** A Slack user's name for the service's readers; the id when Slack cannot say. */
-async function slackName(ctx: WorkContext, userId: string): Promise<string> {
+async function slackName(
+  ctx: Pick<WorkContext, 'deps' | 'slack' | 'logger'>,
+  teamId: string,
+  userId: string,
+): Promise<string> {
   const user = await ctx.deps.users
-    .get(ctx.slack, ctx.teamId, userId)
+    .get(ctx.slack, teamId, userId)
     .catch(orDebug(ctx.logger, `users.info for ${userId}`, undefined));
   return user?.name?.trim() || `Slack user ${userId}`;
 }

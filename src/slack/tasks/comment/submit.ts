@@ -12,6 +12,7 @@ import type {
   ViewSubmitAction,
 } from '@slack/bolt';
 import { isWorkApiError } from '../../../workapi/client.js';
+import { type Acting, actingFor } from '../../context/acting.js';
 import type { WorklinkDeps } from '../../context/deps.js';
 import { errMessage, errorText } from '../../context/error-replies.js';
 import { budgetLeft, withinBudget } from '../../context/submit-budget.js';
@@ -20,8 +21,7 @@ import { esc } from '../../format/text.js';
 import { taskIdProblem } from '../../parse/service-id.js';
 import { VIEW } from '../../ui/block-ids.js';
 import { NOT_CONNECTED } from '../../ui/error-text.js';
-import { actorOf, taskChanged } from '../facts.js';
-import { authoredContent } from './authored.js';
+import { taskChanges } from '../changes.js';
 import { COMMENT_BLOCK, type CommentMeta, readCommentMeta, readCommentValues } from './view.js';
 
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
@@ -61,7 +61,13 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, fromMessage: boolean
     return;
   }
 
-  const outcome = post(ctx, meta, taskId, values.text, fromMessage, taskBlock);
+  const by = await actingFor(ctx);
+  if ('refused' in by) {
+    await ack({ response_action: 'errors', errors: { [taskBlock]: by.refused } });
+    return;
+  }
+
+  const outcome = post(ctx, by, meta, taskId, values.text, fromMessage, taskBlock);
   const inTime = await withinBudget(outcome, budgetLeft(started));
   if (inTime.inTime && inTime.value.kind !== 'posted') {
     const result = inTime.value;
@@ -90,6 +96,7 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, fromMessage: boolean
 /** Checks the task (by reading it), then posts; never rejects. */
 async function post(
   ctx: WorkContext,
+  by: Acting,
   meta: CommentMeta,
   taskId: string,
   text: string,
@@ -97,28 +104,14 @@ async function post(
   taskBlock: string,
 ): Promise<Outcome> {
   try {
-    const [task, permalink] = await Promise.all([
-      ctx.work.getTask(taskId),
-      fromMessage ? messageLink(ctx, meta) : Promise.resolve(undefined),
-    ]);
+    const permalink = fromMessage ? await messageLink(ctx, meta) : undefined;
     const body = [text, permalink].filter(Boolean).join('\n\n');
     if (!body) {
       return { kind: 'invalid', errors: { [COMMENT_BLOCK.text]: 'Write a comment to post.' } };
     }
     const author = fromMessage ? { userId: meta.messageUser, botName: meta.messageBot } : undefined;
-    const posted = await ctx.work.postComment(taskId, {
-      content: await authoredContent(ctx, body, author),
-    });
-    taskChanged(ctx, { taskId });
-    ctx.deps.activity.emit(ctx.teamId, {
-      kind: 'commented',
-      taskId,
-      projectId: task.projectId,
-      actor: actorOf(ctx),
-      text: body,
-      commentId: posted?.commentId,
-    });
-    const name = esc(task.taskName || taskId);
+    const { task } = await taskChanges(ctx).comment(by, taskId, body, { author });
+    const name = esc(task?.taskName || taskId);
     return {
       kind: 'posted',
       sentence: fromMessage

@@ -7,10 +7,11 @@
  * service unreachable the whole time: unknown, said once.
  */
 import type { CreateTaskBody } from '../../../workapi/contract.js';
+import type { Acting } from '../../context/acting.js';
 import { errMessage } from '../../context/error-replies.js';
 import type { WorkContext } from '../../context/work-context.js';
 import { esc } from '../../format/text.js';
-import { announceAndDescribe } from '../create.js';
+import { taskChanges } from '../changes.js';
 import { factsFromTask } from '../facts.js';
 import type { SaveOutcome } from './save.js';
 
@@ -22,6 +23,7 @@ export interface FollowUpOptions {
 
 export async function findUnconfirmedCreate(
   ctx: WorkContext,
+  by: Acting,
   body: Pick<CreateTaskBody, 'projectId' | 'name'>,
   options: FollowUpOptions = {},
 ): Promise<Extract<SaveOutcome, { kind: 'saved' | 'failed' }>> {
@@ -37,12 +39,12 @@ export async function findUnconfirmedCreate(
   for (let attempt = 1; attempt <= attempts; attempt++) {
     if (attempt > 1) await new Promise((r) => setTimeout(r, delayMs));
     try {
-      const tasks = await ctx.work.listTasks({ projectId: body.projectId });
+      const tasks = await by.work.listTasks({ projectId: body.projectId });
       reached = true;
       const found = tasks.filter((t) => t.taskName?.trim() === name && !known.has(t.taskId)).at(-1);
       if (!found) continue;
-      const task = await ctx.work.getTask(found.taskId);
-      const created = await announceAndDescribe(ctx, task, body.projectId);
+      const task = await by.work.getTask(found.taskId);
+      const created = await taskChanges(ctx).createdLater(by, task, body.projectId);
       return {
         kind: 'saved',
         facts: factsFromTask(task),

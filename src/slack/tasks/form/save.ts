@@ -5,12 +5,12 @@
  */
 import { isWorkApiError } from '../../../workapi/client.js';
 import type { CreateTaskBody } from '../../../workapi/contract.js';
+import type { Acting } from '../../context/acting.js';
 import { errorText } from '../../context/error-replies.js';
 import type { WorkContext } from '../../context/work-context.js';
 import { esc, listing } from '../../format/text.js';
-import { emitSeenChanges } from '../../notify/seen-changes.js';
-import { createTaskFromSlack } from '../create.js';
-import { actorOf, factsFromTask, factsFromUpdated, type TaskFacts } from '../facts.js';
+import { taskChanges } from '../changes.js';
+import { factsFromTask, type TaskFacts } from '../facts.js';
 import { FileReadError, readSlackFiles } from '../files.js';
 import { blockForServiceError, errorBlock, type TaskFormCheck } from './read.js';
 import type { TaskFormMeta } from './view.js';
@@ -42,27 +42,18 @@ type Ok = Extract<TaskFormCheck, { ok: true }>;
 
 export async function saveTaskForm(
   ctx: WorkContext,
+  by: Acting,
   meta: TaskFormMeta,
   check: Ok,
 ): Promise<SaveOutcome> {
   const edit = meta.mode === 'edit';
+  const changes = taskChanges(ctx);
   try {
     if (edit) {
       const taskId = meta.taskId ?? '';
-      // What the task was (the form read it when it opened), to tell who was added and
-      // whether it was completed or reopened.
-      const before = await ctx.store.taskIndex.get(ctx.teamId, taskId);
-      const answer = await ctx.work.updateTask(taskId, check.body);
-      // Any 2xx saved it; an answer that does not describe the task is made up by a read.
-      const updated = answer
-        ? factsFromUpdated(answer)
-        : await ctx.work.getTask(taskId).then(factsFromTask, () => undefined);
-      if (before && updated) {
-        emitSeenChanges(ctx.deps.activity, ctx.teamId, before, updated, {
-          actor: actorOf(ctx),
-          status: check.body.statusId !== undefined,
-        });
-      }
+      const { facts: updated } = await changes.save(by, taskId, check.body, {
+        statusChanged: check.body.statusId !== undefined,
+      });
       const what = check.changed.length ? `: changed ${listing(check.changed)}` : '';
       const name = updated?.name ? `*${esc(updated.name)}*` : `task \`${taskId}\``;
       return { kind: 'saved', facts: updated, sentence: `Saved ${name}${what}.`, created: false };
@@ -71,7 +62,7 @@ export async function saveTaskForm(
     if (check.fileIds.length) {
       body.files = [...(body.files ?? []), ...(await readSlackFiles(ctx, check.fileIds))];
     }
-    const created = await createTaskFromSlack(ctx, body);
+    const created = await changes.create(by, body);
     return {
       kind: 'saved',
       // Get task has no status id; the one asked for is the one the task has.

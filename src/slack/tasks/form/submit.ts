@@ -14,6 +14,7 @@ import type {
   SlackViewMiddlewareArgs,
   ViewSubmitAction,
 } from '@slack/bolt';
+import { type Acting, actingFor } from '../../context/acting.js';
 import type { WorklinkDeps } from '../../context/deps.js';
 import { errMessage, orDebug } from '../../context/error-replies.js';
 import { budgetLeft, withinBudget } from '../../context/submit-budget.js';
@@ -26,8 +27,7 @@ import { NOT_CONNECTED } from '../../ui/error-text.js';
 import { noticeModal } from '../../ui/notice-modal.js';
 import { postLiveCard } from '../card/live-post.js';
 import { taskCardData } from '../card/load.js';
-import { tellCreated } from '../create.js';
-import { taskChanged } from '../facts.js';
+import { taskChanges } from '../changes.js';
 import { findUnconfirmedCreate } from './follow-up.js';
 import { checkTaskForm, describeEnteredValues, errorBlock, readTaskFormValues } from './read.js';
 import { type SaveOutcome, saveTaskForm } from './save.js';
@@ -66,6 +66,11 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, mode: TaskFormMode):
     await ack({ response_action: 'errors', errors: { [errorBlock('name', meta)]: NOT_CONNECTED } });
     return;
   }
+  const by = await actingFor(ctx);
+  if ('refused' in by) {
+    await ack({ response_action: 'errors', errors: { [errorBlock('name', meta)]: by.refused } });
+    return;
+  }
   const title = mode === 'edit' ? 'Edit task' : 'New task';
   if (mode === 'edit' && check.changed.length === 0) {
     await ack({
@@ -75,7 +80,7 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, mode: TaskFormMode):
     return;
   }
 
-  const outcome = saveTaskForm(ctx, meta, check);
+  const outcome = saveTaskForm(ctx, by, meta, check);
   const inTime = await withinBudget(outcome, budgetLeft(started));
   // A create the service did not confirm goes the slow way: one sentence now, the answer later.
   const unconfirmed = inTime.inTime && inTime.value.kind === 'failed' && inTime.value.unconfirmed;
@@ -95,7 +100,7 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, mode: TaskFormMode):
     }
     // Saved: the modal closes; the confirmation is the live card (or the sentence).
     await ack();
-    await report(ctx, result, meta, check.body.dueDate);
+    await report(ctx, by, result, meta, check.body.dueDate);
     return;
   }
 
@@ -110,13 +115,13 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, mode: TaskFormMode):
   });
   let result = await outcome;
   if (result.kind === 'failed' && result.unconfirmed) {
-    result = await findUnconfirmedCreate(ctx, result.unconfirmed);
+    result = await findUnconfirmedCreate(ctx, by, result.unconfirmed);
   }
   if (result.kind === 'saved') {
     await ctx.slack.views
       .update({ view_id: view.id, view: noticeModal(title, result.sentence) })
       .catch(orDebug(ctx.logger, 'Updating the closed task form', undefined));
-    await report(ctx, result, meta, check.body.dueDate);
+    await report(ctx, by, result, meta, check.body.dueDate);
     return;
   }
   await ctx.slack.views
@@ -143,6 +148,7 @@ function headline(result: SaveOutcome): string {
  */
 async function report(
   ctx: WorkContext,
+  by: Acting,
   result: Extract<SaveOutcome, { kind: 'saved' }>,
   meta: TaskFormMeta,
   dueSent: string | undefined,
@@ -151,14 +157,14 @@ async function report(
     const facts = result.facts;
     // A due date before today is kept, with the note quick add gives (commands.ts).
     const past = dueSent && (await isPast(ctx, dueSent)) ? pastDueNote(dueSent) : '';
+    // An edit's live messages were refreshed by the save itself.
     if (!facts || !result.created) {
-      if (facts) taskChanged(ctx, facts);
       await ctx.reply([result.sentence, past].filter(Boolean).join(' '));
       return;
     }
     const data = await taskCardData(ctx, facts);
     const unposted = await postLiveCard(ctx, data, 'author');
-    tellCreated(ctx, facts, meta.source);
+    taskChanges(ctx).shown(by, facts, meta.source);
     if (unposted) {
       await ctx.reply({
         text: result.sentence,

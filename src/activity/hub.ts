@@ -5,8 +5,17 @@
  * listeners and never see their failures: a notification that fails must not fail the edit.
  */
 import type { Logger } from '@slack/bolt';
-import { errMessage } from '../../error-message.js';
-import type { FieldChange } from '../../sync/seen-change.js';
+import { errMessage } from '../error-message.js';
+
+export type ChangedField = 'name' | 'dueDate' | 'priority' | 'status' | 'unassigned' | 'group';
+
+/** One field's change (src/sync/seen-change.ts tells them); people removed carry `people` (service user ids). */
+export interface FieldChange {
+  field: ChangedField;
+  from?: string | number;
+  to?: string | number;
+  people?: string[];
+}
 
 export interface Actor {
   slackUserId?: string;

@@ -9,22 +9,10 @@
  */
 import type { Logger } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import type { ChangeHint, LiveRefresh } from '../../activity/seen.js';
 import type { TaskMessage, TaskMessagesStore } from '../../store/task-messages.js';
 import type { LiveMessage } from '../tasks/card/live-view.js';
 import { fitMessage } from '../ui/limits.js';
-
-/** What the caller already knows of the task's new state (update task answers these). */
-export interface ChangeHint {
-  number?: number;
-  /** The status id (get task has only a done flag). */
-  statusId?: string;
-}
-
-/** What a change needs to be shown: the interface the watcher and the index are given. */
-export interface TaskChanges {
-  /** Queue a refresh of the task's messages; returns at once. */
-  taskChanged(teamId: string, taskId: string, hint?: ChangeHint): void;
-}
 
 /** Errors after which a message can never be updated: it is forgotten. */
 const GONE = new Set([
@@ -65,7 +53,7 @@ interface Job {
   hint: ChangeHint;
 }
 
-export class LiveUpdates implements TaskChanges {
+export class LiveUpdates implements LiveRefresh {
   private readonly queue = new Map<string, Job>();
   /** Tasks whose refresh is under way (`team:task`). */
   private readonly refreshing = new Set<string>();

@@ -6,6 +6,7 @@
  */
 import type { Logger } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import type { ChangeHint, LiveRefresh } from '../../activity/seen.js';
 import type { Store } from '../../store/index.js';
 import { isWorkApiError } from '../../workapi/client.js';
 import type { WorklinkDeps } from '../context/deps.js';
@@ -14,9 +15,9 @@ import type { LongLivedPart } from '../start/lifecycle.js';
 import { liveMessage } from '../tasks/card/live-view.js';
 import { taskCardData } from '../tasks/card/load.js';
 import { factsFromTask } from '../tasks/facts.js';
-import { type ChangeHint, LiveUpdates, type TaskChanges } from './live-updates.js';
+import { LiveUpdates } from './live-updates.js';
 
-export interface LiveMessages extends TaskChanges, LongLivedPart {
+export interface LiveMessages extends LiveRefresh, LongLivedPart {
   /** Resolves when every queued refresh is done (tests). */
   idle(): Promise<void>;
 }

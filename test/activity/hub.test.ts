@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActivityHub, type TaskActivity } from '../../../src/slack/notify/activity.js';
+import { createActivityHub, type TaskActivity } from '../../src/activity/hub.js';
 
 describe('task activity hub', () => {
   it('gives every listener each activity after the emitter has moved on', async () => {

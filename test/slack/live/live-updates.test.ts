@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../../src/logger.js';
-import { LiveUpdates } from '../../../src/slack/notify/live-updates.js';
+import { LiveUpdates } from '../../../src/slack/live/live-updates.js';
 import { openStore, type Store } from '../../../src/store/index.js';
 
 let dir: string;
