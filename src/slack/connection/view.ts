@@ -3,7 +3,7 @@
  * Pure functions: data in, Block Kit out.
  */
 import type { ModalView } from '@slack/types';
-import { parseObject, str } from '../ui/metadata.js';
+import { ReplyPlace, readCarried } from '../ui/metadata.js';
 
 export const CONNECT_CALLBACK_ID = 'connect_workspace';
 /** block_id of the key input: `response_action: 'errors'` is keyed by it. */
@@ -53,6 +53,5 @@ export function connectModal(meta: ConnectMeta): ModalView {
 
 /** private_metadata back to ConnectMeta; junk gives an empty object. */
 export function readConnectMeta(privateMetadata: string | undefined): ConnectMeta {
-  const v = parseObject(privateMetadata);
-  return { channelId: str(v.channelId), responseUrl: str(v.responseUrl) };
+  return readCarried(privateMetadata, ReplyPlace) ?? {};
 }

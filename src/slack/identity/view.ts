@@ -5,7 +5,7 @@
  */
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { esc } from '../format/text.js';
-import { parseObject, str } from '../ui/metadata.js';
+import { ReplyPlace, readCarried } from '../ui/metadata.js';
 
 export const OWN_KEY_CALLBACK_ID = 'connect_own_key';
 export const OWN_KEY_BLOCK = 'own_api_key';
@@ -62,8 +62,7 @@ export function ownKeyModal(meta: OwnKeyMeta, workspaceName: string, demoKey?: s
 }
 
 export function readOwnKeyMeta(privateMetadata: string | undefined): OwnKeyMeta {
-  const v = parseObject(privateMetadata);
-  return { channelId: str(v.channelId), responseUrl: str(v.responseUrl) };
+  return readCarried(privateMetadata, ReplyPlace) ?? {};
 }
 
 const option = (value: string, text: string): PlainTextOption => ({

@@ -4,11 +4,13 @@
  * buttons finish the command (value JSON {command, projectId, rest}; the router runs
  * `/work <command> <projectId> <rest>`, see app.ts).
  */
+
 import type { KnownBlock } from '@slack/types';
+import { z } from 'zod';
 import type { WorkContext } from '../context/work-context.js';
 import { cut, esc } from '../format/text.js';
 import { ACTION } from '../ui/block-ids.js';
-import { parseObject, str } from '../ui/metadata.js';
+import { readCarried } from '../ui/metadata.js';
 import { findProject, type ProjectEntry } from './find-project.js';
 
 /** The commands a project pick list can finish. */
@@ -53,11 +55,10 @@ export function projectPickMessage(input: {
 
 /** A pick button's value back; undefined when it is not one of ours. */
 export function readProjectPick(raw: string | undefined): ProjectPickValue | undefined {
-  const v = parseObject(raw);
-  const projectId = str(v.projectId);
-  const command = PICKABLE.find((c) => c === v.command);
-  if (!projectId || !command || typeof v.rest !== 'string') return undefined;
-  return { command, projectId, rest: v.rest };
+  return readCarried(
+    raw,
+    z.object({ command: z.enum(PICKABLE), projectId: z.string().min(1), rest: z.string() }),
+  );
 }
 
 /**

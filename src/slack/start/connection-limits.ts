@@ -4,13 +4,16 @@
  *
  * - A connection is unproven until a request on it passes the Slack signature check (the
  *   guard calls `proven`); Slack's own keep-alive connections are then proven for good.
- * - One client address may hold at most `perAddress` unproven connections; more are closed
- *   as they arrive.
- * - Unproven connections together may hold at most `maxConnections - reservedConnections`:
- *   the rest is kept for proven ones. Past that share (or the total), a new connection takes
- *   the place of the unproven one idle longest — one that has not even sent a request head
- *   (a slow-header client) — so a newcomer, which may be Slack, is not locked out; when no
- *   such connection exists the newcomer is closed.
+ * - It is stale when, unproven, it has sent no request head for `staleMs` (a slow-header
+ *   client's, or an idle one): a burst of real requests, whose heads come at once, is never
+ *   stale, however many connections it opens from one address.
+ * - One client address may hold at most `perAddressConnections` stale connections; then its
+ *   newcomers are closed as they arrive.
+ * - Stale connections together may hold at most `maxConnections - reservedConnections` (the
+ *   rest is kept for requests that prove themselves): past that share a newcomer takes the
+ *   place of the connection stale longest. At the total it takes the place of the unproven
+ *   connection idle longest (stale or not), so a slow-header flood cannot lock Slack out;
+ *   with none idle, the newcomer is closed.
  * - A request head must arrive within the server's headers timeout (Node answers 408).
  */
 import type { Server } from 'node:http';
@@ -20,8 +23,10 @@ export interface ConnectionLimits {
   maxConnections: number;
   /** Unproven connections one client address may hold. */
   perAddressConnections: number;
-  /** Connections unproven ones may never take (kept for signed requests). */
+  /** Connections kept for signed (Slack's) requests: unsigned ones never take them. */
   reservedConnections: number;
+  /** An unproven connection without a request head this long is stale (default 1 s). */
+  staleMs?: number;
 }
 
 interface Tracked {
@@ -35,8 +40,7 @@ interface Tracked {
 
 export class ConnectionShares {
   private readonly sockets = new Map<Socket, Tracked>();
-  private readonly unprovenBy = new Map<string, number>();
-  private unproven = 0;
+  private readonly byAddress = new Map<string, Set<Socket>>();
   /** Connections closed at arrival, and unproven ones closed to make room (benchmarks). */
   readonly refused = { perAddress: 0, full: 0, evicted: 0 };
 
@@ -60,59 +64,68 @@ export class ConnectionShares {
   /** A request on `socket` passed the signature check: the connection is Slack's. */
   proven(socket: Socket): void {
     const t = this.sockets.get(socket);
-    if (!t || t.proven) return;
-    t.proven = true;
-    this.countUnproven(t.address, -1);
+    if (t) t.proven = true;
   }
 
   get open(): number {
     return this.sockets.size;
   }
 
+  private stale(t: Tracked, now: number): boolean {
+    return !t.proven && !t.busy && now - t.idleSince >= (this.limits.staleMs ?? 1_000);
+  }
+
   private arrived(socket: Socket): void {
     const address = socket.remoteAddress ?? '';
     const { maxConnections, perAddressConnections, reservedConnections } = this.limits;
-    if ((this.unprovenBy.get(address) ?? 0) >= perAddressConnections) {
+    const now = Date.now();
+    const mine = this.byAddress.get(address);
+    let staleHere = 0;
+    for (const s of mine ?? []) if (this.stale(this.sockets.get(s)!, now)) staleHere++;
+    if (staleHere >= perAddressConnections) {
       this.refused.perAddress++;
       return void socket.destroy();
     }
-    const full =
-      this.sockets.size >= maxConnections || this.unproven >= maxConnections - reservedConnections;
-    if (full && !this.evictIdle()) {
-      this.refused.full++;
-      return void socket.destroy();
+    let stale = 0;
+    for (const t of this.sockets.values()) if (this.stale(t, now)) stale++;
+    const atTotal = this.sockets.size >= maxConnections;
+    if (atTotal || stale >= maxConnections - reservedConnections) {
+      if (!this.evictIdle(now, atTotal) && atTotal) {
+        this.refused.full++;
+        return void socket.destroy();
+      }
     }
-    const t: Tracked = { address, idleSince: Date.now(), busy: false, proven: false };
+    const t: Tracked = { address, idleSince: now, busy: false, proven: false };
     this.sockets.set(socket, t);
-    this.countUnproven(address, 1);
-    socket.once('close', () => {
-      this.sockets.delete(socket);
-      if (!t.proven) this.countUnproven(address, -1);
-    });
+    const set = mine ?? new Set<Socket>();
+    set.add(socket);
+    this.byAddress.set(address, set);
+    socket.once('close', () => this.forget(socket, address));
   }
 
-  /** Closes the unproven connection idle longest; false when there is none. */
-  private evictIdle(): boolean {
+  private forget(socket: Socket, address: string): void {
+    this.sockets.delete(socket);
+    const set = this.byAddress.get(address);
+    set?.delete(socket);
+    if (set && set.size === 0) this.byAddress.delete(address);
+  }
+
+  /**
+   * Closes the unproven connection idle longest (without a request head); past the stale
+   * share only a stale one, at the total any. False when there is none to close.
+   */
+  private evictIdle(now: number, anyIdle: boolean): boolean {
     let oldest: [Socket, Tracked] | undefined;
     for (const entry of this.sockets) {
       const t = entry[1];
-      if (t.proven || t.busy) continue;
+      if (t.proven || t.busy || (!anyIdle && !this.stale(t, now))) continue;
       if (!oldest || t.idleSince < oldest[1].idleSince) oldest = entry;
     }
     if (!oldest) return false;
     this.refused.evicted++;
-    // Counted out now: its 'close' comes later, and the newcomer takes its place at once.
-    this.sockets.delete(oldest[0]);
-    this.countUnproven(oldest[1].address, -1);
-    oldest[1].proven = true; // so its 'close' does not count it out again
+    // Forgotten now (its 'close' comes later): the newcomer takes its place at once.
+    this.forget(oldest[0], oldest[1].address);
     oldest[0].destroy();
     return true;
-  }
-
-  private countUnproven(address: string, delta: number): void {
-    this.unproven += delta;
-    const n = (this.unprovenBy.get(address) ?? 0) + delta;
-    if (n > 0) this.unprovenBy.set(address, n);
-    else this.unprovenBy.delete(address);
   }
 }

@@ -41,6 +41,8 @@ export interface HttpLimits {
   perAddressConnections: number;
   /** Connections kept for signed (Slack's) requests: unsigned ones never take them. */
   reservedConnections: number;
+  /** An unsigned connection without a request head this long is stale (connection-limits.ts). */
+  staleMs?: number;
   /** /slack/events bodies; a full modal's view_submission stays far below. */
   slackBodyBytes: number;
 }

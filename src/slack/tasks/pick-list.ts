@@ -3,10 +3,12 @@
  * project, assignees), each with a button that finishes the command. Pure. The button's
  * value is JSON {verb, taskId, rest}; `rest` is what followed the task (a comment, people).
  */
+
 import type { KnownBlock } from '@slack/types';
+import { z } from 'zod';
 import { cut, esc } from '../format/text.js';
 import { ACTION } from '../ui/block-ids.js';
-import { parseObject, str } from '../ui/metadata.js';
+import { readCarried } from '../ui/metadata.js';
 import { COUNT_LIMIT } from './find-task.js';
 
 /** The task commands a pick list can finish. */
@@ -91,9 +93,8 @@ const VERBS: readonly TaskVerb[] = ['task', 'edit', 'done', 'comment', 'assign']
 
 /** A pick button's value back; undefined when it is not one of ours. */
 export function readPickValue(raw: string | undefined): PickValue | undefined {
-  const v = parseObject(raw);
-  const taskId = str(v.taskId);
-  const verb = VERBS.find((x) => x === v.verb);
-  if (!taskId || !verb || typeof v.rest !== 'string') return undefined;
-  return { verb, taskId, rest: v.rest };
+  return readCarried(
+    raw,
+    z.object({ verb: z.enum(VERBS), taskId: z.string().min(1), rest: z.string() }),
+  );
 }

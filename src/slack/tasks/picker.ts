@@ -5,13 +5,15 @@
  * `#12` is task 12 of the channel's project. Used wherever a modal chooses a task ("Add to
  * task as comment").
  */
+
 import type { App } from '@slack/bolt';
 import type { ExternalSelect, Option } from '@slack/types';
+import { z } from 'zod';
 import type { IndexedTask } from '../../store/task-index.js';
 import type { WorklinkDeps } from '../context/deps.js';
 import { cut } from '../format/text.js';
 import { ACTION } from '../ui/block-ids.js';
-import { parseObject, str } from '../ui/metadata.js';
+import { carriedText, readCarried } from '../ui/metadata.js';
 
 /** Options a picker offers at most (Slack allows 100; a short list reads better). */
 const MAX_OPTIONS = 20;
@@ -65,13 +67,16 @@ export async function pickerOptions(
   return shown.map((t) => pickerOption(t, names.get(t.projectId) ?? t.projectId));
 }
 
+/** The comment-from-message modal carries the message's channel (its project narrows the list). */
+const PickerMeta = z.object({ messageChannel: carriedText });
+
 export function register(app: App, deps: WorklinkDeps): void {
   app.options<'block_suggestion'>(
     { type: 'block_suggestion', action_id: ACTION.taskPicker },
     async ({ ack, body }) => {
       // Answered from SQLite only: well inside Slack's 3 seconds.
       const teamId = body.team?.id ?? body.user.team_id ?? '';
-      const channel = str(parseObject(body.view?.private_metadata).messageChannel);
+      const channel = readCarried(body.view?.private_metadata, PickerMeta)?.messageChannel;
       const projectId = channel
         ? (await deps.store.channelProjects.get(teamId, channel))?.projectId
         : undefined;

@@ -1,19 +1,26 @@
 /**
  * Reading back what a view or button carried (private_metadata, a button's value). It comes
- * back from Slack, so it is checked field by field: junk never throws, it just reads as empty.
+ * back from Slack, so it is read with a zod schema: junk never throws, a field that does not
+ * fit reads as absent (`carriedText`), and a value that is not ours reads as undefined.
+ *
+ *   const meta = readCarried(view.private_metadata, ConnectMeta) ?? {};
  */
+import { z } from 'zod';
 
-/** The JSON object in `raw`; {} when it is not JSON or not an object. */
-export function parseObject(raw: string | undefined): Record<string, unknown> {
+/** A carried text: a non-empty string, else undefined (never a failure). */
+export const carriedText = z.string().min(1).optional().catch(undefined);
+
+/** Where a modal's result is reported: the channel and the response_url it was opened from. */
+export const ReplyPlace = z.object({ channelId: carriedText, responseUrl: carriedText });
+
+/** The JSON in `raw`, read with `schema`; undefined when it is not JSON or does not fit. */
+export function readCarried<T>(raw: string | undefined, schema: z.ZodType<T>): T | undefined {
+  let json: unknown;
   try {
-    const v = JSON.parse(raw ?? '') as unknown;
-    return v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : {};
+    json = JSON.parse(raw ?? '');
   } catch {
-    return {};
+    return undefined;
   }
-}
-
-/** A non-empty string, else undefined. */
-export function str(x: unknown): string | undefined {
-  return typeof x === 'string' && x ? x : undefined;
+  const read = schema.safeParse(json);
+  return read.success ? read.data : undefined;
 }

@@ -13,7 +13,8 @@ import {
   startHarness,
   waitFor,
 } from '../../support/harness.js';
-import { startHostedHarness } from '../../support/hosted-harness.js';
+import type { HostedFake } from '../../support/hosted-fake.js';
+import { type HostedHarness, startHostedHarness } from '../../support/hosted-harness.js';
 
 type Backend = { name: string; start(o: HarnessOptions): Promise<AppHarness> };
 const backends: Backend[] = [
@@ -30,6 +31,7 @@ describe.each(backends)('attribution against the $name', ({ start }) => {
   });
   afterAll(() => h?.stop());
 
+  const svc = (email: string) => h.seed.users.find((u) => u.email === email)!;
   const run = async (command: string, userId: string) => {
     const res = await h.slack.slashCommand(command, { userId });
     expect(res.status).toBe(200);
@@ -70,4 +72,48 @@ describe.each(backends)('attribution against the $name', ({ start }) => {
     );
     expect(completionsTo(h.users.alice.id, task.taskId)).toHaveLength(0);
   });
+
+  it('Bob with his own key: the service records Bob as the task’s and comment’s author, nothing appended', async () => {
+    const bob = svc('bob@example.com');
+    expect(await run(`connect me ${bob.apiKey}`, h.users.bob.id)).toMatch(
+      /^Connected your own account/,
+    );
+    await h.slack.slashCommand('add Bob writes as Bob', { userId: h.users.bob.id });
+    const task = await taskNamed('Bob writes as Bob');
+    expect(await run(`comment ${task.taskId} Ordered them`, h.users.bob.id)).toMatch(/comment/i);
+    expect(await creatorOf(h, task.taskId)).toBe(bob.id);
+    await waitFor(async () => {
+      const content = await commentsOf(h, task.taskId);
+      return content.length > 0;
+    });
+    const [comment] = await commentsOf(h, task.taskId);
+    expect(comment).toEqual({ content: 'Ordered them', createdBy: bob.id });
+  });
 });
+
+/** The hosted fake behind a harness, when it is one. */
+const hostedOf = (h: AppHarness): HostedFake | undefined =>
+  'hosted' in h ? (h as HostedHarness).hosted : undefined;
+
+/** Who the service says created a task. */
+async function creatorOf(h: AppHarness, taskId: string) {
+  const hosted = hostedOf(h);
+  if (hosted) return hosted.tasks.get(taskId)?.createdBy;
+  const read = await h.work.getTask(taskId);
+  return (await h.work.updateTask(taskId, { projectId: read.projectId ?? '' })).CreatedBy;
+}
+
+/** The comments the service holds on a task: text and author. */
+async function commentsOf(h: AppHarness, taskId: string) {
+  const hosted = hostedOf(h);
+  if (hosted) {
+    return hosted.comments
+      .filter((c) => c.taskId === taskId)
+      .map(({ content, createdBy }) => ({ content, createdBy }));
+  }
+  const read = await h.work.getTask(taskId);
+  const updated = await h.work.updateTask(taskId, { projectId: read.projectId ?? '' });
+  return (updated.Comments ?? [])
+    .filter((c) => c.Type === 1)
+    .map((c) => ({ content: c.Comment, createdBy: c.CreatedBy }));
+}

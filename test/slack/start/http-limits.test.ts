@@ -23,6 +23,7 @@ beforeAll(async () => {
         maxConnections: MAX_CONNECTIONS,
         perAddressConnections: PER_ADDRESS,
         reservedConnections: RESERVED,
+        staleMs: 200,
       },
     }),
   });
@@ -122,7 +123,7 @@ describe('/work/events', () => {
 
 const closedSoon = (r: Raw) => within(r.closed, 1_000).then((v) => v === undefined);
 
-it('closes unsigned connections past the unsigned share when none is idle to make room', async () => {
+it('closes connections past the cap when none is stale to make room', async () => {
   const open: Raw[] = [];
   try {
     // Heads complete, bodies never sent: busy, not idle. Three addresses within their share.
@@ -134,8 +135,8 @@ it('closes unsigned connections past the unsigned share when none is idle to mak
       expect(await raw.status).toBe(100);
       open.push(raw);
     }
-    // Newcomers take the place of idle unsigned connections (the harness's own, if any),
-    // never of busy ones; with none left, they are closed.
+    // Newcomers take the place of stale unsigned connections (the harness's own, if any),
+    // never of busy ones; at the cap with none stale, they are closed.
     const extras: Raw[] = [];
     for (let i = 0; i < 4; i++) {
       const raw = await busy('127.0.0.5');
@@ -165,10 +166,8 @@ it('keeps signed requests answered while one address floods the server with slow
   };
   const attackers = [attack('127.0.0.6'), attack('127.0.0.7'), attack('127.0.0.8')];
   try {
-    await new Promise((r) => setTimeout(r, 300));
-    // Past its share an address's newcomers are closed at once.
-    const more = await openRequest('/slack/events', { 'x-partial': 1 }, '127.0.0.6', false);
-    expect(await closedSoon(more)).toBe(true);
+    // The flood's connections go stale (no request head for staleMs).
+    await new Promise((r) => setTimeout(r, 600));
     const answers = [];
     for (let i = 0; i < 10; i++) answers.push((await h.slack.slashCommand('help')).status);
     expect(answers).toEqual(Array(10).fill(200));
@@ -176,5 +175,22 @@ it('keeps signed requests answered while one address floods the server with slow
     flooding = false;
     await Promise.all(attackers);
     for (const r of flood) r.socket.destroy();
+  }
+});
+
+it('closes the newcomers of an address that sits on stale connections', async () => {
+  const held: Raw[] = [];
+  try {
+    for (let i = 0; i < PER_ADDRESS + 1; i++) {
+      held.push(await openRequest('/slack/events', { 'x-partial': 1 }, '127.0.0.9', false));
+    }
+    // No request head for staleMs: they are stale, and the address has its share of them.
+    await new Promise((r) => setTimeout(r, 400));
+    const more = await openRequest('/slack/events', { 'x-partial': 1 }, '127.0.0.9', false);
+    expect(await closedSoon(more)).toBe(true);
+    // Another address is not affected.
+    expect((await h.slack.slashCommand('help')).status).toBe(200);
+  } finally {
+    for (const r of held) r.socket.destroy();
   }
 });

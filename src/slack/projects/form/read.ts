@@ -6,6 +6,7 @@
  */
 
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import {
   CreateProjectBody,
   describeIssue,
@@ -17,7 +18,7 @@ import {
 } from '../../../workapi/contract.js';
 import { calendarDate } from '../../format/date-text.js';
 import { priorityName } from '../../shared/names.js';
-import { parseObject, str } from '../../ui/metadata.js';
+import { carriedText, ReplyPlace, readCarried } from '../../ui/metadata.js';
 import type { StateValues } from '../../ui/state-values.js';
 import { FEATURE, LINK_CHANNEL_VALUE, PROJECT_BLOCK, PROJECT_INPUT, shownName } from './fields.js';
 
@@ -72,21 +73,29 @@ export function snapshotOf(project: Project, details: ProjectDetails): ProjectSn
 }
 
 export function readFormMeta(privateMetadata: string | undefined): ProjectFormMeta {
-  const v = parseObject(privateMetadata);
-  return { channelId: str(v.channelId), responseUrl: str(v.responseUrl) };
+  return readCarried(privateMetadata, ReplyPlace) ?? {};
 }
+
+/** The edit form's metadata as encoded by open.ts; its flags read as false when missing. */
+const EditMetaSchema = ReplyPlace.extend({
+  projectId: z.string(),
+  original: z.object({
+    name: z.string(),
+    customerId: carriedText,
+    startDate: carriedText,
+    dueDate: carriedText,
+    descriptionHash: z.string(),
+    descriptionEditable: z.boolean().catch(false),
+    priority: z.boolean().catch(false),
+    estimate: z.boolean().catch(false),
+    milestone: z.boolean().catch(false),
+    defaultPriority: z.enum(PRIORITY_NAMES).optional().catch(undefined),
+  }),
+});
 
 /** The edit form's metadata, or undefined when it is not one (junk, a stale shape). */
 export function readEditMeta(privateMetadata: string | undefined): EditMeta | undefined {
-  const v = parseObject(privateMetadata);
-  const original = v.original as ProjectSnapshot | undefined;
-  if (typeof v.projectId !== 'string' || !original || typeof original !== 'object') {
-    return undefined;
-  }
-  if (typeof original.name !== 'string' || typeof original.descriptionHash !== 'string') {
-    return undefined;
-  }
-  return { ...readFormMeta(privateMetadata), projectId: v.projectId, original };
+  return readCarried(privateMetadata, EditMetaSchema);
 }
 
 // ── Reading values ────────────────────────────────────────────────────────────

@@ -3,10 +3,12 @@
  * and "Add to task as comment" on a message (asks for the task id; the message's text is
  * prefilled and its link is added when posting).
  */
+
 import type { InputBlock, ModalView, PlainTextElement } from '@slack/types';
+import { z } from 'zod';
 import { cut } from '../../format/text.js';
 import { ACTION, VIEW } from '../../ui/block-ids.js';
-import { parseObject, str } from '../../ui/metadata.js';
+import { carriedText, readCarried } from '../../ui/metadata.js';
 import { taskPickerElement } from '../picker.js';
 
 export const COMMENT_BLOCK = { text: 'comment_text', taskId: 'comment_task' } as const;
@@ -100,18 +102,19 @@ export function encodeCommentMeta(meta: CommentMeta): string {
   return json.length <= 3000 ? json : JSON.stringify({ ...meta, taskName: undefined });
 }
 
+const CommentMetaSchema = z.object({
+  taskId: carriedText,
+  taskName: carriedText,
+  channelId: carriedText,
+  responseUrl: carriedText,
+  messageChannel: carriedText,
+  messageTs: carriedText,
+  messageUser: carriedText,
+  messageBot: carriedText,
+});
+
 export function readCommentMeta(raw: string | undefined): CommentMeta {
-  const v = parseObject(raw);
-  return {
-    taskId: str(v.taskId),
-    taskName: str(v.taskName),
-    channelId: str(v.channelId),
-    responseUrl: str(v.responseUrl),
-    messageChannel: str(v.messageChannel),
-    messageTs: str(v.messageTs),
-    messageUser: str(v.messageUser),
-    messageBot: str(v.messageBot),
-  };
+  return readCarried(raw, CommentMetaSchema) ?? {};
 }
 
 type State = Record<

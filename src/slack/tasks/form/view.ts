@@ -8,6 +8,7 @@
  * carry the project (`task_group.a1b2c3d4`), so switching projects resets them in Slack
  * instead of keeping an option that the new project does not have.
  */
+
 import type {
   InputBlock,
   KnownBlock,
@@ -15,15 +16,16 @@ import type {
   PlainTextOption,
   StaticSelect,
 } from '@slack/types';
+import { z } from 'zod';
 import {
   isCalendarDate,
   PRIORITY_NAMES,
-  type TaskFileInput,
+  TaskFileInput,
   type WorkspaceUser,
 } from '../../../workapi/contract.js';
 import { cut, esc, listing } from '../../format/text.js';
 import { ACTION, VIEW } from '../../ui/block-ids.js';
-import { parseObject, str } from '../../ui/metadata.js';
+import { carriedText, readCarried } from '../../ui/metadata.js';
 import { defaultStatus, type ProjectInfo } from '../project-info.js';
 import { assigneeElement } from './assignee-picker.js';
 import { projectElement } from './project-picker.js';
@@ -454,38 +456,34 @@ export function readTaskFormMeta(
   raw: string | undefined,
   fallbackMode: TaskFormMode,
 ): TaskFormMeta {
-  const v = parseObject(raw);
-  const files = Array.isArray(v.files)
-    ? (v.files as TaskFileInput[]).filter(
-        (f) =>
-          f &&
-          typeof f.href === 'string' &&
-          typeof f.name === 'string' &&
-          typeof f.size === 'string',
-      )
-    : undefined;
-  const orig = v.orig && typeof v.orig === 'object' ? (v.orig as TaskFormMeta['orig']) : undefined;
-  const from =
-    v.source && typeof v.source === 'object' ? (v.source as Record<string, unknown>) : {};
-  const source =
-    str(from.channel) && str(from.ts)
-      ? { channel: str(from.channel)!, ts: str(from.ts)! }
-      : undefined;
-  const inputs = Array.isArray(v.inputs)
-    ? (v.inputs as unknown[]).filter((x): x is TaskField => typeof x === 'string' && x in BLOCK)
-    : undefined;
-  return {
-    mode: v.mode === 'edit' || v.mode === 'create' ? v.mode : fallbackMode,
-    channelId: str(v.channelId),
-    responseUrl: str(v.responseUrl),
-    taskId: str(v.taskId),
-    projectId: str(v.projectId),
-    inputs,
-    files,
-    orig,
-    source,
-  };
+  const v = readCarried(raw, TaskFormMetaSchema) ?? {};
+  return { ...v, mode: v.mode ?? fallbackMode };
 }
+
+const isTaskField = (x: unknown): x is TaskField => typeof x === 'string' && x in BLOCK;
+const isFile = (x: unknown): x is TaskFileInput => TaskFileInput.safeParse(x).success;
+const TaskFormMetaSchema = z.object({
+  mode: z.enum(['create', 'edit']).optional().catch(undefined),
+  channelId: carriedText,
+  responseUrl: carriedText,
+  taskId: carriedText,
+  projectId: carriedText,
+  inputs: z
+    .array(z.unknown())
+    .transform((list) => list.filter(isTaskField))
+    .optional()
+    .catch(undefined),
+  files: z
+    .array(z.unknown())
+    .transform((list) => list.filter(isFile))
+    .optional()
+    .catch(undefined),
+  orig: z.partialRecord(z.enum(EDITABLE), z.string()).optional().catch(undefined),
+  source: z
+    .object({ channel: z.string().min(1), ts: z.string().min(1) })
+    .optional()
+    .catch(undefined),
+});
 
 /** The initial values of a create form for `project` (its defaults). */
 export function createDefaults(project: ProjectInfo | undefined): TaskFormValues {

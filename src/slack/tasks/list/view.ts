@@ -3,11 +3,13 @@
  * Pure. The paging buttons carry {projectId, filter, page} as JSON; their action ids are
  * ACTION.taskListPage + ":prev" / ":next" (two buttons in one block need distinct ids).
  */
+
 import type { Button, KnownBlock } from '@slack/types';
+import { z } from 'zod';
 import { calendarDate, formatDueDate } from '../../format/date-text.js';
 import { cut, esc } from '../../format/text.js';
 import { ACTION } from '../../ui/block-ids.js';
-import { parseObject, str } from '../../ui/metadata.js';
+import { readCarried } from '../../ui/metadata.js';
 import { rowAccessory } from '../card/details.js';
 import { assigneeText, statusText, type TaskCardData, taskTitle } from '../card/view.js';
 
@@ -115,10 +117,11 @@ export function taskListMessage(d: TaskListData): { text: string; blocks: KnownB
 
 /** The paging button's value back; undefined when it is not ours. */
 export function readListPageValue(raw: string | undefined): ListPageValue | undefined {
-  const v = parseObject(raw);
-  const projectId = str(v.projectId);
-  if (!projectId) return undefined;
-  if (v.filter !== 'open' && v.filter !== 'done' && v.filter !== 'all') return undefined;
-  if (typeof v.page !== 'number' || !Number.isInteger(v.page) || v.page < 0) return undefined;
-  return { projectId, filter: v.filter, page: v.page };
+  return readCarried(raw, ListPageSchema);
 }
+
+const ListPageSchema = z.object({
+  projectId: z.string().min(1),
+  filter: z.enum(['open', 'done', 'all']),
+  page: z.number().int().min(0),
+});

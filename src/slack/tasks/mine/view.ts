@@ -2,11 +2,13 @@
  * "My tasks" as a message (`/work list mine`, paged like `/work list`) and as App Home
  * blocks (with Mark complete / Open / Comment). Pure. Paging buttons carry {user, page}.
  */
+
 import type { Button, KnownBlock } from '@slack/types';
+import { z } from 'zod';
 import { formatDueDate } from '../../format/date-text.js';
 import { cut, esc } from '../../format/text.js';
 import { ACTION } from '../../ui/block-ids.js';
-import { parseObject, str } from '../../ui/metadata.js';
+import { readCarried } from '../../ui/metadata.js';
 import { rowAccessory } from '../card/details.js';
 import { openButtons } from '../card/view.js';
 import { GROUP_TITLE } from './due-groups.js';
@@ -162,9 +164,5 @@ export function mineHomeBlocks(
 
 /** The paging button's value back; undefined when it is not ours. */
 export function readMinePageValue(raw: string | undefined): MinePageValue | undefined {
-  const v = parseObject(raw);
-  const user = str(v.user);
-  if (!user || typeof v.page !== 'number' || !Number.isInteger(v.page) || v.page < 0)
-    return undefined;
-  return { user, page: v.page };
+  return readCarried(raw, z.object({ user: z.string().min(1), page: z.number().int().min(0) }));
 }
