@@ -10,7 +10,9 @@
  * Figures: service calls per (watcher) minute by kind, and app CPU per look, against a floor
  * measured in the same run: one bare list request per project (undici + JSON.parse).
  * Then the same watcher with the client Worklink really gives it — the one that feeds the task
- * index and tells what a read shows changed (src/sync/task-sightings.ts, issue 22):
+ * index, first as before issue 22, then telling what a read shows changed
+ * (src/sync/task-sightings.ts):
+ *   index idle    nothing changes, the index fed, nothing told (today's look);
  *   told idle     nothing changes (what comparing every list with the index costs);
  *   told 1 %      1 % of all watched tasks change per interval, half renamed, half completed
  *                 (a completion is read once to tell done from gone).
@@ -134,8 +136,10 @@ async function main() {
   // One more interval with nothing new: the tasks of the busy phase's last minute are found.
   const drain = await run(1);
 
-  // The same watcher, with the index-feeding, change-telling client.
+  // The same watcher, with the index-feeding client as before issue 22 (records, tells
+  // nothing: today's look) and with the change-telling one (onSeen).
   let told = 0;
+  let tellChanges = false;
   const toldWork = indexWorkClient(
     new WorkClient({ baseUrl: hosted.baseUrl, altUrl: hosted.altUrl, apiKey: hosted.apiKey }),
     'T_BENCH',
@@ -145,12 +149,18 @@ async function main() {
       told++;
     },
   );
+  const indexWork = indexWorkClient(
+    new WorkClient({ baseUrl: hosted.baseUrl, altUrl: hosted.altUrl, apiKey: hosted.apiKey }),
+    'T_BENCH',
+    store.taskIndex,
+    (m) => console.warn(m),
+  );
   const telling = new Watcher({
     store,
     logger: createLogger('warn'),
     intervalMs: INTERVAL_MS,
     now: () => clock,
-    workFor: async () => toldWork,
+    workFor: async () => (tellChanges ? toldWork : indexWork),
     announce: (teamId, task) => queueFoundTask(store, teamId, task, { now: clock, graceMs: 5_000 }),
   });
   const runTold = async (minutes: number, each?: () => void) => {
@@ -180,8 +190,10 @@ async function main() {
       wallPerLook: (performance.now() - start) / Math.max(1, looks),
     };
   };
-  // The first told interval fills the index (every listed task is new to it).
+  // The first interval fills the index (every listed task is new to it).
   await runTold(1);
+  const indexIdle = await runTold(MINUTES);
+  tellChanges = true;
   const toldIdle = await runTold(MINUTES);
   const perSecond = (PROJECTS * TASKS) / 100 / 60;
   let changed = 0;
@@ -218,12 +230,13 @@ async function main() {
   );
   const toldLine = (name: string, r: Awaited<ReturnType<typeof runTold>>) =>
     `${line(name, r)}  told ${r.told}`;
+  console.log(toldLine('index idle', indexIdle));
   console.log(toldLine('told idle', toldIdle));
   console.log(toldLine('told 1 %', toldBusy));
   console.log(
     `telling changes: ${changed} changes made (${fmt(perSecond * 60)} per interval), ${toldBusy.told} told; ` +
       `per look ${fmt(toldBusy.perMinute.all / Math.max(1, toldBusy.perMinute.lists))} calls, CPU ${fmt(toldBusy.cpuPerLook)} ms ` +
-      `vs today's idle look ${fmt(idle.cpuPerLook)} ms (${fmt(toldBusy.cpuPerLook / Math.max(0.001, idle.cpuPerLook))}×) and the told idle look ${fmt(toldIdle.cpuPerLook)} ms`,
+      `vs today's idle look (index-feeding client) ${fmt(indexIdle.cpuPerLook)} ms (${fmt(toldBusy.cpuPerLook / Math.max(0.001, indexIdle.cpuPerLook))}×) and the told idle look ${fmt(toldIdle.cpuPerLook)} ms`,
   );
   await store.close();
   await hosted.close();
