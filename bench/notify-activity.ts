@@ -10,11 +10,11 @@
  */
 
 import { createActivityHub, type TaskActivity } from '../src/activity/hub.js';
+import { ServiceDirectory } from '../src/slack/context/service-directory.js';
+import { SlackMatcher } from '../src/slack/context/slack-matcher.js';
 import { SlackUserDirectory } from '../src/slack/context/slack-users.js';
 import { activityDms } from '../src/slack/notify/activity-dms.js';
 import { dmGate } from '../src/slack/notify/dm-gate.js';
-import { SlackMatcher } from '../src/slack/notify/match.js';
-import { ServiceDirectory } from '../src/slack/notify/service-directory.js';
 import type { WorkClient } from '../src/workapi/client.js';
 import { startFakeSlack } from '../test/support/fake-slack.js';
 import { slackClients, tempStore, testWorker } from '../test/support/notify-rows.js';

@@ -16,11 +16,11 @@ import type { WorkLinks } from '../links/addresses.js';
 import type { LiveMessages } from '../live/live-messages.js';
 import type { DigestScheduler } from '../notify/digest/scheduler.js';
 import type { QuietRelease } from '../notify/dm-gate.js';
-import type { SlackMatcher } from '../notify/match.js';
 import type { Notifications } from '../notify/notifications.js';
-import type { ServiceDirectory } from '../notify/service-directory.js';
 import type { ReminderScheduler } from '../remind/scheduler.js';
 import type { RouteRegistry } from './routes.js';
+import type { ServiceDirectory } from './service-directory.js';
+import type { SlackMatcher } from './slack-matcher.js';
 import type { SlackUserDirectory } from './slack-users.js';
 import type { WorkClientCache, WorkUrls } from './work-clients.js';
 

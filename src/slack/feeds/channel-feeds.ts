@@ -12,6 +12,7 @@
 import type { Logger } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { TaskActivity } from '../../activity/hub.js';
+import type { LongLivedPart } from '../../long-lived-part.js';
 import type { ChannelFeed } from '../../store/channel-feeds.js';
 import type { Store } from '../../store/index.js';
 import { isWorkApiError } from '../../workapi/client.js';
@@ -20,7 +21,6 @@ import type { WorklinkDeps } from '../context/deps.js';
 import { errMessage } from '../context/error-replies.js';
 import { buildWorkContext, type WorkContext } from '../context/work-context.js';
 import { inDirectMessage } from '../shared/project-here.js';
-import type { LongLivedPart } from '../start/lifecycle.js';
 import { taskCardData } from '../tasks/card/load.js';
 import type { TaskCardData } from '../tasks/card/view.js';
 import { factsFromTask } from '../tasks/facts.js';

@@ -7,11 +7,11 @@
 import type { Logger } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { ChangeHint, LiveRefresh } from '../../activity/seen.js';
+import type { LongLivedPart } from '../../long-lived-part.js';
 import type { Store } from '../../store/index.js';
 import { isWorkApiError } from '../../workapi/client.js';
 import type { WorklinkDeps } from '../context/deps.js';
 import { buildWorkContext } from '../context/work-context.js';
-import type { LongLivedPart } from '../start/lifecycle.js';
 import { liveMessage } from '../tasks/card/live-view.js';
 import { taskCardData } from '../tasks/card/load.js';
 import { factsFromTask } from '../tasks/facts.js';

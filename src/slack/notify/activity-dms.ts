@@ -23,10 +23,10 @@ import type { NewOutboxRow } from '../../store/outbox.js';
 import type { TaskCreator } from '../../store/task-creators.js';
 import type { WorkClient } from '../../workapi/client.js';
 import { orDebug } from '../context/error-replies.js';
+import type { ServiceDirectory } from '../context/service-directory.js';
+import type { SlackMatcher } from '../context/slack-matcher.js';
 import type { WorkLinks } from '../links/addresses.js';
 import { commentMessage, completedMessage } from './activity-messages.js';
-import type { SlackMatcher } from './match.js';
-import type { ServiceDirectory } from './service-directory.js';
 
 export interface ActivityDmsDeps {
   store: Store;

@@ -24,8 +24,8 @@ import {
 import type { WorkClient } from '../../workapi/client.js';
 import type { Task } from '../../workapi/contract.js';
 import { errMessage, orDebug } from '../context/error-replies.js';
-import type { SlackMatcher } from './match.js';
-import type { ServiceDirectory, ServiceUser } from './service-directory.js';
+import type { ServiceDirectory, ServiceUser } from '../context/service-directory.js';
+import type { SlackMatcher } from '../context/slack-matcher.js';
 
 /** What announcing needs; a listener's WorkContext has all of it. */
 export interface AnnounceDeps {

@@ -7,12 +7,12 @@
  */
 import type { Logger } from '@slack/bolt';
 import type { KnownBlock } from '@slack/types';
+import type { LongLivedPart } from '../../long-lived-part.js';
 import { Periodic } from '../../periodic.js';
 import type { Store } from '../../store/index.js';
 import type { NotifyKind } from '../../store/notify-settings.js';
 import type { OutboxRow } from '../../store/outbox.js';
 import type { SlackUserDirectory } from '../context/slack-users.js';
-import type { LongLivedPart } from '../start/lifecycle.js';
 import { heldMessage } from './activity-messages.js';
 import { rowMessage } from './assignment-message.js';
 import { parseQuietHours, quietUntil } from './quiet-hours.js';

@@ -9,14 +9,14 @@ import type { Logger } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
 import type { SeenEntry } from '../../activity/seen.js';
 import type { AppConfig } from '../../config.js';
+import type { LongLivedPart } from '../../long-lived-part.js';
 import type { Store } from '../../store/index.js';
 import type { RouteHandler } from '../context/routes.js';
+import type { ServiceDirectory } from '../context/service-directory.js';
+import type { SlackMatcher } from '../context/slack-matcher.js';
 import type { WorkClientCache } from '../context/work-clients.js';
-import type { LongLivedPart } from '../start/lifecycle.js';
 import { EVENTS_ROUTE, type EventsReceiverOptions, eventsHandler } from './events-receiver.js';
-import type { SlackMatcher } from './match.js';
 import { appPreparer } from './prepare.js';
-import type { ServiceDirectory } from './service-directory.js';
 import { NotifyWorker, type NotifyWorkerOptions } from './worker.js';
 
 /** Knobs tests and benchmarks may turn on a running app. */

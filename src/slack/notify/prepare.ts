@@ -10,9 +10,9 @@ import { DecryptError, type Store } from '../../store/index.js';
 import { CREATOR_SKIPPED, NO_SLACK_ACCOUNT, type OutboxRow } from '../../store/outbox.js';
 import type { WorkClient } from '../../workapi/client.js';
 import { orDebug } from '../context/error-replies.js';
+import type { ServiceDirectory } from '../context/service-directory.js';
+import type { SlackMatcher } from '../context/slack-matcher.js';
 import type { WorkClientCache } from '../context/work-clients.js';
-import type { SlackMatcher } from './match.js';
-import type { ServiceDirectory } from './service-directory.js';
 import type { Preparation, PrepareRow } from './worker.js';
 
 export interface PrepareDeps {

@@ -9,11 +9,11 @@
  */
 import type { Logger } from '@slack/bolt';
 import { errMessage } from '../../error-message.js';
+import type { LongLivedPart } from '../../long-lived-part.js';
 import { Periodic } from '../../periodic.js';
 import type { Store } from '../../store/index.js';
 import type { Reminder } from '../../store/reminders.js';
 import type { WorkClient } from '../../workapi/client.js';
-import type { LongLivedPart } from '../start/lifecycle.js';
 import { reminderMessage } from './message.js';
 
 export interface ReminderDeps {

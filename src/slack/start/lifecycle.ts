@@ -1,23 +1,11 @@
 /**
- * The long-lived parts of a running Worklink (today: notifications — the outbox worker, the
- * events receiver's subscription; next: the watcher and the digest scheduler). Each is built
- * by src/slack/start/worklink.ts, kept in `deps` behind its own small interface, and started
- * here once the app listens (its URL known) and stopped here, newest first, before the store
- * closes. Nothing starts itself.
+ * Starts and stops the long-lived parts of a running Worklink (src/long-lived-part.ts): the
+ * outbox worker and events receiver, the index refresh, the digest, reminders, quiet hours,
+ * the watcher, live messages, channel feeds and the activity hub. They are built by
+ * src/slack/start/worklink.ts, started here in order once the app listens (its URL known) and
+ * stopped here, newest first, before the store closes. Nothing starts itself.
  */
-
-/** Where the running app can be reached (empty in Socket Mode with no extra routes). */
-export interface ListeningHandle {
-  url: string;
-  eventsUrl: string;
-}
-
-export interface LongLivedPart {
-  /** For log lines: 'notifications'. */
-  readonly name: string;
-  start(handle: ListeningHandle): void | Promise<void>;
-  stop(): void | Promise<void>;
-}
+import type { ListeningHandle, LongLivedPart } from '../../long-lived-part.js';
 
 export class Lifecycle {
   private readonly started: LongLivedPart[] = [];
