@@ -110,7 +110,12 @@ export class DigestScheduler implements LongLivedPart {
     try {
       connection = await store.connections.get(teamId);
     } catch (e) {
-      if (e instanceof DecryptError) return 0;
+      if (e instanceof DecryptError) {
+        this.deps.logger.warn(
+          `Daily digest: the connection of ${teamId} cannot be decrypted; none sent.`,
+        );
+        return 0;
+      }
       throw e;
     }
     if (!slack || !connection) return 0;
@@ -124,7 +129,11 @@ export class DigestScheduler implements LongLivedPart {
       if (!email) continue;
       const match = await this.deps.matcher
         .match(slack, teamId, email, id, 'bulk')
-        .catch(() => undefined);
+        .catch((e: unknown) => {
+          // Said, not silent: this person's digest waits for a round that can match them.
+          this.deps.logger.debug(`Daily digest: matching ${id} to Slack failed: ${errMessage(e)}`);
+          return undefined;
+        });
       if (match?.kind !== 'matched') continue;
       people.set(match.slackUserId, [...(people.get(match.slackUserId) ?? []), id]);
     }
@@ -135,7 +144,13 @@ export class DigestScheduler implements LongLivedPart {
       const tz = await this.deps.users
         .get(slack, teamId, slackUserId)
         .then((u) => u.tz || 'UTC')
-        .catch(() => undefined);
+        .catch((e: unknown) => {
+          // Said, not silent: without their time zone 09:00 is unknown; the next round retries.
+          this.deps.logger.debug(
+            `Daily digest: users.info for ${slackUserId} failed: ${errMessage(e)}`,
+          );
+          return undefined;
+        });
       if (!tz || !digestTime(tz, now)) continue;
       const today = dateIn(tz, now);
       const key = digestKey(today);
