@@ -12,7 +12,24 @@
  */
 import { z } from 'zod';
 import { type LinkSettings, linkSettings } from './link-settings.js';
-import type { HttpLimits } from './slack/start/http-guard.js';
+
+/** HTTP server limits (defaults: DEFAULT_HTTP_LIMITS in src/slack/start/http-guard.ts). */
+export interface HttpLimits {
+  /** Headers must arrive within this (Node answers 408 and closes). */
+  headersTimeoutMs: number;
+  /** The whole request, body included, must arrive within this. */
+  requestTimeoutMs: number;
+  /** Open connections at most (connection-limits.ts shares them out). */
+  maxConnections: number;
+  /** Connections one client address may hold before any request on them is signed. */
+  perAddressConnections: number;
+  /** Connections kept for signed (Slack's) requests: unsigned ones never take them. */
+  reservedConnections: number;
+  /** An unsigned connection without a request head this long is stale (connection-limits.ts). */
+  staleMs?: number;
+  /** /slack/events bodies; a full modal's view_submission stays far below. */
+  slackBodyBytes: number;
+}
 
 export type LogLevelName = 'debug' | 'info' | 'warn' | 'error';
 

@@ -26,26 +26,10 @@ import type {
   ServerResponse,
 } from 'node:http';
 import type { Logger } from '@slack/bolt';
+import type { HttpLimits } from '../../config.js';
 import { errMessage } from '../../error-message.js';
 import { ConnectionShares } from './connection-limits.js';
 import type { ReplayWindow } from './replay-window.js';
-
-export interface HttpLimits {
-  /** Headers must arrive within this (Node answers 408 and closes). */
-  headersTimeoutMs: number;
-  /** The whole request, body included, must arrive within this. */
-  requestTimeoutMs: number;
-  /** Open connections at most (connection-limits.ts shares them out). */
-  maxConnections: number;
-  /** Connections one client address may hold before any request on them is signed. */
-  perAddressConnections: number;
-  /** Connections kept for signed (Slack's) requests: unsigned ones never take them. */
-  reservedConnections: number;
-  /** An unsigned connection without a request head this long is stale (connection-limits.ts). */
-  staleMs?: number;
-  /** /slack/events bodies; a full modal's view_submission stays far below. */
-  slackBodyBytes: number;
-}
 
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   headersTimeoutMs: 10_000,
