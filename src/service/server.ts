@@ -74,7 +74,7 @@ export function buildServer({
       done(null, undefined);
       return;
     }
-    json(request, text, done);
+    void json(request, text, done);
   });
 
   // Set by the auth hook; declared up front so every request object keeps one shape.

@@ -14,7 +14,6 @@ import type {
   KnownBlock,
   ModalView,
   PlainTextOption,
-  StaticSelect,
 } from '@slack/types';
 import { z } from 'zod';
 import {
