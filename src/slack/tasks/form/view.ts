@@ -9,12 +9,7 @@
  * instead of keeping an option that the new project does not have.
  */
 
-import type {
-  InputBlock,
-  KnownBlock,
-  ModalView,
-  PlainTextOption,
-} from '@slack/types';
+import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { z } from 'zod';
 import {
   isCalendarDate,
