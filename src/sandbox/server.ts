@@ -117,6 +117,7 @@ function registerSlackRoutes(
   interactions: Interactions,
 ): void {
   // Own scope: every body arrives as a string so malformed input gets Slack's answers.
+  // biome-ignore lint/nursery/noMisusedPromises: Fastify awaits async plugins (ready/listen).
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
