@@ -5,45 +5,20 @@
 // a signed block_suggestion), chooses the task, posts, and the comment is on the task as the
 // service's own HTTP API reports it.
 
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AppConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
-import { launchSandbox, type SandboxStack } from '../../src/sandbox/start.js';
-import { launchChromium } from '../support/browser.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { SandboxStack } from '../../src/sandbox/start.js';
+import { useSandboxBrowser } from '../support/sandbox-browser.js';
 import { SureWorkClient } from '../support/sure-work.js';
 
 const TASK_NAME = 'Draft the sitemap';
 const MESSAGE = 'The footer links should go in the sitemap too.';
-const SHOTS = 'test-results';
 
-let dataDir: string;
+const demo = useSandboxBrowser('comment-picker');
 let stack: SandboxStack;
-let browser: Browser;
 let page: Page;
-
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'worklink-picker-'));
-  const config: AppConfig = { slack: { mode: 'sandbox' }, port: 0, dataDir, logLevel: 'warn' };
-  stack = await launchSandbox(config, { port: 0, logger: createLogger('warn', () => {}) });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1200, height: 780 } });
-  page.setDefaultTimeout(15_000);
-});
-
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state !== 'fail' || !page) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, 'comment-picker-failure.png') }).catch(() => {});
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+beforeAll(() => {
+  ({ stack, page } = demo());
 });
 
 function work(): SureWorkClient {

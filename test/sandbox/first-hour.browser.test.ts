@@ -5,44 +5,18 @@
 // interrupted when the form updates itself ("Already there?" after 3 characters): the field
 // keeps focus and every character typed.
 
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AppConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_WORKSPACE_NAME, firstHourSeed } from '../../src/sandbox/first-hour.js';
-import { launchSandbox, type SandboxStack } from '../../src/sandbox/start.js';
-import { launchChromium } from '../support/browser.js';
+import type { SandboxStack } from '../../src/sandbox/start.js';
+import { useSandboxBrowser } from '../support/sandbox-browser.js';
 import { SureWorkClient } from '../support/sure-work.js';
 
-const SHOTS = 'test-results';
-
-let dataDir: string;
+const demo = useSandboxBrowser('first-hour');
 let stack: SandboxStack;
-let browser: Browser;
 let page: Page;
-
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'worklink-first-hour-'));
-  const config: AppConfig = { slack: { mode: 'sandbox' }, port: 0, dataDir, logLevel: 'warn' };
-  stack = await launchSandbox(config, { port: 0, logger: createLogger('warn', () => {}) });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1200, height: 780 } });
-  page.setDefaultTimeout(15_000);
-});
-
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state !== 'fail' || !page) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, 'first-hour-failure.png') }).catch(() => {});
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+beforeAll(() => {
+  ({ stack, page } = demo());
 });
 
 describe('the first hour in the sandbox', () => {

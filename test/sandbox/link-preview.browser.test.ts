@@ -3,42 +3,16 @@
 // task Work Object, and the page shows the preview card under the message; its title opens
 // the side panel (entity_details_requested → entity.presentDetails) with the whole task.
 
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AppConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
-import { launchSandbox, type SandboxStack } from '../../src/sandbox/start.js';
-import { launchChromium } from '../support/browser.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { SandboxStack } from '../../src/sandbox/start.js';
+import { useSandboxBrowser } from '../support/sandbox-browser.js';
 
-const SHOTS = 'test-results';
-
-let dataDir: string;
+const demo = useSandboxBrowser('link-preview');
 let stack: SandboxStack;
-let browser: Browser;
 let page: Page;
-
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'worklink-preview-'));
-  const config: AppConfig = { slack: { mode: 'sandbox' }, port: 0, dataDir, logLevel: 'warn' };
-  stack = await launchSandbox(config, { port: 0, logger: createLogger('warn', () => {}) });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1200, height: 780 } });
-  page.setDefaultTimeout(15_000);
-});
-
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state !== 'fail' || !page) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, 'link-preview-failure.png') }).catch(() => {});
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+beforeAll(() => {
+  ({ stack, page } = demo());
 });
 
 async function send(text: string): Promise<void> {

@@ -4,44 +4,19 @@
 // functions.completeSuccess, and the panel shows its outputs — the task is in the service.
 // A step with a bad input shows the app's functions.completeError sentence instead.
 
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AppConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
-import { launchSandbox, type SandboxStack } from '../../src/sandbox/start.js';
-import { launchChromium } from '../support/browser.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { SandboxStack } from '../../src/sandbox/start.js';
+import { useSandboxBrowser } from '../support/sandbox-browser.js';
 import { SureWorkClient } from '../support/sure-work.js';
 
-const SHOTS = 'test-results';
 const TITLE = 'Book the launch venue';
 
-let dataDir: string;
+const demo = useSandboxBrowser('workflows', { width: 1200, height: 900 });
 let stack: SandboxStack;
-let browser: Browser;
 let page: Page;
-
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'worklink-workflows-'));
-  const config: AppConfig = { slack: { mode: 'sandbox' }, port: 0, dataDir, logLevel: 'warn' };
-  stack = await launchSandbox(config, { port: 0, logger: createLogger('warn', () => {}) });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-  page.setDefaultTimeout(15_000);
-});
-
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state !== 'fail' || !page) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, 'workflows-failure.png') }).catch(() => {});
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+beforeAll(() => {
+  ({ stack, page } = demo());
 });
 
 describe('the Workflows panel', () => {
