@@ -190,7 +190,7 @@ describe('Add to task as comment', () => {
     expect(dm.body.text).toContain(
       '<@U_DAN> commented on *Design sign-off*: The client approved the design.',
     );
-    await h.worklink.deps.activity.idle();
+    await h.worklink.parts.activity.idle();
     expect(h.fake.callsOf('chat.postMessage').some((c) => c.body.channel === h.users.dan.id)).toBe(
       false,
     );

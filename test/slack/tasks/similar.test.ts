@@ -18,7 +18,7 @@ beforeAll(async () => {
     'Website relaunch',
   );
   await linkChannel(h, 0);
-  await h.worklink.deps.indexRefresh.runTeam(h.teamId);
+  await h.worklink.parts.indexRefresh.runTeam(h.teamId);
 });
 afterAll(() => h?.stop());
 

@@ -22,7 +22,7 @@ import type { ServiceDirectory } from '../../context/service-directory.js';
 import type { SlackMatcher } from '../../context/slack-matcher.js';
 import type { SlackUserDirectory } from '../../context/slack-users.js';
 import type { WorkClientCache } from '../../context/work-clients.js';
-import type { WorkLinks } from '../../links/addresses.js';
+import type { WorkLinks } from '../../context/work-links.js';
 import { dateIn } from '../../tasks/mine/due-groups.js';
 import { mineRows } from '../../tasks/mine/load.js';
 import { digestMessage, digestRows, hasNews } from './message.js';
