@@ -9,7 +9,7 @@ import type { WebClient } from '@slack/web-api';
 import type { WatchStatus } from '../../sync/watcher.js';
 import type { WorkClient } from '../../workapi/client.js';
 
-/** What a task card shows: gathered by tasks/card/load.ts, drawn by tasks/card/view.ts. */
+/** What a task card shows: gathered by tasks/card/load.ts, drawn by tasks/card/task-card.ts. */
 export interface TaskCardData {
   taskId: string;
   name: string;
@@ -42,7 +42,7 @@ export interface PlaceRequest {
   slack: WebClient;
 }
 
-/** The channel feeds, as `/work add` sees them (src/slack/feeds/channel-feeds.ts). */
+/** The channel feeds, as `/work add` sees them (src/slack/feeds/feeds-part.ts). */
 export interface FeedPlacement {
   /**
    * `/work add` in a channel whose feed takes the new task (its project): the feed places it

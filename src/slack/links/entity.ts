@@ -7,7 +7,7 @@ import type { EntityMetadata, EntityTypedField, KnownBlock } from '@slack/types'
 import type { TaskCardData } from '../context/ports.js';
 import { calendarDate, formatDueDate } from '../format/date-text.js';
 import { cut, esc } from '../format/text.js';
-import { assigneeText } from '../tasks/card/view.js';
+import { assigneeText } from '../tasks/card/task-card.js';
 import { ACTION } from '../ui/block-ids.js';
 
 export const TASK_ENTITY = 'slack#/entities/task';

@@ -13,7 +13,7 @@ import { ACTION } from '../../ui/block-ids.js';
 import { fitView } from '../../ui/limits.js';
 import { factsFromTask } from '../facts.js';
 import { taskCardData } from './load.js';
-import { taskCard, taskCardText } from './view.js';
+import { taskCard, taskCardText } from './task-card.js';
 
 /** The accessory of a task row: Details, or a menu of Details and "Open in …". */
 export function rowAccessory(d: Pick<TaskCardData, 'taskId' | 'open'>) {

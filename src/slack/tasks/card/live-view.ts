@@ -12,7 +12,7 @@ import { calendarDate, formatDueDate } from '../../format/date-text.js';
 import { cut, esc } from '../../format/text.js';
 import { ACTION } from '../../ui/block-ids.js';
 import { remindOverflow } from '../../ui/remind-overflow.js';
-import { assigneeText, openButtons, taskButton } from './view.js';
+import { assigneeText, openButtons, taskButton } from './task-card.js';
 
 export interface LiveMessageInput {
   kind: TaskMessageKind;

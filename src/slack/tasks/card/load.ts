@@ -1,7 +1,7 @@
 /**
  * The data of a task card, gathered: project name and statuses, assignee names, and Slack
  * mentions for assignees whose e-mail matches a Slack user. The card itself is a pure
- * function (card/view.ts).
+ * function (card/task-card.ts).
  */
 
 import { PRIORITY_NAMES } from '../../../workapi/contract.js';

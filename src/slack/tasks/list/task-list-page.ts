@@ -12,7 +12,7 @@ import { cut, esc } from '../../format/text.js';
 import { ACTION } from '../../ui/block-ids.js';
 import { readCarried } from '../../ui/metadata.js';
 import { rowAccessory } from '../card/details.js';
-import { assigneeText, statusText, taskTitle } from '../card/view.js';
+import { assigneeText, statusText, taskTitle } from '../card/task-card.js';
 
 export const PAGE_SIZE = 20;
 export type ListFilter = 'open' | 'done' | 'all';
