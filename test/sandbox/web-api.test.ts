@@ -3,8 +3,8 @@
 import { WebClient } from '@slack/web-api';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LogEntry } from '../../src/sandbox/records.js';
 import type { SandboxServer } from '../../src/sandbox/server.js';
-import type { LogEntry } from '../../src/sandbox/state.js';
 import { BOT_TOKEN, startTestSandbox } from './helpers.js';
 
 let sandbox: SandboxServer & { logs: LogEntry[] };
