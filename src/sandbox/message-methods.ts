@@ -76,7 +76,7 @@ export function messageMethods(s: SandboxState): Record<string, MethodHandler> {
       if (!message || message.ephemeralTo !== undefined) fail('message_not_found');
       const name = str(args, 'name') ?? '';
       if (!/^[a-z0-9_+-]{1,100}$/.test(name)) fail('invalid_name');
-      s.addReaction(message, name, s.bot.botUserId);
+      if (!s.addReaction(message, name, s.bot.botUserId)) fail('already_reacted');
       return {};
     },
 

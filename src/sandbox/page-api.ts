@@ -70,6 +70,7 @@ function messageForPage(m: SandboxMessage) {
     threadTs: m.threadTs ?? null,
     ephemeral: m.ephemeralTo !== undefined,
     edited: m.edited !== undefined,
+    reactions: (m.reactions ?? []).map((r) => ({ name: r.name, users: [...r.users] })),
   };
 }
 

@@ -108,6 +108,11 @@ export function messageObject(ws: WorkspaceIdentity, m: SandboxMessage): Record<
     ...(m.threadTs ? { thread_ts: m.threadTs } : {}),
     ...(m.edited ? { edited: m.edited } : {}),
     ...(m.metadata ? { metadata: m.metadata } : {}),
+    ...(m.reactions?.length
+      ? {
+          reactions: m.reactions.map((r) => ({ ...r, users: [...r.users], count: r.users.length })),
+        }
+      : {}),
     ...(fromBot
       ? {
           bot_profile: {

@@ -143,15 +143,16 @@ export class SandboxState extends EventEmitter {
     return message;
   }
 
-  /** reactions.add: once per person and name. */
-  addReaction(message: SandboxMessage, name: string, user: string): void {
+  /** reactions.add: once per person and name; false when `user` had already reacted so. */
+  addReaction(message: SandboxMessage, name: string, user: string): boolean {
     const list = message.reactions ?? [];
     const found = list.find((r) => r.name === name);
-    if (found?.users.includes(user)) return;
+    if (found?.users.includes(user)) return false;
     if (found) found.users.push(user);
     else list.push({ name, users: [user] });
     message.reactions = list;
     this.changed();
+    return true;
   }
 
   findMessage(channel: string, ts: string): SandboxMessage | undefined {

@@ -195,6 +195,36 @@ describe('chat', () => {
     ).toBe('channel_not_found');
   });
 
+  it('reactions.add reacts once per name, and messages carry their reactions', async () => {
+    const human = sandbox.state.addMessage({ channel: GENERAL, user: ALICE, text: 'React to me' });
+    const ok = await client.reactions.add({ channel: GENERAL, timestamp: human.ts, name: 'memo' });
+    expect(ok.ok).toBe(true);
+    expect(
+      (
+        await slackError(
+          client.reactions.add({ channel: GENERAL, timestamp: human.ts, name: 'memo' }),
+        )
+      ).error,
+    ).toBe('already_reacted');
+    expect(
+      (
+        await slackError(
+          client.reactions.add({ channel: GENERAL, timestamp: human.ts, name: 'A b' }),
+        )
+      ).error,
+    ).toBe('invalid_name');
+    const history = await client.conversations.history({ channel: GENERAL, limit: 1 });
+    expect(history.messages?.[0]).toMatchObject({
+      ts: human.ts,
+      reactions: [{ name: 'memo', users: [sandbox.state.bot.botUserId], count: 1 }],
+    });
+    const page = await fetch(`${sandbox.url}/sandbox/state?user=${ALICE}`);
+    const snap = (await page.json()) as { messages: Record<string, { ts: string }[]> };
+    expect(snap.messages[GENERAL]?.find((m) => m.ts === human.ts)).toMatchObject({
+      reactions: [{ name: 'memo', users: [sandbox.state.bot.botUserId] }],
+    });
+  });
+
   it('chat.getPermalink links to the page, which opens it', async () => {
     const posted = await client.chat.postMessage({ channel: GENERAL, text: 'Link me' });
     const res = await client.chat.getPermalink({ channel: GENERAL, message_ts: posted.ts ?? '' });
