@@ -17,13 +17,13 @@ import { slackErrorCode } from '../ui/error-text.js';
 import { fitMessage } from '../ui/limits.js';
 import { inModal, rowMenuTaskId, showDetails } from './card/details.js';
 import { taskCardData } from './card/load.js';
-import { taskCard, taskCardText } from './card/view.js';
+import { taskCard, taskCardText } from './card/task-card.js';
 import { type Completion, taskChanges } from './changes.js';
-import { taskCommentModal } from './comment/view.js';
+import { taskCommentModal } from './comment/comment-modals.js';
 import { completionSentence, reopenSentence, replyCompletionError } from './complete.js';
 import { openTaskForm } from './form/open.js';
 import { loadListPage } from './list/load.js';
-import { readListPageValue, taskListMessage } from './list/view.js';
+import { readListPageValue, taskListMessage } from './list/task-list-page.js';
 import { numbered } from './pick-list.js';
 
 export function register(app: App, deps: WorklinkDeps): void {

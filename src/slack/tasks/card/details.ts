@@ -7,12 +7,13 @@
 import type { KnownBlock, Overflow } from '@slack/types';
 import { runSafely } from '../../context/error-replies.js';
 import type { ActionArgs } from '../../context/on-action.js';
+import type { TaskCardData } from '../../context/ports.js';
 import type { WorkContext } from '../../context/work-context.js';
 import { ACTION } from '../../ui/block-ids.js';
 import { fitView } from '../../ui/limits.js';
 import { factsFromTask } from '../facts.js';
 import { taskCardData } from './load.js';
-import { type TaskCardData, taskCard, taskCardText } from './view.js';
+import { taskCard, taskCardText } from './task-card.js';
 
 /** The accessory of a task row: Details, or a menu of Details and "Open in …". */
 export function rowAccessory(d: Pick<TaskCardData, 'taskId' | 'open'>) {

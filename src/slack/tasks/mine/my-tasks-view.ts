@@ -10,7 +10,7 @@ import { cut, esc } from '../../format/text.js';
 import { ACTION } from '../../ui/block-ids.js';
 import { readCarried } from '../../ui/metadata.js';
 import { rowAccessory } from '../card/details.js';
-import { openButtons } from '../card/view.js';
+import { openButtons } from '../card/task-card.js';
 import { GROUP_TITLE } from './due-groups.js';
 import type { MineData, MineRow } from './load.js';
 
