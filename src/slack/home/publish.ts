@@ -19,12 +19,12 @@ import { readRowChoice } from '../tasks/card/row-menu.js';
 import { taskChanges } from '../tasks/changes.js';
 import { replyCompletionError } from '../tasks/complete.js';
 import { loadMine } from '../tasks/mine/load.js';
-import { mineHomeBlocks } from '../tasks/mine/view.js';
+import { mineHomeBlocks } from '../tasks/mine/my-tasks-view.js';
 import { openCommentForm } from '../tasks/pressed.js';
 import { ACTION } from '../ui/block-ids.js';
 import { fitView } from '../ui/limits.js';
+import { homeView } from './home-view.js';
 import { channelsOf } from './my-channels.js';
-import { homeView } from './view.js';
 
 /** Builds and publishes the Home view of `ctx.userId`. Throws when views.publish fails. */
 export async function publishHome(

@@ -15,7 +15,11 @@ import type { RouteHandler } from '../context/routes.js';
 import type { ServiceDirectory } from '../context/service-directory.js';
 import type { SlackMatcher } from '../context/slack-matcher.js';
 import type { WorkClientCache } from '../context/work-clients.js';
-import { EVENTS_ROUTE, type EventsReceiverOptions, eventsHandler } from './events-receiver.js';
+import {
+  EVENTS_ROUTE,
+  type EventsReceiverOptions,
+  eventsHandler,
+} from '../service-events/events-receiver.js';
 import { appPreparer } from './prepare.js';
 import { NotifyWorker, type NotifyWorkerOptions } from './worker.js';
 

@@ -15,7 +15,7 @@ import { showDetails } from './card/details.js';
 import { readRowChoice } from './card/row-menu.js';
 import { openTaskForm } from './form/open.js';
 import { loadListPage } from './list/load.js';
-import { readListPageValue, taskListMessage } from './list/view.js';
+import { readListPageValue, taskListMessage } from './list/task-list-page.js';
 import { openCommentForm, statusPressed } from './pressed.js';
 
 export function register(app: App, deps: WorklinkDeps): void {

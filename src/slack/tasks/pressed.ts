@@ -11,9 +11,9 @@ import { slackErrorCode } from '../ui/error-text.js';
 import { fitMessage } from '../ui/limits.js';
 import { inModal } from './card/details.js';
 import { taskCardData } from './card/load.js';
-import { taskCard, taskCardText } from './card/view.js';
+import { taskCard, taskCardText } from './card/task-card.js';
 import { type Completion, taskChanges } from './changes.js';
-import { taskCommentModal } from './comment/view.js';
+import { taskCommentModal } from './comment/comment-modals.js';
 import { completionSentence, reopenSentence, replyCompletionError } from './complete.js';
 import { numbered } from './pick-list.js';
 

@@ -86,7 +86,7 @@ describe('connected', () => {
   });
 
   it('is personal: a non-admin sees their own tasks, no connection details, no admin commands', async () => {
-    await stack().worklink.deps.indexRefresh.runTeam(stack().teamId);
+    await stack().worklink.parts.indexRefresh.runTeam(stack().teamId);
     const shown = JSON.stringify((await openHome(CAROL)).blocks);
     expect(shown).toContain(`Connected to *${stack().setup.seed?.workspaceName}*.`);
     expect(shown).not.toContain('by <@');

@@ -5,7 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SlackView } from '../../../src/sandbox/state.js';
-import { HOME_CONNECT_ME, OWN_KEY_CALLBACK_ID } from '../../../src/slack/identity/view.js';
+import {
+  HOME_CONNECT_ME,
+  OWN_KEY_CALLBACK_ID,
+} from '../../../src/slack/identity/connect-me-modal.js';
 import { waitFor } from '../../sandbox/helpers.js';
 import { useSandboxStack } from '../../support/sandbox-stack.js';
 

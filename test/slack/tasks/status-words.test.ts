@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { cardDataFrom } from '../../../src/slack/tasks/card/load.js';
-import { mineRowText } from '../../../src/slack/tasks/mine/view.js';
+import { mineRowText } from '../../../src/slack/tasks/mine/my-tasks-view.js';
 import { type Harness, startHarness } from '../../support/harness.js';
 import { linkChannel, statusesOf } from './helpers.js';
 

@@ -7,11 +7,12 @@
 import type { KnownBlock } from '@slack/types';
 import { runSafely } from '../../context/error-replies.js';
 import type { ActionArgs } from '../../context/on-action.js';
+import type { TaskCardData } from '../../context/ports.js';
 import type { WorkContext } from '../../context/work-context.js';
 import { fitView } from '../../ui/limits.js';
 import { factsFromTask } from '../facts.js';
 import { taskCardData } from './load.js';
-import { taskCard, taskCardText } from './view.js';
+import { taskCard, taskCardText } from './task-card.js';
 
 /** Whether the button was pressed inside a modal (then views.push, not views.open). */
 export function inModal(args: ActionArgs): boolean {

@@ -1,24 +1,24 @@
 /**
  * The data of a task card, gathered: project name and statuses, assignee names, and Slack
  * mentions for assignees whose e-mail matches a Slack user. The card itself is a pure
- * function (card/view.ts).
+ * function (card/task-card.ts).
  */
 
 import { PRIORITY_NAMES } from '../../../workapi/contract.js';
 import { orDebug } from '../../context/error-replies.js';
-import type { WorkContext } from '../../context/work-context.js';
+import type { TaskCardData } from '../../context/ports.js';
+import type { TeamReader } from '../../context/team-scope.js';
 import { indexedStatusName, statusWords } from '../../format/status-words.js';
 import { slackIdsFor, userName, workspaceUsers } from '../../people/service-users.js';
 import type { TaskFacts } from '../facts.js';
 import { loadProjectInfo, type ProjectInfo } from '../project-info.js';
-import type { TaskCardData } from './view.js';
 
 /**
  * Everything the card shows. Look-ups that fail leave their part out (a card without the
  * project name beats no card); `project` may be passed when already loaded.
  */
 export async function taskCardData(
-  ctx: WorkContext,
+  ctx: TeamReader,
   facts: TaskFacts,
   project?: ProjectInfo,
 ): Promise<TaskCardData> {
@@ -50,7 +50,7 @@ export async function taskCardData(
 
 /** The card data with its "Open in …" address, when one is known. */
 export function withOpenIn(
-  ctx: Pick<WorkContext, 'deps' | 'teamId'>,
+  ctx: Pick<TeamReader, 'deps' | 'teamId'>,
   data: TaskCardData,
   projectId: string | undefined,
 ): TaskCardData {

@@ -11,8 +11,8 @@
  */
 import type { Button, Overflow, PlainTextOption } from '@slack/types';
 import type { ActionArgs } from '../../context/on-action.js';
+import type { TaskCardData } from '../../context/ports.js';
 import { ACTION } from '../../ui/block-ids.js';
-import type { TaskCardData } from './view.js';
 
 export type RowChoice = 'complete' | 'details' | 'comment';
 

@@ -23,7 +23,7 @@ import {
   type TaskFormMeta,
   type TaskFormValues,
   taskFormModal,
-} from './view.js';
+} from './task-form-modal.js';
 
 export type OpenFormRequest =
   | {

@@ -24,7 +24,7 @@ import {
   type TaskFormMeta,
   type TaskFormValues,
   taskBlockId,
-} from './view.js';
+} from './task-form-modal.js';
 
 // ── Reading a submission ─────────────────────────────────────────────────────
 

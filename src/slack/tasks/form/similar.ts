@@ -12,7 +12,7 @@ import { errMessage } from '../../context/error-replies.js';
 import { cut, esc } from '../../format/text.js';
 import { fitView } from '../../ui/limits.js';
 import { readTaskFormValues } from './read.js';
-import { readTaskFormMeta, TASK_ACTION } from './view.js';
+import { readTaskFormMeta, TASK_ACTION } from './task-form-modal.js';
 
 export const SIMILAR_BLOCK = 'task_similar';
 /** How many similar tasks the hint names. */

@@ -13,7 +13,7 @@ import { cardDataFrom, withOpenIn } from '../card/load.js';
 import { factsFromTask } from '../facts.js';
 import { dateIn } from '../mine/due-groups.js';
 import { loadProjectInfo } from '../project-info.js';
-import { type ListFilter, PAGE_SIZE, pageCount, type TaskListData } from './view.js';
+import { type ListFilter, PAGE_SIZE, pageCount, type TaskListData } from './task-list-page.js';
 
 export const LIST_CONCURRENCY = 8;
 

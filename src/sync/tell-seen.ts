@@ -7,11 +7,13 @@
  * assignees through the outbox). The index decides what is new (one reader tells a change),
  * so nothing here dedupes. With no actor the change is told as made "in the service".
  */
-import type { Actor, TaskActivityHub } from '../../activity/hub.js';
-import type { Store } from '../../store/index.js';
-import type { SeenTaskChange } from '../../sync/seen-change.js';
-import type { SeenComment } from '../../sync/task-sightings.js';
-import { commentMark } from './change-events.js';
+import type { Actor, TaskActivityHub } from '../activity/hub.js';
+import type { Store } from '../store/index.js';
+import type { SeenTaskChange } from './seen-change.js';
+import type { SeenComment } from './task-sightings.js';
+
+/** The mark a comment is told under once, whoever sees it first (events, answers, Worklink). */
+export const commentMark = (teamId: string, commentId: string) => `comment:${teamId}:${commentId}`;
 
 /** Where a change nobody is named for was made. */
 export const IN_SERVICE = 'in the service';

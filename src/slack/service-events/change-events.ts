@@ -22,6 +22,7 @@ import type { Store } from '../../store/index.js';
 import type { SeenTaskChange } from '../../sync/seen-change.js';
 import { describeSeen } from '../../sync/seen-change.js';
 import { sightingFromTask } from '../../sync/task-sightings.js';
+import { commentMark } from '../../sync/tell-seen.js';
 import { responses } from '../../workapi/contract.js';
 
 const Person = z.looseObject({ id: z.string().max(200), name: z.string().max(500).optional() });
@@ -66,7 +67,6 @@ export interface ChangeEventsOptions {
 }
 
 /** The comment mark both paths set: the first to set it tells the comment. */
-export const commentMark = (teamId: string, commentId: string) => `comment:${teamId}:${commentId}`;
 
 /**
  * Checks and takes in a change event: 400's text when it is not well formed, else undefined

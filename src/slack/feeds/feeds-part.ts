@@ -15,33 +15,25 @@ import type { TaskActivity } from '../../activity/hub.js';
 import type { LongLivedPart } from '../../long-lived-part.js';
 import type { ChannelFeed } from '../../store/channel-feeds.js';
 import type { Store } from '../../store/index.js';
-import { isWorkApiError } from '../../workapi/client.js';
+import { isWorkApiError, type WorkClient } from '../../workapi/client.js';
 import type { Task } from '../../workapi/contract.js';
-import type { WorklinkDeps } from '../context/deps.js';
 import { errMessage } from '../context/error-replies.js';
-import { buildWorkContext, type WorkContext } from '../context/work-context.js';
+import type { FeedPlacement } from '../context/ports.js';
+import type { ServiceDirectory } from '../context/service-directory.js';
+import type { SlackMatcher } from '../context/slack-matcher.js';
+import type { TeamReader } from '../context/team-scope.js';
+import type { WorkLinks } from '../context/work-links.js';
 import { inDirectMessage } from '../shared/project-here.js';
 import { taskCardData } from '../tasks/card/load.js';
-import type { TaskCardData } from '../tasks/card/view.js';
 import { factsFromTask } from '../tasks/facts.js';
-import { type CardLoader, FeedCards, type FeedPlace } from './feed-cards.js';
+import { type CardLoader, FeedCards } from './feed-cards.js';
 import { feedEventOf, filterFactsOf, passes } from './feed-choice.js';
 import { taskLabel, threadReplyText } from './feed-text.js';
 import { peopleLabels, whoActed } from './people-labels.js';
 
-export interface ChannelFeedsPart extends LongLivedPart {
-  /** The hub's listener (registered by start/worklink.ts). */
+export interface ChannelFeedsPart extends LongLivedPart, FeedPlacement {
+  /** The hub's listener (registered by start/parts.ts). */
   onActivity(teamId: string, activity: TaskActivity): Promise<void>;
-  /**
-   * `/work add` in a channel whose feed takes the new task (its project): the feed places it
-   * — its card is the confirmation, or past the burst rule a line in the summary. Undefined
-   * when the channel has no feed for it (the command posts its own card).
-   */
-  placeHere(
-    ctx: WorkContext,
-    data: TaskCardData,
-    projectId: string,
-  ): Promise<FeedPlace | undefined>;
   /** Resolves when no feed post is waiting or running (tests). */
   idle(): Promise<void>;
 }
@@ -52,7 +44,12 @@ export interface ChannelFeedsDeps {
   store: Store;
   logger: Logger;
   slackFor(teamId: string): Promise<WebClient | undefined>;
-  deps(): WorklinkDeps;
+  /** The team's WorkClient, or undefined when it has no usable connection. */
+  workFor(teamId: string): Promise<WorkClient | undefined>;
+  /** Who is who and where tasks live (the cards): the app's caches. */
+  directory: ServiceDirectory;
+  matcher: SlackMatcher;
+  links: WorkLinks;
   /** How long a task not made from Slack waits for the Slack path (the events' grace). */
   graceMs(): number;
   now(): number;
@@ -77,15 +74,16 @@ export function createChannelFeeds(o: ChannelFeedsDeps): ChannelFeedsPart {
       waits.add(done);
     });
 
-  const contextFor = async (teamId: string): Promise<WorkContext | undefined> => {
-    const slack = await o.slackFor(teamId);
-    if (!slack) return undefined;
-    const ctx = await buildWorkContext(o.deps(), { teamId, userId: '', slack });
-    return ctx.connection ? ctx : undefined;
+  /** The team as the feed reads and posts for it; undefined when it cannot. */
+  const contextFor = async (teamId: string, slack?: WebClient): Promise<TeamReader | undefined> => {
+    const [bot, work] = await Promise.all([slack ?? o.slackFor(teamId), o.workFor(teamId)]);
+    if (!bot || !work) return undefined;
+    const { store, logger, directory, matcher, links } = o;
+    return { teamId, work, store, logger, slack: bot, deps: { directory, matcher, links } };
   };
 
   /** The task, read once however many feeds ask (undefined: it cannot be read). */
-  const readerFor = (ctx: WorkContext, taskId: string): TaskReader => {
+  const readerFor = (ctx: TeamReader, taskId: string): TaskReader => {
     let reading: Promise<Task | undefined> | undefined;
     return () => {
       reading ??= ctx.work.getTask(taskId).catch((e: unknown) => {
@@ -98,7 +96,7 @@ export function createChannelFeeds(o: ChannelFeedsDeps): ChannelFeedsPart {
     };
   };
 
-  const loaderFor = (ctx: WorkContext, read: TaskReader): CardLoader => {
+  const loaderFor = (ctx: TeamReader, read: TaskReader): CardLoader => {
     let loading: ReturnType<CardLoader> | undefined;
     return () => {
       loading ??= read().then((task) =>
@@ -183,7 +181,7 @@ export function createChannelFeeds(o: ChannelFeedsDeps): ChannelFeedsPart {
     for (const feed of heard) await say(ctx, a.taskId, feed.channelId, line ?? text);
   }
 
-  async function say(ctx: WorkContext, taskId: string, channel: string, text: string, ts?: string) {
+  async function say(ctx: TeamReader, taskId: string, channel: string, text: string, ts?: string) {
     try {
       await ctx.slack.chat.postMessage({ channel, text, ...(ts ? { thread_ts: ts } : {}) });
     } catch (e) {
@@ -207,16 +205,18 @@ export function createChannelFeeds(o: ChannelFeedsDeps): ChannelFeedsPart {
       running.add(job);
       return job;
     },
-    async placeHere(ctx, data, projectId) {
-      const channelId = ctx.channelId;
-      if (stopped || !channelId || inDirectMessage(ctx)) return undefined;
-      if ((await ctx.store.channelProjects.get(ctx.teamId, channelId))?.projectId !== projectId) {
+    async placeHere(request, data, projectId) {
+      const { teamId, channelId } = request;
+      if (stopped || !channelId || inDirectMessage(request)) return undefined;
+      if ((await o.store.channelProjects.get(teamId, channelId))?.projectId !== projectId) {
         return undefined;
       }
-      const feed = await ctx.store.channelFeeds.get(ctx.teamId, channelId);
+      const feed = await o.store.channelFeeds.get(teamId, channelId);
       if (!feed?.events.includes('created')) return undefined;
+      const ctx = await contextFor(teamId, request.slack);
+      if (!ctx) return undefined;
       if ((await heardBy([feed], readerFor(ctx, data.taskId))).length === 0) return undefined;
-      return cards.place(ctx, channelId, data.taskId, `<@${ctx.userId}>`, async () => data);
+      return cards.place(ctx, channelId, data.taskId, `<@${request.userId}>`, async () => data);
     },
     async idle() {
       while (running.size) await Promise.all(running);

@@ -3,12 +3,12 @@
  * one menu (Mark complete, Details, Open in …). Pure; the same message is DMed at 09:00 and shown by `/work digest`.
  */
 import type { KnownBlock } from '@slack/types';
-import { formatDueDate } from '../../format/date-text.js';
-import { cut } from '../../format/text.js';
-import { taskRowMenu } from '../../tasks/card/row-menu.js';
-import { addDays } from '../../tasks/mine/due-groups.js';
-import type { MineRow } from '../../tasks/mine/load.js';
-import { mineRowText } from '../../tasks/mine/view.js';
+import { formatDueDate } from '../format/date-text.js';
+import { cut } from '../format/text.js';
+import { taskRowMenu } from '../tasks/card/row-menu.js';
+import { addDays } from '../tasks/mine/due-groups.js';
+import type { MineRow } from '../tasks/mine/load.js';
+import { mineRowText } from '../tasks/mine/my-tasks-view.js';
 
 /** Rows a section shows at most; its count and "…and N more" say the rest. */
 const PER_SECTION = 5;

@@ -6,12 +6,13 @@
 
 import type { Button, KnownBlock } from '@slack/types';
 import { z } from 'zod';
+import type { TaskCardData } from '../../context/ports.js';
 import { calendarDate, formatDueDate } from '../../format/date-text.js';
 import { cut, esc } from '../../format/text.js';
 import { ACTION } from '../../ui/block-ids.js';
 import { readCarried } from '../../ui/metadata.js';
 import { taskRowMenu } from '../card/row-menu.js';
-import { assigneeText, statusText, type TaskCardData, taskTitle } from '../card/view.js';
+import { assigneeText, statusText, taskTitle } from '../card/task-card.js';
 
 export const PAGE_SIZE = 20;
 export type ListFilter = 'open' | 'done' | 'all';

@@ -7,7 +7,11 @@
  */
 import type { Button, HomeView, KnownBlock } from '@slack/types';
 import { cut, esc } from '../format/text.js';
-import { HOME_CONNECT_ME, HOME_DISCONNECT_ME, settingsHomeBlocks } from '../identity/view.js';
+import {
+  HOME_CONNECT_ME,
+  HOME_DISCONNECT_ME,
+  settingsHomeBlocks,
+} from '../identity/connect-me-modal.js';
 import { ACTION } from '../ui/block-ids.js';
 import { context, packed, section } from '../ui/blocks.js';
 
@@ -28,7 +32,7 @@ export interface HomeInput {
   commands: readonly { usage: string; summary: string; group?: string; adminOnly?: boolean }[];
   /** The reader is a Slack admin or owner (sees the connection's details, admin commands). */
   admin: boolean;
-  /** The reader's My tasks blocks (tasks/mine/view.ts), when connected. */
+  /** The reader's My tasks blocks (tasks/mine/my-tasks-view.ts), when connected. */
   myTasks?: readonly KnownBlock[];
   /** How the reader acts in the service (identity/me.ts) and whether they have their own key. */
   you?: { text: string; ownKey: boolean };

@@ -2,11 +2,11 @@
  * `/work digest` (my digest, now), listed with `/work notify` (notify-command.ts) under
  * Notifications.
  */
-import type { Subcommand } from '../../commands/router.js';
-import { serviceUserOf } from '../../people/service-user-of.js';
-import { dateIn } from '../../tasks/mine/due-groups.js';
-import { mineRows } from '../../tasks/mine/load.js';
-import { notifyCommand } from '../notify-command.js';
+import type { Subcommand } from '../commands/router.js';
+import { notifyCommand } from '../notify/notify-command.js';
+import { serviceUserOf } from '../people/service-user-of.js';
+import { dateIn } from '../tasks/mine/due-groups.js';
+import { mineRows } from '../tasks/mine/load.js';
 import { digestMessage, digestRows } from './message.js';
 
 const digestCommand: Subcommand = {

@@ -4,28 +4,11 @@
  * Its buttons carry the task id, so they work wherever the card is (channel, ephemeral, DM).
  */
 import type { Button, KnownBlock, SectionBlock } from '@slack/types';
+import type { TaskCardData } from '../../context/ports.js';
+import { openInButton } from '../../context/work-links.js';
 import { formatDueDate } from '../../format/date-text.js';
 import { cut, esc } from '../../format/text.js';
-import { openInButton } from '../../links/addresses.js';
 import { ACTION } from '../../ui/block-ids.js';
-
-export interface TaskCardData {
-  taskId: string;
-  name: string;
-  /** TaskNumber, when known (update task answers it; get task does not). */
-  number?: number;
-  projectName?: string;
-  groupName?: string;
-  status: { name: string; done: boolean };
-  assignees: { name: string; slackUserId?: string }[];
-  /** As the service sent it; shown as its UTC calendar date. */
-  dueDate?: string;
-  priorityName?: string;
-  estimate?: number;
-  milestone?: number;
-  /** "Open in …": the task's address in the service, when one is known (links/addresses.ts). */
-  open?: { label: string; url: string };
-}
 
 /** The "Open in …" URL button of a task, when its address is known. */
 export function openButtons(d: Pick<TaskCardData, 'open'>): Button[] {

@@ -53,10 +53,10 @@ afterAll(async () => {
 describe('the daily digest', () => {
   it('goes out at 09:00 in each person’s own time zone, once', async () => {
     now = at('2026-11-22T23:59:00Z'); // Tokyo 08:59 Monday; Berlin Sunday night
-    expect(await h.worklink.deps.digest!.runOnce()).toBe(0);
+    expect(await h.worklink.parts.digest!.runOnce()).toBe(0);
 
     now = at('2026-11-23T00:00:00Z'); // Tokyo 09:00
-    expect(await h.worklink.deps.digest!.runOnce()).toBe(1);
+    expect(await h.worklink.parts.digest!.runOnce()).toBe(1);
     const dm = await h.fake.waitForCall('chat.postMessage', (c) => c.body.channel === 'U_CAROL');
     expect(dm.body.text).toBe('Your tasks for Mon, Nov 23, 2026: 1 overdue, 1 due tomorrow.');
     const blocks = JSON.stringify(dm.body.blocks);
@@ -69,16 +69,16 @@ describe('the daily digest', () => {
     expect(blocks).toContain('"value":"complete:');
 
     now = at('2026-11-23T08:00:00Z'); // Berlin 09:00, Tokyo 17:00
-    expect(await h.worklink.deps.digest!.runOnce()).toBe(1);
+    expect(await h.worklink.parts.digest!.runOnce()).toBe(1);
     const bob = await h.fake.waitForCall('chat.postMessage', (c) => c.body.channel === 'U_BOB');
     expect(bob.body.text).toBe('Your tasks for Mon, Nov 23, 2026: 1 due today.');
 
     // Looking again the same morning queues nothing.
     now = at('2026-11-23T09:30:00Z');
-    expect(await h.worklink.deps.digest!.runOnce()).toBe(0);
+    expect(await h.worklink.parts.digest!.runOnce()).toBe(0);
     // Dan (Los Angeles) has nothing due: at his 09:00 the day is marked done, no DM, ever.
     now = at('2026-11-23T17:05:00Z');
-    expect(await h.worklink.deps.digest!.runOnce()).toBe(0);
+    expect(await h.worklink.parts.digest!.runOnce()).toBe(0);
     expect(digestRowsOf('U_DAN')).toEqual([
       expect.objectContaining({ task_id: 'digest:2026-11-23', status: 'skipped' }),
     ]);
@@ -93,12 +93,12 @@ describe('the daily digest', () => {
     h = await startHarness({ dataDir, clock: () => now });
     // The next minute's look (this minute's was made, before the restart).
     now += 60_000;
-    expect(await h.worklink.deps.digest!.runOnce()).toBe(0);
+    expect(await h.worklink.parts.digest!.runOnce()).toBe(0);
     expect(digestRowsOf('U_CAROL')).toHaveLength(1);
     expect(digestRowsOf('U_BOB')).toHaveLength(1);
     // The next weekday it comes again.
     now = at('2026-11-24T00:10:00Z'); // Tokyo Tuesday 09:10
-    expect(await h.worklink.deps.digest!.runOnce()).toBe(1);
+    expect(await h.worklink.parts.digest!.runOnce()).toBe(1);
     expect(
       digestRowsOf('U_CAROL')
         .map((r) => r.task_id)
@@ -108,14 +108,14 @@ describe('the daily digest', () => {
 
   it('skips weekends and people who turned it off', async () => {
     now = at('2026-11-28T08:30:00Z'); // Saturday in Berlin and Tokyo
-    expect(await h.worklink.deps.digest!.runOnce()).toBe(0);
+    expect(await h.worklink.parts.digest!.runOnce()).toBe(0);
 
     const res = await h.slack.slashCommand('notify digest off', { userId: 'U_BOB' });
     expect((await h.replyTo(res)).text).toBe(
       'Daily digest (weekdays at 09:00 your time) is now *off* for you.',
     );
     now = at('2026-11-30T08:30:00Z'); // Monday, Berlin 09:30
-    await h.worklink.deps.digest!.runOnce();
+    await h.worklink.parts.digest!.runOnce();
     expect(digestRowsOf('U_BOB').map((r) => r.task_id)).toEqual(['digest:2026-11-23']);
   });
 });
