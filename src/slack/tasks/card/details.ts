@@ -7,7 +7,6 @@
 import type { KnownBlock } from '@slack/types';
 import { runSafely } from '../../context/error-replies.js';
 import type { ActionArgs } from '../../context/on-action.js';
-import type { TaskCardData } from '../../context/ports.js';
 import type { WorkContext } from '../../context/work-context.js';
 import { fitView } from '../../ui/limits.js';
 import { factsFromTask } from '../facts.js';
