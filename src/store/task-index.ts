@@ -8,7 +8,7 @@
  */
 import type Database from 'better-sqlite3';
 import { fillWords } from './fill-words.js';
-import type { Sync } from './sync.js';
+import type { Sync } from './sqlite/async-over-sync.js';
 import { queryWords, wordsText } from './words.js';
 
 export interface IndexedTask {

@@ -7,7 +7,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { firstHourSeed } from '../../../src/sandbox/first-hour.js';
-import type { SlackView } from '../../../src/sandbox/state.js';
+import type { SlackView } from '../../../src/sandbox/records.js';
 import { workSubcommands } from '../../../src/slack/app.js';
 import { WorkRouter } from '../../../src/slack/commands/router.js';
 import { dateIn } from '../../../src/slack/tasks/mine/due-groups.js';
