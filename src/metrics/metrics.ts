@@ -6,7 +6,7 @@
  * optional, so nothing is measured when nobody asks.
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { OutboxStatus } from '../store/outbox.js';
+import type { OutboxStatus } from '../store/index.js';
 
 /** What a scrape reads from the running app. */
 export interface MetricsSources {
