@@ -7,7 +7,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { InteractionResult, Interactions } from './interactions.js';
 import type { AppSurface } from './manifest.js';
-import type { SandboxMessage, SandboxState } from './state.js';
+import type { SandboxMessage } from './records.js';
+import type { SandboxState } from './state.js';
 import type { SuggestResult } from './suggestions.js';
 
 const Id = z.string().min(1).max(255);
@@ -69,6 +70,7 @@ function messageForPage(m: SandboxMessage) {
     threadTs: m.threadTs ?? null,
     ephemeral: m.ephemeralTo !== undefined,
     edited: m.edited !== undefined,
+    reactions: (m.reactions ?? []).map((r) => ({ name: r.name, users: [...r.users] })),
   };
 }
 

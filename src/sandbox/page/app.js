@@ -10,7 +10,7 @@ import {
   renderBlocks,
   textHtml,
 } from './blocks.js';
-import { mrkdwnToHtml } from './mrkdwn.js';
+import { emojify, mrkdwnToHtml } from './mrkdwn.js';
 import { drawPanel, renderPreviews } from './previews.js';
 
 const $ = (id) => document.getElementById(id);
@@ -373,6 +373,7 @@ function drawMessage(channelId, m) {
         ]),
         m.ephemeral ? el('div', { class: 'ephemeral-note', text: 'Only visible to you' }) : null,
         body,
+        drawReactions(m),
         m.ephemeral
           ? el('button', {
               type: 'button',
@@ -384,6 +385,33 @@ function drawMessage(channelId, m) {
       ]),
       messageMenu(channelId, m),
     ],
+  );
+}
+
+/**
+ * The reactions under a message, as Slack shows them: each emoji with its count, and who
+ * reacted on hover ("Worklink reacted with :memo:").
+ */
+function drawReactions(m) {
+  if (!m.reactions?.length) return null;
+  return el(
+    'ul',
+    { class: 'reactions', 'aria-label': 'Reactions' },
+    m.reactions.map((r) => {
+      const who = r.users.map((id) => userById(id)?.realName ?? id).join(', ');
+      return el(
+        'li',
+        {
+          class: `reaction${r.users.includes(ui.me) ? ' mine' : ''}`,
+          title: `${who} reacted with :${r.name}:`,
+          'aria-label': `${r.name}: ${who}`,
+        },
+        [
+          el('span', { class: 'emoji', text: emojify(`:${r.name}:`) }),
+          el('span', { class: 'count', text: String(r.users.length) }),
+        ],
+      );
+    }),
   );
 }
 

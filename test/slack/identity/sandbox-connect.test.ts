@@ -4,7 +4,7 @@
  * then done as Bob in the embedded service.
  */
 import { describe, expect, it } from 'vitest';
-import type { SlackView } from '../../../src/sandbox/state.js';
+import type { SlackView } from '../../../src/sandbox/records.js';
 import {
   HOME_CONNECT_ME,
   OWN_KEY_CALLBACK_ID,
