@@ -8,7 +8,7 @@
  * takes it then. Outbox rows have their own lease columns (src/store/outbox.ts).
  */
 import type Database from 'better-sqlite3';
-import type { Sync } from './sync.js';
+import type { Sync } from './sqlite/async-over-sync.js';
 
 export interface TakenLease {
   key: string;

@@ -1,15 +1,14 @@
 /**
- * The daily digest: a person's overdue tasks and those due today and tomorrow, each with
- * Mark complete and Open. Pure; the same message is DMed at 09:00 and shown by `/work digest`.
+ * The daily digest: a person's overdue tasks and those due today and tomorrow, each row with
+ * one menu (Mark complete, Details, Open in …). Pure; the same message is DMed at 09:00 and shown by `/work digest`.
  */
 import type { KnownBlock } from '@slack/types';
 import { formatDueDate } from '../format/date-text.js';
 import { cut } from '../format/text.js';
-import { openButtons, taskButton } from '../tasks/card/task-card.js';
+import { taskRowMenu } from '../tasks/card/row-menu.js';
 import { addDays } from '../tasks/mine/due-groups.js';
 import type { MineRow } from '../tasks/mine/load.js';
 import { mineRowText } from '../tasks/mine/my-tasks-view.js';
-import { ACTION } from '../ui/block-ids.js';
 
 /** Rows a section shows at most; its count and "…and N more" say the rest. */
 const PER_SECTION = 5;
@@ -80,18 +79,13 @@ export function digestMessage(
       elements: [{ type: 'mrkdwn', text: `*${TITLE[group]} (${list.length})*` }],
     });
     list.slice(0, PER_SECTION).forEach((r) => {
-      blocks.push(
-        { type: 'section', text: { type: 'mrkdwn', text: cut(mineRowText(r), 3000) } },
-        {
-          type: 'actions',
-          block_id: `digest_task_${group}_${r.taskId.slice(-8)}`,
-          elements: [
-            taskButton(r.taskId, 'Mark complete', ACTION.taskComplete, 'primary'),
-            taskButton(r.taskId, 'Details', ACTION.taskOpen),
-            ...openButtons(r),
-          ],
-        },
-      );
+      // One line, one menu (Mark complete, Details, Open in …): not a row of buttons.
+      blocks.push({
+        type: 'section',
+        block_id: `digest_task_${group}_${r.taskId.slice(-8)}`,
+        text: { type: 'mrkdwn', text: cut(mineRowText(r), 3000) },
+        accessory: taskRowMenu(r, ['complete', 'details']),
+      });
     });
     if (list.length > PER_SECTION) {
       blocks.push({

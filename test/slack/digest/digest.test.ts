@@ -64,8 +64,9 @@ describe('the daily digest', () => {
     expect(blocks).toContain(':warning: overdue (due Fri, Nov 20, 2026)');
     expect(blocks).toContain('Carol tomorrow');
     expect(blocks).not.toContain('Carol next month');
-    expect(blocks).toContain(ACTION.taskComplete);
-    expect(blocks).toContain(ACTION.taskOpen);
+    // One menu per row: Mark complete and Details (row-menu.ts values).
+    expect(blocks).toContain(ACTION.taskRowMenu);
+    expect(blocks).toContain('"value":"complete:');
 
     now = at('2026-11-23T08:00:00Z'); // Berlin 09:00, Tokyo 17:00
     expect(await h.worklink.parts.digest!.runOnce()).toBe(1);

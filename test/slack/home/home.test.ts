@@ -104,19 +104,19 @@ describe('connected', () => {
       expect(shown).toContain('*Due today*');
     }
     expect(shown).toContain('#2 *Design the home page* · Website relaunch · due ');
-    expect(shown).toContain(ACTION.homeTaskComplete);
+    expect(shown).toContain(ACTION.homeTaskMenu);
     expect(shown).not.toContain('Draft the sitemap'); // Bob's alone
     expect(JSON.stringify((await openHome(BOB)).blocks)).toContain('Draft the sitemap');
   });
 
-  it('Mark complete on My tasks completes the task and publishes Home again without it', async () => {
+  it('Mark complete in a My tasks row’s menu completes the task and publishes Home again without it', async () => {
     const task = (
       await stack().worklink.store.taskIndex.search(stack().teamId, 'design home page')
     )[0];
     expect(task).toBeDefined();
     const home = await openHome(CAROL);
     const hash = home.hash;
-    await press(CAROL, home, ACTION.homeTaskComplete, task?.taskId);
+    await press(CAROL, home, ACTION.homeTaskMenu, `complete:${task?.taskId}`);
     const again = await waitFor(() => {
       const view = state().views.get(home.id)?.view;
       return view && view.hash !== hash ? view : undefined;

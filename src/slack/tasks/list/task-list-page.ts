@@ -11,7 +11,7 @@ import { calendarDate, formatDueDate } from '../../format/date-text.js';
 import { cut, esc } from '../../format/text.js';
 import { ACTION } from '../../ui/block-ids.js';
 import { readCarried } from '../../ui/metadata.js';
-import { rowAccessory } from '../card/details.js';
+import { taskRowMenu } from '../card/row-menu.js';
 import { assigneeText, statusText, taskTitle } from '../card/task-card.js';
 
 export const PAGE_SIZE = 20;
@@ -85,7 +85,7 @@ export function taskListMessage(d: TaskListData): { text: string; blocks: KnownB
       type: 'section',
       block_id: `task_row_${i}`,
       text: { type: 'mrkdwn', text: cut(`${taskTitle(row)}\n${details}`, 3000) },
-      accessory: rowAccessory(row),
+      accessory: taskRowMenu(row),
     });
   });
   const pages = pageCount(d.total);

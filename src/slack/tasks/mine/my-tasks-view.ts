@@ -1,16 +1,17 @@
 /**
  * "My tasks" as a message (`/work list mine`, paged like `/work list`) and as App Home
- * blocks (with Mark complete / Open / Comment). Pure. Paging buttons carry {user, page}.
+ * blocks (each row with one menu: Mark complete, Details, Comment, Open in …). Pure.
+ * Paging buttons carry {user, page}.
  */
 
 import type { Button, KnownBlock } from '@slack/types';
 import { z } from 'zod';
 import { formatDueDate } from '../../format/date-text.js';
+import { statusWords } from '../../format/status-words.js';
 import { cut, esc } from '../../format/text.js';
 import { ACTION } from '../../ui/block-ids.js';
 import { readCarried } from '../../ui/metadata.js';
-import { rowAccessory } from '../card/details.js';
-import { openButtons } from '../card/task-card.js';
+import { taskRowMenu } from '../card/row-menu.js';
 import { GROUP_TITLE } from './due-groups.js';
 import type { MineData, MineRow } from './load.js';
 
@@ -34,7 +35,7 @@ export function mineRowText(row: MineRow): string {
       : row.dueDate
         ? `due ${formatDueDate(row.dueDate)}`
         : undefined;
-  return [name, esc(row.projectName), due, esc(row.statusName ?? 'Open')]
+  return [name, esc(row.projectName), due, esc(statusWords(row.statusName, row.done))]
     .filter(Boolean)
     .join(' · ');
 }
@@ -84,7 +85,7 @@ export function mineMessage(
         type: 'section',
         block_id: `mine_row_${i}`,
         text: { type: 'mrkdwn', text: cut(mineRowText(r), 3000) },
-        accessory: rowAccessory(r),
+        accessory: taskRowMenu(r),
       },
     ]),
   );
@@ -120,25 +121,17 @@ export function mineHomeBlocks(
     blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: 'No open tasks. Nice.' }] });
     return blocks;
   }
-  const button = (text: string, actionId: string, taskId: string, style?: 'primary'): Button => ({
-    ...navButton(text, actionId, taskId),
-    ...(style ? { style } : {}),
-  });
   const pages = Math.max(1, Math.ceil(d.rows.length / limit));
   const at = Math.min(Math.max(0, page), pages - 1);
   const first = at * limit;
   blocks.push(
+    // One line, one menu per task (Slack allows 100 blocks in a Home tab).
     ...grouped(d.rows.slice(first, first + limit), (r, i) => [
-      { type: 'section', text: { type: 'mrkdwn', text: cut(mineRowText(r), 3000) } },
       {
-        type: 'actions',
+        type: 'section',
         block_id: `home_task_${i}`,
-        elements: [
-          button('Mark complete', ACTION.homeTaskComplete, r.taskId, 'primary'),
-          button('Details', ACTION.taskOpen, r.taskId),
-          button('Comment', ACTION.taskComment, r.taskId),
-          ...openButtons(r),
-        ],
+        text: { type: 'mrkdwn', text: cut(mineRowText(r), 3000) },
+        accessory: taskRowMenu(r, ['complete', 'details', 'comment'], ACTION.homeTaskMenu),
       },
     ]),
   );
