@@ -10,6 +10,15 @@ export interface TextObj {
   verbatim?: boolean;
 }
 
+/** Slack's confirmation dialog on a button or menu. */
+export interface ConfirmObj {
+  title?: TextObj;
+  text?: TextObj;
+  confirm?: TextObj;
+  deny?: TextObj;
+  style?: string;
+}
+
 export interface OptionObj {
   text: TextObj;
   value: string;
@@ -24,7 +33,7 @@ export interface ElementObj {
   value?: string;
   url?: string;
   style?: string;
-  confirm?: unknown;
+  confirm?: ConfirmObj;
   placeholder?: TextObj;
   options?: OptionObj[];
   option_groups?: { label: TextObj; options: OptionObj[] }[];
@@ -184,6 +193,18 @@ export function findElement(
     }
   }
   return undefined;
+}
+
+/** A text object ({type, text}), as the view checks in block-validation.ts require. */
+export function isTextObj(v: unknown): v is TextObj {
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    'type' in v &&
+    typeof v.type === 'string' &&
+    'text' in v &&
+    typeof v.text === 'string'
+  );
 }
 
 export function allOptions(element: ElementObj): OptionObj[] {

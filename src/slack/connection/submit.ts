@@ -15,7 +15,12 @@ import { workContext } from '../context/work-context.js';
 import { decodeSlackEntities } from '../format/text.js';
 import { noticeModal } from '../ui/notice-modal.js';
 import { checkKey, keyProblem, saveConnection } from './commands.js';
-import { API_KEY_ACTION, API_KEY_BLOCK, CONNECT_CALLBACK_ID, readConnectMeta } from './view.js';
+import {
+  API_KEY_ACTION,
+  API_KEY_BLOCK,
+  CONNECT_CALLBACK_ID,
+  readConnectMeta,
+} from './connect-modal.js';
 
 export function register(app: App, deps: WorklinkDeps): void {
   app.view<ViewSubmitAction>(CONNECT_CALLBACK_ID, async (args) => {

@@ -8,7 +8,7 @@ import {
   API_KEY_ACTION,
   API_KEY_BLOCK,
   CONNECT_CALLBACK_ID,
-} from '../../../src/slack/connection/view.js';
+} from '../../../src/slack/connection/connect-modal.js';
 import { NOT_CONNECTED } from '../../../src/slack/ui/error-text.js';
 import { type Harness, startHarness } from '../../support/harness.js';
 import { heldCalls } from '../../support/held-calls.js';

@@ -419,7 +419,7 @@ describe('edit form', () => {
     await waitFor(() => toDm('U_ALICE', `completed:${taskId}`).length === 1);
     expect(toDm('U_DAN', taskId)[0]!.body.text).toContain('<@U_CAROL> assigned you');
     // Nobody is told of their own edit; Bob was assigned already.
-    await h.worklink.deps.activity.idle();
+    await h.worklink.parts.activity.idle();
     expect(toDm('U_CAROL', '')).toHaveLength(0);
     expect(toDm('U_BOB', taskId)).toHaveLength(0);
   });

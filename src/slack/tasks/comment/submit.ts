@@ -22,7 +22,12 @@ import { taskIdProblem } from '../../parse/service-id.js';
 import { VIEW } from '../../ui/block-ids.js';
 import { NOT_CONNECTED } from '../../ui/error-text.js';
 import { taskChanges } from '../changes.js';
-import { COMMENT_BLOCK, type CommentMeta, readCommentMeta, readCommentValues } from './view.js';
+import {
+  COMMENT_BLOCK,
+  type CommentMeta,
+  readCommentMeta,
+  readCommentValues,
+} from './comment-modals.js';
 
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 

@@ -36,7 +36,7 @@ import {
   type TaskFormMeta,
   type TaskFormMode,
   type TaskFormValues,
-} from './view.js';
+} from './task-form-modal.js';
 
 /** Time allowed for files.info, the save and the announcement before the modal is answered. */
 
