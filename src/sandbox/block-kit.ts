@@ -133,9 +133,14 @@ function shortId(): string {
   return randomBytes(4).toString('base64url').slice(0, 5);
 }
 
+/** A block as the sandbox reads it: an object with a type (validateBlocks checked the rest). */
+function isBlockObj(v: unknown): v is BlockObj {
+  return typeof v === 'object' && v !== null && 'type' in v && typeof v.type === 'string';
+}
+
 /** Copies blocks and fills in the block_id/action_id Slack would generate when the app left them out. */
 export function normalizeBlocks(blocks: unknown[]): BlockObj[] {
-  const copy = structuredClone(blocks) as BlockObj[];
+  const copy = structuredClone(blocks).filter(isBlockObj);
   for (const b of copy) {
     if (b.block_id === undefined) b.block_id = shortId();
     const elements = [b.accessory, b.element, ...(b.type === 'actions' ? (b.elements ?? []) : [])];

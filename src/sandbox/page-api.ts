@@ -57,6 +57,8 @@ const schemas = {
   dismiss: z.object({ user: Id, channel: Id, ts: Id }),
 };
 
+const StateQuery = z.object({ user: Id.optional() });
+
 const MESSAGES_PER_CHANNEL = 200;
 
 function messageForPage(m: SandboxMessage) {
@@ -130,7 +132,9 @@ export function pageRoutes(app: FastifyInstance, deps: PageApiDeps): void {
   const { state, interactions } = deps;
 
   app.get('/sandbox/state', async (req, reply) => {
-    const user = (req.query as { user?: string }).user;
+    // ?user=…, once; anything else (none, repeated, empty) is the first person.
+    const query = StateQuery.safeParse(req.query);
+    const user = query.success ? query.data.user : undefined;
     const humans = state.humans();
     const userId = user && humans.some((u) => u.id === user) ? user : humans[0]?.id;
     return reply
