@@ -2,12 +2,11 @@
 // /response/…, the page (static files) and the page's own JSON endpoints under /sandbox/….
 
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { projectFile } from '../project-root.js';
 import { isAllowedHost } from './host-check.js';
 import { Interactions } from './interactions.js';
 import { isObj } from './json-guards.js';
@@ -74,11 +73,9 @@ const CONTENT_TYPES: Record<string, string> = {
   '.png': 'image/png',
 };
 
+/** The page's static files: always the sources' (builds do not copy them). */
 function pageDir(): string {
-  const here = fileURLToPath(new URL('./page/', import.meta.url));
-  if (existsSync(here)) return here;
-  // A compiled build (dist/src/sandbox) does not copy the static files; use the sources.
-  return fileURLToPath(new URL('../../../src/sandbox/page/', import.meta.url));
+  return projectFile('src', 'sandbox', 'page');
 }
 
 async function loadPage(): Promise<Map<string, { type: string; body: Buffer }>> {

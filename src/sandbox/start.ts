@@ -7,12 +7,12 @@
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Logger } from '@slack/bolt';
 import type { AppConfig } from '../config.js';
 import { errCode, errMessage } from '../error-message.js';
 import { createLogger } from '../logger.js';
 import { makePrivateDir } from '../private-files.js';
+import { projectFile } from '../project-root.js';
 import { seedDemoWorkspace } from '../service/index.js';
 import { StartupError } from '../slack/start/startup-error.js';
 import { startWorklink, type WorklinkHandle } from '../slack/start/worklink.js';
@@ -52,7 +52,7 @@ export interface SandboxStack {
 }
 
 function defaultManifestPath(): string {
-  return fileURLToPath(new URL('../../manifest.yml', import.meta.url));
+  return projectFile('manifest.yml');
 }
 
 async function appSurface(path: string, logger: Logger): Promise<AppSurface> {
