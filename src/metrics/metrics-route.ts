@@ -60,6 +60,8 @@ export async function startMetricsServer(
 export interface MetricsServing {
   metricsToken?: string;
   metricsPort?: number;
+  /** Where the Slack Web API is (its 429s are counted per method). */
+  slackApiUrl?: string;
 }
 
 /** True when /metrics is wanted (METRICS_TOKEN or METRICS_PORT). */
@@ -77,6 +79,7 @@ export function appMetrics(
 ): Metrics | undefined {
   if (!metricsWanted(config)) return undefined;
   return new Metrics({
+    slackApiUrl: config.slackApiUrl,
     outbox: async () => ({
       counts: await outbox.counts(),
       oldestQueuedAt: await outbox.oldestQueuedAt(),

@@ -6,7 +6,9 @@
  * optional, so nothing is measured when nobody asks.
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { cacheStats } from '../bounded-cache.js';
 import type { OutboxStatus } from '../store/outbox.js';
+import { watchSlackRateLimits } from './slack-429s.js';
 
 /** What a scrape reads from the running app. */
 export interface MetricsSources {
@@ -14,6 +16,8 @@ export interface MetricsSources {
   outbox(): Promise<{ counts: Record<OutboxStatus, number>; oldestQueuedAt?: number }>;
   /** The DM worker's running totals. */
   dms(): { sent: number; failed: number; skipped: number; held: number; rateLimited: number };
+  /** The Slack Web API's address (default Slack's own): its 429s are counted per method. */
+  slackApiUrl?: string;
   /** Per team: seconds since the watcher last looked, and since the index was last refreshed. */
   lags?(): Promise<{ teamId: string; watcherS?: number; indexS?: number }[]>;
 }
@@ -51,7 +55,7 @@ export class Metrics {
     labelNames: ['operation'],
     registers: [this.registry],
   });
-  /** Slack 429s, per Web API method (chat.postMessage's from the DM worker's totals). */
+  /** Slack 429s, per Web API method (slack-429s.ts). */
   readonly rateLimited: Counter<'method'>;
 
   constructor(sources: MetricsSources) {
@@ -77,7 +81,7 @@ export class Metrics {
     });
     // Running totals kept by the DM worker since this process started, brought into the
     // counters at each scrape (before either is written out).
-    const seen = { sent: 0, failed: 0, skipped: 0, held: 0, rateLimited: 0 };
+    const seen = { sent: 0, failed: 0, skipped: 0, held: 0 };
     let totals: Counter<'outcome'> | undefined;
     const sync = () => {
       const now = sources.dms();
@@ -85,24 +89,50 @@ export class Metrics {
         if (now[k] > seen[k]) totals?.inc({ outcome: k }, now[k] - seen[k]);
         seen[k] = now[k];
       }
-      if (now.rateLimited > seen.rateLimited) {
-        this.rateLimited.inc({ method: 'chat.postMessage' }, now.rateLimited - seen.rateLimited);
-      }
-      seen.rateLimited = now.rateLimited;
     };
     this.rateLimited = new Counter({
       name: 'worklink_slack_rate_limited_total',
-      help: 'Slack Web API calls answered 429, by method.',
+      help: 'Slack Web API calls answered 429, by method (every caller: commands, DMs, cards).',
       labelNames: ['method'],
       registers: [registry],
-      collect: sync,
     });
+    const limited = this.rateLimited;
+    watchSlackRateLimits(sources.slackApiUrl ?? 'https://slack.com/api/', this, (method) =>
+      limited.inc({ method }),
+    );
     totals = new Counter({
       name: 'worklink_dms_total',
       help: 'DMs handled by this process, by outcome (sent, failed, skipped, held).',
       labelNames: ['outcome'],
       registers: [registry],
       collect: sync,
+    });
+    new Gauge({
+      name: 'worklink_cache_entries',
+      help: 'Entries in each in-memory cache (users.info answers, work clients, …) and its bound (kind="max").',
+      labelNames: ['cache', 'kind'],
+      registers: [registry],
+      collect() {
+        for (const c of cacheStats()) {
+          this.set({ cache: c.name, kind: 'entries' }, c.size);
+          this.set({ cache: c.name, kind: 'max' }, c.max);
+        }
+      },
+    });
+    new Counter({
+      name: 'worklink_cache_lookups_total',
+      help: 'Look-ups of each in-memory cache by result (hit, miss), and entries evicted to keep it bounded (result="evicted").',
+      labelNames: ['cache', 'result'],
+      registers: [registry],
+      collect() {
+        // The caches count for themselves; the totals are brought in as they stand.
+        this.reset();
+        for (const c of cacheStats()) {
+          this.inc({ cache: c.name, result: 'hit' }, c.hits);
+          this.inc({ cache: c.name, result: 'miss' }, c.misses);
+          this.inc({ cache: c.name, result: 'evicted' }, c.evictions);
+        }
+      },
     });
     if (sources.lags) {
       const lags = sources.lags;

@@ -95,3 +95,14 @@ it('serves the same numbers on a port of its own', async () => {
     await new Promise((r) => server.close(r));
   }
 });
+
+it('counts Slack 429s of every Web API method, not only the DM worker’s', async () => {
+  // users.info (asked for a command's time zone) answers 429 once, then as usual.
+  h.fake.script('users.info', (_body, n) =>
+    n === 1 ? { status: 429, headers: { 'retry-after': '0' } } : undefined,
+  );
+  h.worklink.deps.users.forget(h.teamId, h.users.carol.id);
+  await h.replyTo(await h.slack.slashCommand('list', { userId: h.users.carol.id }));
+  const samples = parsePrometheus(await (await scrape(`${h.worklink.url}/metrics`, TOKEN)).text());
+  expect(samples.get('worklink_slack_rate_limited_total{method="users.info"}')).toBe(1);
+});
