@@ -49,7 +49,7 @@ function cached<T>(
   load: () => Promise<T>,
 ): Promise<T> {
   const hit = cache.get(key);
-  if (hit) return hit;
+  if (hit !== undefined) return hit;
   const value = load();
   cache.set(key, value);
   value.catch(() => cache.delete(key));

@@ -43,7 +43,7 @@ export class SlackUserDirectory {
   get(client: WebClient, teamId: string, userId: string): Promise<SlackUser> {
     const key = `${teamId}:${userId}`;
     const hit = this.cache.get(key);
-    if (hit) return hit;
+    if (hit !== undefined) return hit;
     const user = slackLimiter
       .call<UsersInfoResponse>(client, teamId, 'users.info', { user: userId })
       .then((r) => ({
