@@ -55,6 +55,8 @@ const shared = {
 
 export default defineConfig({
   test: {
+    // One PostgreSQL server for the run (not started when only `fast` runs).
+    globalSetup: ['test/support/postgres-run.ts'],
     projects: [
       {
         test: {
@@ -77,6 +79,8 @@ export default defineConfig({
           ...shared,
           name: 'postgres',
           include: BOTH_ENGINES,
+          // The same files as the fast tier's SQLite halves: no module state to isolate.
+          isolate: false,
           exclude: SLOW,
           env: { WORKLINK_TEST_ENGINES: 'pg' },
         },

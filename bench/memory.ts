@@ -2,20 +2,20 @@
  * Memory of the Slack app under commands: RSS and heap when idle after start, after
  * --commands signed `/work` commands (list, task, add, help, status; bursts of --burst at
  * once), and after --idle seconds of rest (with a full GC, to tell what is held from what is
- * only not yet returned). The app runs in a child process from the production build
- * (dist/, `npm run build` first), HTTP mode with the embedded service and a fake Slack Web
+ * only not yet returned). The app runs in a child process bundled by esbuild as the
+ * production build is (dist/bench-memory/), HTTP mode with the embedded service and a fake Slack Web
  * API in that process, as in the tests; the load comes from this process. --snapshot DIR
  * writes heap snapshots of the child (idle and after the commands) for DevTools.
  *
- *   npm run build && npm run bench:memory [-- --commands 10000 --idle 60 --snapshot /tmp]
+ *   npm run bench:memory [-- --commands 10000 --idle 60 --snapshot /tmp]
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeHeapSnapshot } from 'node:v8';
+import { build } from 'esbuild';
 
 /** What the child tells of its memory (MB). */
 interface Usage {
@@ -104,9 +104,24 @@ async function parent() {
       snapshot: { type: 'string' },
     },
   });
-  const entry = 'dist/bench/memory.js';
-  if (!existsSync(entry)) throw new Error(`${entry} is missing: run npm run build first.`);
-  const app = fork(entry, ['--child'], {
+  // The child bundled as `npm run build` bundles the app (scripts/build.ts): one file, not
+  // hundreds of modules compiled on the fly by tsx, whose caches would count as the app's.
+  const out = 'dist/bench-memory';
+  await build({
+    entryPoints: { memory: 'bench/memory.ts' },
+    outdir: out,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    external: ['better-sqlite3', 'pg', 'pg-native', 'pino-pretty'],
+    banner: {
+      js: "import { createRequire as __worklinkRequire } from 'node:module'; const require = __worklinkRequire(import.meta.url);",
+    },
+    logLevel: 'warning',
+  });
+  const app = fork(join(out, 'memory.mjs'), ['--child'], {
     execArgv: ['--expose-gc'],
     env: { ...process.env, NODE_ENV: 'production' },
   });

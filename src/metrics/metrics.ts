@@ -5,19 +5,17 @@
  * METRICS_TOKEN or METRICS_PORT is set (metrics-route.ts); everything else takes it as
  * optional, so nothing is measured when nobody asks.
  */
+import { type WebClient, WebClientEvent } from '@slack/web-api';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { cacheStats } from '../bounded-cache.js';
 import type { OutboxStatus } from '../store/outbox.js';
-import { watchSlackRateLimits } from './slack-429s.js';
 
 /** What a scrape reads from the running app. */
 export interface MetricsSources {
   /** Outbox rows by status, and when the oldest unsent row was queued (epoch ms). */
   outbox(): Promise<{ counts: Record<OutboxStatus, number>; oldestQueuedAt?: number }>;
   /** The DM worker's running totals. */
-  dms(): { sent: number; failed: number; skipped: number; held: number; rateLimited: number };
-  /** The Slack Web API's address (default Slack's own): its 429s are counted per method. */
-  slackApiUrl?: string;
+  dms(): { sent: number; failed: number; skipped: number; held: number };
   /** Per team: seconds since the watcher last looked, and since the index was last refreshed. */
   lags?(): Promise<{ teamId: string; watcherS?: number; indexS?: number }[]>;
 }
@@ -55,8 +53,9 @@ export class Metrics {
     labelNames: ['operation'],
     registers: [this.registry],
   });
-  /** Slack 429s, per Web API method (slack-429s.ts). */
+  /** Slack 429s, per Web API method, from every watched client (`watchClient`). */
   readonly rateLimited: Counter<'method'>;
+  private readonly watched = new WeakSet<WebClient>();
 
   constructor(sources: MetricsSources) {
     const { registry } = this;
@@ -92,14 +91,10 @@ export class Metrics {
     };
     this.rateLimited = new Counter({
       name: 'worklink_slack_rate_limited_total',
-      help: 'Slack Web API calls answered 429, by method (every caller: commands, DMs, cards).',
+      help: 'Slack Web API calls answered 429, by method.',
       labelNames: ['method'],
       registers: [registry],
     });
-    const limited = this.rateLimited;
-    watchSlackRateLimits(sources.slackApiUrl ?? 'https://slack.com/api/', this, (method) =>
-      limited.inc({ method }),
-    );
     totals = new Counter({
       name: 'worklink_dms_total',
       help: 'DMs handled by this process, by outcome (sent, failed, skipped, held).',
@@ -150,6 +145,20 @@ export class Metrics {
         },
       });
     }
+  }
+
+  /**
+   * Counts the client's 429s by method: the Web API client tells each one (RATE_LIMITED,
+   * before it retries or rejects), whoever made the call — Bolt's per-team clients, the DM
+   * worker's, the look-up lanes' (they pass theirs on: context/slack-limiter.ts). Once per client.
+   */
+  watchClient(client: WebClient): void {
+    if (this.watched.has(client)) return;
+    this.watched.add(client);
+    client.on(WebClientEvent.RATE_LIMITED, (_retrySec: number, call: { url?: string } = {}) => {
+      // The call's address ends with its method: …/api/chat.postMessage.
+      this.rateLimited.inc({ method: call.url?.split('?')[0]?.split('/').pop() || 'unknown' });
+    });
   }
 
   /** Times a service call (WorkClientOptions.timeCall): `done(ok)` when it ends. */

@@ -90,7 +90,7 @@ export function buildParts(input: PartsInput): BuiltParts {
   const seenEntry: SeenEntry = (teamId, before, after, options) =>
     seen(told, teamId, before, after, options);
   // Prometheus numbers (src/metrics/), read late from the parts made below.
-  const metrics = appMetrics(config, store.outbox, () => ({
+  const metrics = appMetrics(config, store, () => ({
     dms: notifications.worker.stats,
     looks: watcher.oldestLooks(),
   }));
@@ -120,6 +120,7 @@ export function buildParts(input: PartsInput): BuiltParts {
       instanceId,
       seen: seenEntry,
       activity,
+      metrics,
       seenChange: seenTelling(told),
     },
     // Each person's settings and quiet hours, applied as their DM goes out.
