@@ -3,6 +3,7 @@
  * `src/store/schema/<yyyy-mm-dd>-<what>.ts` exporting `change`, import it here, add it to the list.
  */
 import { change as feedChoices } from './2026-11-24-feed-choices.js';
+import { change as paceVersion } from './2026-11-24-pace-version.js';
 import { change as personalKeys } from './2026-11-24-personal-keys.js';
 import { change as reminders } from './2026-11-24-reminders.js';
 import { change as taskWords } from './2026-11-24-task-words.js';
@@ -12,6 +13,7 @@ import type { SchemaChange } from './schema-change.js';
 
 export const schemaChanges: readonly SchemaChange[] = [
   feedChoices,
+  paceVersion,
   personalKeys,
   reminders,
   taskWords,
