@@ -2,16 +2,14 @@
  * Each person's say over the DMs sent to them, applied by the outbox worker just before a DM
  * goes out (worker.ts `gate`), whichever path queued it (new task, event, watcher, activity,
  * digest): a kind they turned off is skipped; during their quiet hours (in their Slack time
- * zone) the DM is held (store/held-dms.ts). `QuietRelease`, a long-lived part, releases held
+ * zone) the DM is held (store/tables/held-dms/). `QuietRelease`, a long-lived part, releases held
  * DMs when the hours end: one alone as it was, several as one message listing them.
  */
 import type { Logger } from '@slack/bolt';
 import type { KnownBlock } from '@slack/types';
 import type { LongLivedPart } from '../../long-lived-part.js';
 import { Periodic } from '../../periodic.js';
-import type { Store } from '../../store/index.js';
-import type { NotifyKind } from '../../store/notify-settings.js';
-import type { OutboxRow } from '../../store/outbox.js';
+import type { NotifyKind, OutboxRow, Store } from '../../store/index.js';
 import type { SlackUserDirectory } from '../context/slack-users.js';
 import { heldMessage } from './activity-messages.js';
 import { rowMessage } from './assignment-message.js';
