@@ -123,8 +123,11 @@ export function buildParts(input: PartsInput): BuiltParts {
       metrics,
       seenChange: seenTelling(told),
     },
-    // Each person's settings and quiet hours, applied as their DM goes out.
-    { gate: dmGate({ store, users, now }) },
+    {
+      // Each person's settings and quiet hours, applied as their DM goes out.
+      gate: dmGate({ store, users, now }),
+      channelPacing: { intervalMs: config.waits?.dmChannelIntervalMs },
+    },
   );
   const { slackFor } = notifications;
   // Tasks made outside Slack, found by looking (the hosted service sends no events).
