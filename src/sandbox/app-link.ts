@@ -5,13 +5,13 @@
 
 import { validateBlocks } from './block-validation.js';
 import { type Container, containerKey } from './container.js';
+import type { StateContext } from './element-values.js';
 import type { LinkPreviews } from './link-previews.js';
 import type { AppSurface } from './manifest.js';
 import type { SandboxChannel, SandboxMessage, SandboxUser } from './records.js';
 import { type BodyKind, type Delivery, deliverSigned } from './signer.js';
 import type { SandboxState } from './state.js';
 import { OfferedOptions } from './suggestions.js';
-import type { StateContext } from './view-state.js';
 
 /** What the page (or a test) learns from an interaction. */
 export interface InteractionResult {

@@ -5,6 +5,7 @@
 import { type AppLink, answered, type InteractionResult } from './app-link.js';
 import { STATEFUL_TYPES } from './block-kit.js';
 import { type Container, containerKey, locate } from './container.js';
+import type { RawValue, RawValues } from './element-values.js';
 import { nextTs } from './slack-ids.js';
 import { messageObject } from './slack-objects.js';
 import {
@@ -14,7 +15,7 @@ import {
   SUGGESTION_TYPES,
   type SuggestResult,
 } from './suggestions.js';
-import { actionObject, buildState, type RawValue, type RawValues } from './view-state.js';
+import { actionObject, buildState } from './view-state.js';
 
 export interface BlockActionInput {
   userId: string;

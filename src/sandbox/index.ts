@@ -6,6 +6,7 @@
 export type { BlockObj, ElementObj } from './block-kit.js';
 export { validateBlocks, validateView } from './block-validation.js';
 export type { Container } from './container.js';
+export type { RawValue, RawValues } from './element-values.js';
 export type { InteractionResult } from './interactions.js';
 export { Interactions } from './interactions.js';
 export type { AppCommand, AppShortcut, AppSurface } from './manifest.js';
@@ -18,7 +19,6 @@ export type { LaunchOptions, SandboxStack } from './start.js';
 export { launchSandbox, startSandbox } from './start.js';
 export { SandboxState } from './state.js';
 export type { SuggestResult } from './suggestions.js';
-export type { RawValue, RawValues } from './view-state.js';
 export type { ApiCall, Fault } from './web-api.js';
 export { WebApi } from './web-api.js';
 export type { SandboxChannelSpec, SandboxUserSpec } from './workspace.js';

@@ -13,12 +13,12 @@ import { AppLink, type InteractionOptions, type InteractionResult } from './app-
 import { entityDetails, openHome } from './app-tabs.js';
 import { type BlockActionInput, blockAction, type SuggestInput, suggest } from './block-actions.js';
 import { sendMessage, slashCommand } from './composer.js';
+import type { RawValues } from './element-values.js';
 import type { SandboxChannel } from './records.js';
 import { respond } from './response-url.js';
 import { type ShortcutInput, shortcut } from './shortcuts.js';
 import type { SandboxState } from './state.js';
 import type { SuggestResult } from './suggestions.js';
-import type { RawValues } from './view-state.js';
 import { closeView, submitView } from './view-submissions.js';
 
 export type { InteractionOptions, InteractionResult } from './app-link.js';

@@ -2,7 +2,7 @@
 // messages, views, triggers, response URLs and log lines, in the shapes the sandbox works with.
 // What the app sees of them is built from these in slack-objects.ts.
 
-import type { BlockObj } from './block-kit.js';
+import type { BlockObj, TextObj } from './block-kit.js';
 import type { DEFAULT_BOT, SandboxUserSpec } from './workspace.js';
 
 export interface SandboxUser extends SandboxUserSpec {
@@ -53,9 +53,9 @@ export interface SlackView {
   id: string;
   team_id: string;
   type: 'modal' | 'home';
-  title?: unknown;
-  submit?: unknown;
-  close?: unknown;
+  title?: TextObj;
+  submit: TextObj | null;
+  close: TextObj | null;
   blocks: BlockObj[];
   private_metadata: string;
   callback_id: string;

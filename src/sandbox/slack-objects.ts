@@ -2,7 +2,7 @@
 // objects with the fields the Web API and payloads carry (users.info, conversations.info,
 // chat.postMessage's `message`, views.open's `view`, files.info's `file`).
 
-import { normalizeBlocks } from './block-kit.js';
+import { isTextObj, normalizeBlocks } from './block-kit.js';
 import type {
   SandboxChannel,
   SandboxMessage,
@@ -146,9 +146,10 @@ export function viewObject(
     id,
     team_id: ws.team.id,
     type: spec.type === 'home' ? 'home' : 'modal',
-    title: spec.title,
-    submit: spec.submit ?? null,
-    close: spec.close ?? null,
+    // Checked as text objects before a view is taken (validateView); a Home tab has none.
+    title: isTextObj(spec.title) ? spec.title : undefined,
+    submit: isTextObj(spec.submit) ? spec.submit : null,
+    close: isTextObj(spec.close) ? spec.close : null,
     blocks: normalizeBlocks(Array.isArray(spec.blocks) ? spec.blocks : []),
     private_metadata: str(spec.private_metadata),
     callback_id: str(spec.callback_id),

@@ -57,7 +57,7 @@ export class SandboxState extends EventEmitter {
   readonly homeViews = new Map<string, string>();
   readonly triggers = new Map<string, Trigger>();
   /** Each person's open side panel: a Work Object's details (entity.presentDetails). */
-  readonly panels = new Map<string, unknown>();
+  readonly panels = new Map<string, Record<string, unknown>>();
   readonly hooks = new Map<string, ResponseHook>();
   readonly files = new Map<string, Record<string, unknown>>();
   readonly log: LogEntry[] = [];

@@ -5,10 +5,11 @@
 import { type AppLink, answered, type InteractionResult, TROUBLE } from './app-link.js';
 import { shown } from './block-kit.js';
 import { validateView } from './block-validation.js';
+import type { RawValues } from './element-values.js';
 import { isObj, parseJsonObject } from './json-guards.js';
 import type { SlackView } from './records.js';
 import { MAX_VIEW_STACK } from './state.js';
-import { buildState, type RawValues } from './view-state.js';
+import { buildState } from './view-state.js';
 
 export async function submitView(
   link: AppLink,

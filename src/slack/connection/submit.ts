@@ -37,7 +37,7 @@ export function register(app: App, deps: WorklinkDeps): void {
     const permission = canManageConnection(ctx);
     const check = checkKey(deps, apiKey);
     const both = Promise.all([permission, check]);
-    const answer = await withinBudget(both, budgetLeft(started));
+    const answer = await withinBudget(both, budgetLeft(started, deps.config.waits?.submitBudgetMs));
 
     if (!answer.inTime) {
       // Too slow for the modal: close it and report the outcome where the command was typed.

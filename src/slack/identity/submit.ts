@@ -25,7 +25,10 @@ export function register(app: App, deps: WorklinkDeps, onSaved: OnSaved): void {
     const apiKey = view.state.values[OWN_KEY_BLOCK]?.[OWN_KEY_ACTION]?.value?.trim() ?? '';
     const ctx = await workContext(deps, args, readOwnKeyMeta(view.private_metadata));
     const check = checkOwnKey(deps, ctx, apiKey);
-    const answer = await withinBudget(check, budgetLeft(started));
+    const answer = await withinBudget(
+      check,
+      budgetLeft(started, deps.config.waits?.submitBudgetMs),
+    );
     if (!answer.inTime) {
       await ack();
       try {

@@ -6,7 +6,7 @@
  * - task.updated: the event's task is a sighting for the task index (`see`), which says what
  *   changed since Worklink last knew it — nothing when the change was Worklink's own (its
  *   write's answer updated the index first) or was already seen by a read. What is new is told
- *   (tell-seen.ts) with the event's actor. A group change, which the index does not keep, is
+ *   (seen-comments.ts) with the event's actor. A group change, which the index does not keep, is
  *   told from the event's `changes`.
  * - task.commented: told once per comment (a mark `comment:<team>:<comment id>`, which
  *   Worklink's own comments set when posted, src/sync/task-sightings.ts), with its author.
@@ -21,8 +21,8 @@ import { errMessage } from '../../error-message.js';
 import type { Store } from '../../store/index.js';
 import type { SeenTaskChange } from '../../sync/seen-change.js';
 import { describeSeen } from '../../sync/seen-change.js';
+import { commentMark } from '../../sync/seen-comments.js';
 import { sightingFromTask } from '../../sync/task-sightings.js';
-import { commentMark } from '../../sync/tell-seen.js';
 import { responses } from '../../workapi/contract.js';
 
 const Person = z.looseObject({ id: z.string().max(200), name: z.string().max(500).optional() });
@@ -61,8 +61,8 @@ export interface ChangeEventsOptions {
   /** How long to let Worklink's own write settle first. */
   settleMs(): number;
   activity?: Pick<TaskActivityHub, 'emit'>;
-  /** Tells a change seen (tell-seen.ts; wired with the live messages). */
-  tellSeen?(teamId: string, change: SeenTaskChange, actor?: Actor): void;
+  /** Tells a change seen (seen-comments.ts; wired with the live messages). */
+  seenChange?(teamId: string, change: SeenTaskChange, actor?: Actor): void;
   logger?: { warn(message: string): void };
 }
 
@@ -135,7 +135,7 @@ async function tell(options: ChangeEventsOptions, event: ChangeEvent): Promise<v
       });
     }
     if (change.done !== undefined || change.added.length || change.fields.length) {
-      options.tellSeen?.(teamId, change, actor);
+      options.seenChange?.(teamId, change, actor);
     }
   }
 }

@@ -67,8 +67,8 @@ export interface EventsReceiverOptions {
   logger?: Pick<Logger, 'debug' | 'info' | 'warn'>;
   /** Told of the new task, once per team the event is for (src/activity/seen.ts). */
   seen?: SeenEntry;
-  /** Tells what a task.updated event shows changed (change-events.ts, tell-seen.ts). */
-  tellSeen?: ChangeEventsOptions['tellSeen'];
+  /** Tells what a task.updated event shows changed (change-events.ts, seen-comments.ts). */
+  seenChange?: ChangeEventsOptions['seenChange'];
   /** Hears a comment a task.commented event brings (change-events.ts). */
   activity?: ChangeEventsOptions['activity'];
 }
@@ -120,7 +120,7 @@ export function eventsHandler(options: EventsReceiverOptions) {
     if (!envelope.success) return answer(400, { error: describeIssue(envelope.error) });
     if (CHANGE_EVENTS.some((t) => t === envelope.data.type)) {
       const taken = await takeInChange(
-        { ...options, settleMs: options.graceMs, tellSeen: options.tellSeen },
+        { ...options, settleMs: options.graceMs, seenChange: options.seenChange },
         json,
       );
       if ('error' in taken) return answer(400, { error: taken.error });

@@ -5,7 +5,7 @@
  * hands handlers the PORTS to them (context/ports.ts), never the parts. The parts live on the
  * running app's handle (start/worklink.ts) and are started and stopped by the lifecycle.
  *
- * What a read or an event sees is told through `seen` / `tellSeen`; both need the live
+ * What a read or an event sees is told through `seen` and `seenChange` (activity/seen.ts); they need the live
  * messages, which need the notifications' bot clients — so `told` is filled in once the live
  * messages exist, before anything is started (nothing is told before start).
  */
@@ -90,7 +90,7 @@ export function buildParts(input: PartsInput): BuiltParts {
   const seenEntry: SeenEntry = (teamId, before, after, options) =>
     seen(told, teamId, before, after, options);
   // Prometheus numbers (src/metrics/), read late from the parts made below.
-  const metrics = appMetrics(config, store.outbox, () => ({
+  const metrics = appMetrics(config, store, () => ({
     dms: notifications.worker.stats,
     looks: watcher.oldestLooks(),
   }));
@@ -120,7 +120,8 @@ export function buildParts(input: PartsInput): BuiltParts {
       instanceId,
       seen: seenEntry,
       activity,
-      tellSeen: seenTelling(told),
+      metrics,
+      seenChange: seenTelling(told),
     },
     // Each person's settings, quiet hours and bursts, applied as their DM goes out.
     { gate: dmGate({ store, users, now, burst: burstRule(config) }) },

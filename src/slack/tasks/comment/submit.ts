@@ -73,7 +73,10 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, fromMessage: boolean
   }
 
   const outcome = post(ctx, by, meta, taskId, values.text, fromMessage, taskBlock);
-  const inTime = await withinBudget(outcome, budgetLeft(started));
+  const inTime = await withinBudget(
+    outcome,
+    budgetLeft(started, deps.config.waits?.submitBudgetMs),
+  );
   if (inTime.inTime && inTime.value.kind !== 'posted') {
     const result = inTime.value;
     await ack({
