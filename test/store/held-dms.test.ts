@@ -3,12 +3,7 @@
  * it was, several as one new row, never twice), and who created each task (first one wins).
  */
 import { describe, expect, it } from 'vitest';
-import {
-  BURST_REASON,
-  HELD_REASON,
-  SENT_COMBINED,
-  SENT_GROUPED,
-} from '../../src/store/held-dms.js';
+import { BURST_REASON, HELD_REASON, SENT_COMBINED, SENT_GROUPED } from '../../src/store/index.js';
 import { matchedRow } from '../support/notify-rows.js';
 import { storeEngines } from '../support/store-engines.js';
 

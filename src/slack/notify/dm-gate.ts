@@ -2,7 +2,7 @@
  * Each person's say over the DMs sent to them, applied by the outbox worker just before a DM
  * goes out (worker.ts `gate`), whichever path queued it (new task, event, watcher, activity,
  * digest): a kind they turned off is skipped; during their quiet hours (in their Slack time
- * zone) the DM is held (store/held-dms.ts). Bursts: past the first few DMs to one person in a
+ * zone) the DM is held (store/tables/held-dms/). Bursts: past the first few DMs to one person in a
  * short window (60 tasks assigned to them in a minute), the rest are held to the window's
  * end. `QuietRelease`, a long-lived part, releases held DMs when their time comes: one alone
  * as it was, several as one message (grouped-message.ts) — nothing is dropped, and the one
@@ -12,10 +12,7 @@ import type { Logger } from '@slack/bolt';
 import type { KnownBlock } from '@slack/types';
 import type { LongLivedPart } from '../../long-lived-part.js';
 import { Periodic } from '../../periodic.js';
-import type { BurstRule, HeldDm } from '../../store/held-dms.js';
-import type { Store } from '../../store/index.js';
-import type { NotifyKind } from '../../store/notify-settings.js';
-import type { OutboxRow } from '../../store/outbox.js';
+import type { DmBurstRule, HeldDm, NotifyKind, OutboxRow, Store } from '../../store/index.js';
 import type { SlackUserDirectory } from '../context/slack-users.js';
 import { rowMessage } from './assignment-message.js';
 import { groupedMessage } from './grouped-message.js';
@@ -50,7 +47,7 @@ export interface GateDeps {
   /** Epoch ms now (tests: a fake clock). */
   now: () => number;
   /** DMs to one person past `after` in `windowMs` wait for the window's end; none: no bursts. */
-  burst?: BurstRule;
+  burst?: DmBurstRule;
 }
 
 /** Keys whose DMs a person asked for themselves (reminders): no setting, but quiet hours. */

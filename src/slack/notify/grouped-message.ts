@@ -6,7 +6,7 @@
  * own DMs would have said them. Pure: it returns the {text, blocks} the outbox row carries.
  */
 import type { KnownBlock } from '@slack/types';
-import type { HeldDm } from '../../store/held-dms.js';
+import type { HeldDm } from '../../store/index.js';
 import { esc, plural } from '../format/text.js';
 import { ACTION } from '../ui/block-ids.js';
 import { context, packed, section } from '../ui/blocks.js';

@@ -1,7 +1,7 @@
 /**
  * The outbox worker: delivers queued assignment DMs with chat.postMessage, exactly once.
  *
- * - Rows are claimed with a lease stamped with this instance (src/store/outbox.ts, renewed
+ * - Rows are claimed with a lease stamped with this instance (src/store/tables/outbox/, renewed
  *   by held-leases.ts); all state is in the database, so a restarted worker continues where
  *   the last one stopped, and several instances on one database share the work.
  * - A row is marked sent only after Slack said ok. Each DM carries the row's marker in its
@@ -26,13 +26,13 @@ import type { Logger } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { errMessage } from '../../error-message.js';
 import { newInstanceId } from '../../instance-id.js';
+import type { PaceStore } from '../../store/index.js';
 import {
   CREATOR_SKIPPED,
   NO_SLACK_ACCOUNT,
   type OutboxRow,
   type OutboxStore,
-} from '../../store/outbox.js';
-import type { PaceStore } from '../../store/pace.js';
+} from '../../store/index.js';
 import { fitMessage } from '../ui/limits.js';
 import { rowMessage } from './assignment-message.js';
 import { ChannelPacer, type ChannelPacerOptions } from './channel-pacer.js';
@@ -67,9 +67,9 @@ export type GateRow = (
 ) => Promise<{ kind: 'send' } | { kind: 'skipped'; reason: string } | { kind: 'held' }>;
 
 export interface NotifyWorkerOptions {
-  /** The app store's outbox (src/store/outbox.ts); its changed() wakes the worker. */
+  /** The app store's outbox (src/store/tables/outbox/); its changed() wakes the worker. */
   outbox: OutboxStore;
-  /** The teams' and DM channels' pace, shared by every instance (src/store/pace.ts). */
+  /** The teams' and DM channels' pace, shared by every instance (src/store/tables/pace/). */
   pace: PaceStore;
   /** Who this worker is in the rows' leases (default: host, pid and a random part). */
   instanceId?: string;

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ACTION } from '../../../src/slack/ui/block-ids.js';
-import type { TaskMessage } from '../../../src/store/task-messages.js';
+import type { TaskMessage } from '../../../src/store/index.js';
 import type { RecordedCall } from '../../support/fake-slack.js';
 import { type Harness, startHarness } from '../../support/harness.js';
 import {

@@ -10,7 +10,7 @@
 import { TZDate } from '@date-fns/tz';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { MINE_FROM_DM } from '../../../src/slack/notify/grouped-message.js';
-import { SENT_GROUPED } from '../../../src/store/held-dms.js';
+import { SENT_GROUPED } from '../../../src/store/index.js';
 import type { RecordedCall } from '../../support/fake-slack.js';
 import { type Harness, startHarness } from '../../support/harness.js';
 import { dmAttempts, dmsTo } from '../../support/notify-slack.js';
