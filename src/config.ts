@@ -106,6 +106,8 @@ export interface Waits {
   submitBudgetMs?: number;
   /** Between looks for a create the service did not confirm (tasks/form/follow-up.ts, 2 s). */
   unconfirmedLookMs?: number;
+  /** Between a team's live-message updates after a burst (live/live-updates.ts, 1.2 s). */
+  liveUpdateIntervalMs?: number;
 }
 
 /** A wrong or partial setting. `message` is one sentence that names the variable. */

@@ -146,7 +146,10 @@ export function buildParts(input: PartsInput): BuiltParts {
   });
   // The watcher's open lists already feed the index; the refresh need not read them too.
   watcher.observe(indexRefresh);
-  const live = createLiveMessages({ store, logger, slackFor, workFor, directory, matcher, links });
+  const live = createLiveMessages({
+    ...{ store, logger, slackFor, workFor, directory, matcher, links },
+    intervalMs: config.waits?.liveUpdateIntervalMs,
+  });
   told.live = live;
   const feeds = createChannelFeeds({
     store,
