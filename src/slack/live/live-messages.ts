@@ -13,9 +13,15 @@ export interface LiveMessages extends LiveRefresh, LongLivedPart {
   idle(): Promise<void>;
 }
 
-export function createLiveMessages(readers: TeamReaders): LiveMessages {
-  const { store, logger, slackFor } = readers;
+export interface LiveMessagesDeps extends TeamReaders {
+  /** One update per this many ms per team after a burst (LiveUpdates' default: 1,200). */
+  intervalMs?: number;
+}
+
+export function createLiveMessages(readers: LiveMessagesDeps): LiveMessages {
+  const { store, logger, slackFor, intervalMs } = readers;
   const updates = new LiveUpdates({
+    intervalMs,
     messages: store.taskMessages,
     logger,
     slackFor,
