@@ -52,8 +52,8 @@ export const handlers: Handlers = {
     return task;
   },
   listTasks: ({ db, caller }, { query }) => {
-    const { json, total } = listTasksJson(db, caller, query);
-    return new JsonText(json, total === undefined ? undefined : { 'x-total-count': String(total) });
+    const { body, total } = listTasksJson(db, caller, query);
+    return new JsonText(body, total === undefined ? undefined : { 'x-total-count': String(total) });
   },
   getTask: ({ db, caller }, { params }) => new JsonText(getTaskJson(db, caller, params.taskId)),
   // Both record an event (task.updated when something changed, task.commented).

@@ -268,7 +268,7 @@ export function listTasksJson(db: Db, caller: Caller, query: ListTaskQuery): Lis
 }
 
 /**
- * Operation 3 uncached: the matches by TaskNumber, as JSON text (SQLite builds the array: a project
+ * Operation 3 uncached: the matches by TaskNumber, as JSON bytes (SQLite builds the array: a project
  * of 10,000 tasks lists without 10,000 intermediate objects). The rows are read in
  * TaskNumber order from the index in a subquery, so the aggregate needs no sort of its own
  * (an ORDER BY inside json_group_array sorts every row in a temporary B-tree). With `limit`
@@ -296,19 +296,20 @@ function readList(
          FROM (SELECT id, name, task_number FROM tasks WHERE project_id = @project ${filter}
                 ORDER BY task_number LIMIT @limit OFFSET @offset)`,
     ).get(params)?.json ?? '[]';
-  if (!paged) return { json };
+  const body = Buffer.from(json);
+  if (!paged) return { body };
   // project_task_counts is kept by triggers on tasks (migrations.ts, entry 2).
   const total =
     sql<{ n: number | null }>(
       db,
       `SELECT SUM(tasks) AS n FROM project_task_counts WHERE project_id = @project ${filter}`,
     ).get(params)?.n ?? 0;
-  return { json, total };
+  return { body, total };
 }
 
 /** Operation 3, as objects. */
 export function listTasks(db: Db, caller: Caller, query: ListTaskQuery): TaskListItem[] {
-  return JSON.parse(listTasksJson(db, caller, query).json) as TaskListItem[];
+  return JSON.parse(listTasksJson(db, caller, query).body.toString()) as TaskListItem[];
 }
 
 /**

@@ -43,13 +43,16 @@ function truthOf(projectId: string, query: Record<string, string>) {
   const fresh = openDatabase(t.dbPath);
   try {
     const caller = findCaller(fresh, t.seed.apiKey) as Caller;
-    const { json, total } = listTasksJson(fresh, caller, {
+    const { body, total } = listTasksJson(fresh, caller, {
       projectId,
       complete: query.complete as 'true' | 'false' | undefined,
       limit: query.limit === undefined ? undefined : Number(query.limit),
       offset: query.offset === undefined ? undefined : Number(query.offset),
     });
-    return { json: JSON.parse(json) as unknown, total: total === undefined ? null : String(total) };
+    return {
+      json: JSON.parse(body.toString()) as unknown,
+      total: total === undefined ? null : String(total),
+    };
   } finally {
     fresh.close();
   }
