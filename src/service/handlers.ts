@@ -12,7 +12,10 @@ import {
   projectDetails,
   updateProject,
 } from './projects.js';
-import { createTask, getTaskJson, listTasksJson, postComment, updateTask } from './tasks.js';
+import { createTaskJson } from './task-create.js';
+import { listTasksJson } from './task-list.js';
+import { getTaskJson } from './task-reads.js';
+import { postComment, updateTask } from './task-update.js';
 import { listUsers } from './users.js';
 import type { Caller } from './workspaces.js';
 
@@ -47,9 +50,9 @@ export const handlers: Handlers = {
     createdBy: caller.userId,
   }),
   createTask: (ctx, { body }) => {
-    const task = createTask(ctx.db, ctx.caller, body);
+    const task = createTaskJson(ctx.db, ctx.caller, body);
     ctx.eventRecorded();
-    return task;
+    return new JsonText(task);
   },
   listTasks: ({ db, caller }, { query }) => {
     const { body, total } = listTasksJson(db, caller, query);

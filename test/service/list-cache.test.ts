@@ -7,7 +7,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../src/service/db.js';
 import { seedDemoWorkspace } from '../../src/service/index.js';
-import { createTask, listTasksJson } from '../../src/service/tasks.js';
+import { createTask } from '../../src/service/task-create.js';
+import { listTasksJson } from '../../src/service/task-list.js';
 import { type Caller, findCaller } from '../../src/service/workspaces.js';
 import { raw, startTestService, type TestService } from './support.js';
 
