@@ -20,6 +20,7 @@ import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import { App, HTTPReceiver, type Logger } from '@slack/bolt';
 import { startHarness } from '../test/support/harness.js';
 import { SlackRequests } from '../test/support/slack-requests.js';
+import { Breakdown } from './breakdown.js';
 
 const BARE_SECRET = 'bare-signing-secret';
 
@@ -122,6 +123,10 @@ async function main() {
       // Rounds per row: enough for --samples acks (a p99 needs hundreds), at least 3.
       samples: { type: 'string', default: '1000' },
       concurrency: { type: 'string', default: '8,32,200' },
+      // Only the mixes whose name contains this ('list': list, task, add).
+      mix: { type: 'string', default: '' },
+      // Where Worklink's time went (bench/breakdown.ts); --no-breakdown leaves it out.
+      breakdown: { type: 'boolean', default: true },
     },
   });
   const samples = Number(values.samples);
@@ -140,6 +145,16 @@ async function main() {
     },
   ];
   const bare = await startBareBolt(h.fake.apiUrl);
+  const portOf = (url: string) => Number(new URL(url).port);
+  const breakdown = new Breakdown(
+    new Map([
+      [portOf(h.worklink.eventsUrl), 'Worklink'],
+      [portOf(h.service.baseUrl), 'service'],
+      [portOf(h.service.altUrl), 'service'],
+      [portOf(h.fake.apiUrl), 'fake Slack'],
+      [portOf(bare.url), 'bare Bolt'],
+    ]),
+  );
   const users = Object.values(h.users).map((u) => u.id);
   const secret = h.config.slack.mode === 'http' ? h.config.slack.signingSecret : '';
   // The worker runs this same file; register tsx there first so it can load TypeScript.
@@ -169,49 +184,67 @@ async function main() {
     return reply;
   };
   // When each request's answer reached Slack: a response_url post, or (`/work add`) the
-  // task's card posted into the channel, found by the id in its title.
-  const answeredAt = (id: string): number | undefined => {
-    const reply = h.fake.responses.find((r) => r.id === id);
-    if (reply) return reply.at;
-    return h.fake.callsOf('chat.postMessage').find((c) => JSON.stringify(c.body).includes(id))?.at;
+  // task's card posted into the channel, found by the id in its title. Each recorded call is
+  // read once (cursors into the fake's lists): scanning them all on every poll cost the
+  // shared event loop a quarter of its time at 200 concurrent, and showed as reply latency.
+  const ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+  const answered = new Map<string, number>();
+  const seen = { responses: 0, calls: 0 };
+  const note = (id: string, at: number) => {
+    if (!answered.has(id)) answered.set(id, at);
+  };
+  const scan = () => {
+    const { responses, calls } = h.fake;
+    for (; seen.responses < responses.length; seen.responses++) {
+      const r = responses[seen.responses]!;
+      note(r.id, r.at);
+    }
+    for (; seen.calls < calls.length; seen.calls++) {
+      const c = calls[seen.calls]!;
+      if (c.method !== 'chat.postMessage') continue;
+      for (const id of JSON.stringify(c.body).match(ID) ?? []) note(id, c.at);
+    }
+  };
+  const resetFake = () => {
+    h.fake.reset();
+    seen.responses = 0;
+    seen.calls = 0;
   };
   const followUps = async (sent: Record<string, number>) => {
     const ids = Object.keys(sent);
-    const at = new Map<string, number>();
     await h.waitFor(
       () => {
-        for (const id of ids) {
-          if (at.has(id)) continue;
-          const t = answeredAt(id);
-          if (t !== undefined) at.set(id, t);
-        }
-        return at.size === ids.length;
+        scan();
+        return ids.every((id) => answered.has(id));
       },
       { timeoutMs: 60_000 },
     );
-    return ids.map((id) => at.get(id)! - sent[id]!);
+    return ids.map((id) => answered.get(id)! - sent[id]!);
   };
 
   console.log(
     `/work ack latency: signed slash commands in bursts, ${samples} samples per row (rounds of one burst). Aims: ack ≤ ×1.2 bare Bolt at p50 and p99; reply p50 ≤ 250 ms, p99 ≤ 600 ms.`,
   );
-  for (const mix of mixes) {
+  for (const mix of mixes.filter((m) => m.name.includes(String(values.mix)))) {
     for (const concurrency of levels) {
       // Warm-up (JIT, pools, users.info cache), not measured.
       await run(bare.url, BARE_SECRET, concurrency, mix.commands);
       await followUps((await run(h.worklink.eventsUrl, secret, concurrency, mix.commands)).sent);
-      h.fake.reset();
+      resetFake();
 
       const bareAcks: number[] = [];
       const workAcks: number[] = [];
       const workReplies: number[] = [];
+      breakdown.clear();
       const rounds = Math.max(3, Math.ceil(samples / concurrency));
       for (let r = 0; r < rounds; r++) {
         bareAcks.push(...(await run(bare.url, BARE_SECRET, concurrency, mix.commands)).acks);
+        breakdown.resume();
         const w = await run(h.worklink.eventsUrl, secret, concurrency, mix.commands);
         workAcks.push(...w.acks);
         workReplies.push(...(await followUps(w.sent)));
-        h.fake.reset();
+        breakdown.pause();
+        resetFake();
       }
       const b = stats(bareAcks);
       const w = stats(workAcks);
@@ -225,9 +258,11 @@ async function main() {
       console.log(
         `  Worklink reply posted    p50 ${ms(f.p50)}  p99 ${ms(f.p99)}  (send → response_url or card; aim p50 ≤ 250, p99 ≤ 600)`,
       );
+      if (values.breakdown) console.log(breakdown.report(workAcks.length).join('\n'));
     }
   }
 
+  breakdown.stop();
   await worker.terminate();
   await bare.stop();
   await h.stop();

@@ -25,7 +25,7 @@ import type { WorkContext } from '../src/slack/context/work-context.js';
 import { findTask, parseTaskRef } from '../src/slack/tasks/find-task.js';
 import { dateIn } from '../src/slack/tasks/mine/due-groups.js';
 import { mineRows } from '../src/slack/tasks/mine/load.js';
-import { mineMessage } from '../src/slack/tasks/mine/view.js';
+import { mineMessage } from '../src/slack/tasks/mine/my-tasks-view.js';
 import { openStore } from '../src/store/index.js';
 import type { TaskSighting } from '../src/store/task-index.js';
 import { READS_PER_MINUTE, TaskIndexRefresh } from '../src/sync/task-index-refresh.js';

@@ -90,6 +90,16 @@ export interface AppConfig {
   /** /metrics (docs/metrics.md): served on PORT with this bearer token, and/or on metricsPort. */
   metricsToken?: string;
   metricsPort?: number;
+  /** Waits that tests shorten (never read from the environment); undefined = the defaults. */
+  waits?: Waits;
+}
+
+/** How long some waits last, for tests that would otherwise sit through them. */
+export interface Waits {
+  /** What a modal submission may wait for the service (SUBMIT_BUDGET_MS, 2.2 s). */
+  submitBudgetMs?: number;
+  /** Between looks for a create the service did not confirm (tasks/form/follow-up.ts, 2 s). */
+  unconfirmedLookMs?: number;
 }
 
 /** A wrong or partial setting. `message` is one sentence that names the variable. */

@@ -4,7 +4,8 @@
  * print as one sentence on stderr and exit 1; no stack traces.
  */
 import { type AppConfig, ConfigError, loadConfig } from './config.js';
-import { StartupError, startWorklink } from './slack/start/worklink.js';
+import { StartupError } from './slack/start/startup-error.js';
+import { startWorklink } from './slack/start/worklink.js';
 
 export async function start(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   let config: AppConfig;

@@ -13,12 +13,15 @@
  *   change, already told by the verb that made it (an assignment is one DM per person
  *   whoever tells it).
  *
+ * `seenChange` tells a change a read or a service event already described (sync/seen-change.ts)
+ * through the same telling, every field included.
+ *
  * Returns at once; never throws. Below src/slack, so src/sync calls it without reaching up;
  * the task-change owner (src/slack/tasks/changes.ts) exposes it as its `seen` verb.
  */
 import { errMessage } from '../error-message.js';
 import type { Store } from '../store/index.js';
-import type { Actor, TaskActivityHub } from './hub.js';
+import type { Actor, FieldChange, TaskActivityHub } from './hub.js';
 
 /** What is known of a task's new state (update task answers these); live messages use it. */
 export interface ChangeHint {
@@ -98,11 +101,61 @@ export function seen(
     });
     return;
   }
-  if (options.refresh !== false) parts.live?.taskChanged(teamId, now.taskId, options.hint);
-  const base = { taskId: now.taskId, projectId, actor: options.actor };
   const added = [...new Set(now.assigneeIds)].filter((id) => !before.assigneeIds.includes(id));
-  if (added.length) activity.emit(teamId, { kind: 'assigned', ...base, added });
-  if (options.status && before.done !== now.done) {
-    activity.emit(teamId, { kind: now.done ? 'completed' : 'reopened', ...base });
+  const done = options.status && before.done !== now.done ? now.done : undefined;
+  tell(parts, teamId, { taskId: now.taskId, projectId, done, added, fields: [] }, options);
+}
+
+/** What a look saw change in a known task, in the activity hub's words (sync/seen-change.ts). */
+export interface SeenTaskChange {
+  taskId: string;
+  projectId?: string;
+  /** The new done flag, when it changed. */
+  done?: boolean;
+  /** Service user ids added. */
+  added: string[];
+  /** Everything else that changed. */
+  fields: FieldChange[];
+}
+
+/** Where a change nobody is named for was made. */
+export const IN_SERVICE = 'in the service';
+
+/**
+ * A change a read or a service event SAW in a known task (the index decides what is new, so
+ * one reader tells it and nothing here dedupes): told like `seen`'s, every kind of change
+ * included — completion or reopening, people added, the other fields as one `changed` — and
+ * with no actor as made "in the service".
+ */
+export function seenChange(
+  parts: SeenParts,
+  teamId: string,
+  change: SeenTaskChange,
+  actor?: Actor,
+): void {
+  tell(parts, teamId, change, { actor, where: actor ? undefined : IN_SERVICE });
+}
+
+/** The one telling: live messages refreshed, then each kind of change emitted. */
+function tell(
+  parts: SeenParts,
+  teamId: string,
+  change: SeenTaskChange,
+  options: SeenOptions & { where?: string },
+): void {
+  if (options.refresh !== false) parts.live?.taskChanged(teamId, change.taskId, options.hint);
+  const base = {
+    taskId: change.taskId,
+    projectId: change.projectId,
+    ...(options.actor ? { actor: options.actor } : {}),
+    ...(options.where ? { where: options.where } : {}),
+  };
+  const { activity } = parts;
+  if (change.done !== undefined) {
+    activity.emit(teamId, { kind: change.done ? 'completed' : 'reopened', ...base });
   }
+  if (change.added.length)
+    activity.emit(teamId, { kind: 'assigned', ...base, added: change.added });
+  if (change.fields.length)
+    activity.emit(teamId, { kind: 'changed', ...base, fields: change.fields });
 }

@@ -10,6 +10,15 @@ export interface TextObj {
   verbatim?: boolean;
 }
 
+/** Slack's confirmation dialog on a button or menu. */
+export interface ConfirmObj {
+  title?: TextObj;
+  text?: TextObj;
+  confirm?: TextObj;
+  deny?: TextObj;
+  style?: string;
+}
+
 export interface OptionObj {
   text: TextObj;
   value: string;
@@ -24,7 +33,7 @@ export interface ElementObj {
   value?: string;
   url?: string;
   style?: string;
-  confirm?: unknown;
+  confirm?: ConfirmObj;
   placeholder?: TextObj;
   options?: OptionObj[];
   option_groups?: { label: TextObj; options: OptionObj[] }[];
@@ -124,9 +133,14 @@ function shortId(): string {
   return randomBytes(4).toString('base64url').slice(0, 5);
 }
 
+/** A block as the sandbox reads it: an object with a type (validateBlocks checked the rest). */
+function isBlockObj(v: unknown): v is BlockObj {
+  return typeof v === 'object' && v !== null && 'type' in v && typeof v.type === 'string';
+}
+
 /** Copies blocks and fills in the block_id/action_id Slack would generate when the app left them out. */
 export function normalizeBlocks(blocks: unknown[]): BlockObj[] {
-  const copy = structuredClone(blocks) as BlockObj[];
+  const copy = structuredClone(blocks).filter(isBlockObj);
   for (const b of copy) {
     if (b.block_id === undefined) b.block_id = shortId();
     const elements = [b.accessory, b.element, ...(b.type === 'actions' ? (b.elements ?? []) : [])];
@@ -184,6 +198,18 @@ export function findElement(
     }
   }
   return undefined;
+}
+
+/** A text object ({type, text}), as the view checks in block-validation.ts require. */
+export function isTextObj(v: unknown): v is TextObj {
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    'type' in v &&
+    typeof v.type === 'string' &&
+    'text' in v &&
+    typeof v.text === 'string'
+  );
 }
 
 export function allOptions(element: ElementObj): OptionObj[] {

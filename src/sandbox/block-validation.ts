@@ -9,10 +9,7 @@ import {
   type Surface,
   shown,
 } from './block-kit.js';
-
-function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { isObj } from './json-guards.js';
 
 function err(problem: string, pointer: string): string {
   return `[ERROR] ${problem} [json-pointer:${pointer}]`;

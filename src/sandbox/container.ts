@@ -3,7 +3,8 @@
 // or a modal in their own stack. Shared by block_actions and block_suggestion.
 
 import { type BlockObj, type ElementObj, findElement } from './block-kit.js';
-import type { SandboxMessage, SandboxState, SlackView } from './state.js';
+import type { SandboxMessage, SlackView } from './records.js';
+import type { SandboxState } from './state.js';
 
 export type Container =
   | { type: 'message'; channel: string; ts: string }

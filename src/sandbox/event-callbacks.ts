@@ -3,8 +3,10 @@
 // subscribes to `message.channels` and is a member of the channel (a bot's own messages
 // included, as in Slack; the app must tell them apart).
 
+import type { SandboxChannel, SandboxMessage } from './records.js';
 import { slackId } from './slack-ids.js';
-import type { SandboxChannel, SandboxMessage, SandboxState } from './state.js';
+import { messageObject } from './slack-objects.js';
+import type { SandboxState } from './state.js';
 
 /** The event_callback body around `event`, as Slack posts it to the app's request URL. */
 export function eventCallback(
@@ -48,7 +50,7 @@ export function messageEvent(
   if (channel.kind !== 'channel' || !botEvents.includes('message.channels')) return undefined;
   if (!channel.members.has(s.bot.botUserId) || message.ephemeralTo !== undefined) return undefined;
   return {
-    ...s.messageObject(message),
+    ...messageObject(s, message),
     channel: channel.id,
     event_ts: message.ts,
     channel_type: 'channel',

@@ -5,8 +5,10 @@
  * `entity_details_requested`, and its `entity.presentDetails` opens the side panel for that
  * person. Domains: the manifest's (dash.teamcamp.app) and the app's own page hosts (start.ts).
  */
+
+import type { SandboxChannel, SandboxMessage } from './records.js';
 import { slackId } from './slack-ids.js';
-import type { SandboxChannel, SandboxMessage, SandboxState } from './state.js';
+import type { SandboxState } from './state.js';
 import { UnfurlLog } from './unfurls.js';
 
 const LINK = /<(https?:\/\/[^|>\s]+)(?:\|[^>]*)?>|(https?:\/\/[^\s<>|]+)/g;

@@ -6,8 +6,11 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { InteractionResult, Interactions } from './interactions.js';
+import { isObj } from './json-guards.js';
 import type { AppSurface } from './manifest.js';
-import type { SandboxMessage, SandboxState } from './state.js';
+import type { PageSnapshot } from './page/types.js';
+import type { SandboxMessage } from './records.js';
+import type { SandboxState } from './state.js';
 import type { SuggestResult } from './suggestions.js';
 
 const Id = z.string().min(1).max(255);
@@ -54,6 +57,8 @@ const schemas = {
   dismiss: z.object({ user: Id, channel: Id, ts: Id }),
 };
 
+const StateQuery = z.object({ user: Id.optional() });
+
 const MESSAGES_PER_CHANNEL = 200;
 
 function messageForPage(m: SandboxMessage) {
@@ -64,16 +69,17 @@ function messageForPage(m: SandboxMessage) {
     fromSlackbot: m.fromSlackbot === true,
     text: m.text,
     blocks: m.blocks ?? null,
-    attachments: m.attachments ?? null,
+    attachments: m.attachments?.filter(isObj) ?? null,
     unfurl: m.unfurl ?? null,
     threadTs: m.threadTs ?? null,
     ephemeral: m.ephemeralTo !== undefined,
     edited: m.edited !== undefined,
+    reactions: (m.reactions ?? []).map((r) => ({ name: r.name, users: [...r.users] })),
   };
 }
 
 /** Everything the page needs to draw the workspace as one user sees it. */
-export function snapshot(state: SandboxState, surface: AppSurface, userId: string) {
+export function snapshot(state: SandboxState, surface: AppSurface, userId: string): PageSnapshot {
   const me = state.users.get(userId);
   const channels = [...state.channels.values()].filter((c) => c.members.has(userId));
   const messages: Record<string, ReturnType<typeof messageForPage>[]> = {};
@@ -126,7 +132,9 @@ export function pageRoutes(app: FastifyInstance, deps: PageApiDeps): void {
   const { state, interactions } = deps;
 
   app.get('/sandbox/state', async (req, reply) => {
-    const user = (req.query as { user?: string }).user;
+    // ?user=…, once; anything else (none, repeated, empty) is the first person.
+    const query = StateQuery.safeParse(req.query);
+    const user = query.success ? query.data.user : undefined;
     const humans = state.humans();
     const userId = user && humans.some((u) => u.id === user) ? user : humans[0]?.id;
     return reply

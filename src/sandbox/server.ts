@@ -2,18 +2,19 @@
 // /response/…, the page (static files) and the page's own JSON endpoints under /sandbox/….
 
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { projectFile } from '../project-root.js';
 import { isAllowedHost } from './host-check.js';
 import { Interactions } from './interactions.js';
+import { isObj } from './json-guards.js';
 import { LinkPreviews } from './link-previews.js';
 import { type AppSurface, DEFAULT_APP_SURFACE } from './manifest.js';
 import { pageRoutes } from './page-api.js';
-import { type LogEntry, SandboxState } from './state.js';
+import type { LogEntry } from './records.js';
+import { SandboxState } from './state.js';
 import { type Args, WebApi } from './web-api.js';
 import { FunctionExecutions, type StepDefinition } from './workflow-functions.js';
 import { workflowRoutes } from './workflow-runs.js';
@@ -72,11 +73,9 @@ const CONTENT_TYPES: Record<string, string> = {
   '.png': 'image/png',
 };
 
+/** The page's static files: always the sources' (builds do not copy them). */
 function pageDir(): string {
-  const here = fileURLToPath(new URL('./page/', import.meta.url));
-  if (existsSync(here)) return here;
-  // A compiled build (dist/src/sandbox) does not copy the static files; use the sources.
-  return fileURLToPath(new URL('../../../src/sandbox/page/', import.meta.url));
+  return projectFile('src', 'sandbox', 'page');
 }
 
 async function loadPage(): Promise<Map<string, { type: string; body: Buffer }>> {
@@ -90,6 +89,12 @@ async function loadPage(): Promise<Map<string, { type: string; body: Buffer }>> 
   return files;
 }
 
+/** A route's `:name` parameter (Fastify gives each as a string; anything else reads as ''). */
+function routeParam(params: unknown, key: string): string {
+  const v = isObj(params) ? params[key] : undefined;
+  return typeof v === 'string' ? v : '';
+}
+
 function parseApiArgs(
   contentType: string,
   raw: string,
@@ -98,9 +103,7 @@ function parseApiArgs(
   if (contentType.includes('application/json')) {
     try {
       const v: unknown = JSON.parse(raw);
-      return typeof v === 'object' && v !== null && !Array.isArray(v)
-        ? (v as Args)
-        : 'invalid_json';
+      return isObj(v) ? v : 'invalid_json';
     } catch {
       return 'invalid_json';
     }
@@ -126,11 +129,11 @@ function registerSlackRoutes(
       req: { params: unknown; query: unknown; body: unknown; headers: Record<string, unknown> },
       reply: FastifyReply,
     ) => {
-      const { method } = req.params as { method: string };
+      const method = routeParam(req.params, 'method');
       const contentType = String(req.headers['content-type'] ?? '');
       const parsed = parseApiArgs(contentType, typeof req.body === 'string' ? req.body : '');
       if (typeof parsed === 'string') return reply.send({ ok: false, error: parsed });
-      const args = { ...(req.query as Args), ...parsed };
+      const args = { ...(isObj(req.query) ? req.query : {}), ...parsed };
       const auth = /^Bearer\s+(\S+)$/i.exec(String(req.headers.authorization ?? ''));
       const result = await webApi.handle(method, args, auth?.[1]);
       reply.code(result.status);
@@ -141,7 +144,7 @@ function registerSlackRoutes(
     scope.post('/api/:method', apiHandler);
 
     scope.post('/response/:team/:id', async (req, reply) => {
-      const { id } = req.params as { id: string };
+      const id = routeParam(req.params, 'id');
       const raw = typeof req.body === 'string' ? req.body : '';
       const result = interactions.respond(id, raw);
       return reply.code(result.status).type('text/plain').send(result.text);
@@ -195,8 +198,9 @@ export async function startSandboxServer(opts: SandboxServerOptions): Promise<Sa
   app.get('/', async (_req, reply) => sendPage(reply));
   app.get('/archives/*', async (_req, reply) => sendPage(reply));
   app.get('/static/:name', async (req, reply) => {
-    const file = page.get((req.params as { name: string }).name);
-    if (!file || (req.params as { name: string }).name === 'index.html') {
+    const name = routeParam(req.params, 'name');
+    const file = page.get(name);
+    if (!file || name === 'index.html') {
       return reply.code(404).send('not found');
     }
     return reply.type(file.type).header('cache-control', 'no-store').send(file.body);

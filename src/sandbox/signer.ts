@@ -80,15 +80,21 @@ export async function deliverSigned(opts: DeliverOptions): Promise<Delivery> {
       ms: performance.now() - started,
     };
   } catch (e) {
-    const err = e as Error;
-    const timeout = err.name === 'TimeoutError' || err.name === 'AbortError';
+    const name = e instanceof Error ? e.name : '';
+    const timeout = name === 'TimeoutError' || name === 'AbortError';
     return {
       status: 0,
       body: '',
       contentType: '',
       ms: performance.now() - started,
       failure: timeout ? 'timeout' : 'network',
-      detail: timeout ? 'no answer within the time limit' : String(err.cause ?? err.message),
+      detail: timeout ? 'no answer within the time limit' : networkDetail(e),
     };
   }
+}
+
+/** Why fetch failed: undici puts the system error (ECONNREFUSED, …) in `cause`. */
+function networkDetail(e: unknown): string {
+  if (!(e instanceof Error)) return String(e);
+  return String(e.cause ?? e.message);
 }

@@ -7,26 +7,21 @@
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Logger } from '@slack/bolt';
 import type { AppConfig } from '../config.js';
-import { errMessage } from '../error-message.js';
+import { errCode, errMessage } from '../error-message.js';
 import { createLogger } from '../logger.js';
 import { makePrivateDir } from '../private-files.js';
+import { projectFile } from '../project-root.js';
 import { seedDemoWorkspace } from '../service/index.js';
-import { StartupError, startWorklink, type WorklinkHandle } from '../slack/start/worklink.js';
-import type { Verification } from '../workapi/contract.js';
+import { StartupError } from '../slack/start/startup-error.js';
+import { startWorklink, type WorklinkHandle } from '../slack/start/worklink.js';
 import { type Welcome, welcomeText } from './banner.js';
+import { connectDemoTeam } from './demo-connection.js';
 import { firstHourSeed, postWelcome, START_CHANNEL } from './first-hour.js';
 import { type AppSurface, DEFAULT_APP_SURFACE, readAppManifest } from './manifest.js';
 import { type SandboxServer, startSandboxServer } from './server.js';
-import {
-  loadSetup,
-  type SandboxSetup,
-  SetupFileError,
-  saveSetup,
-  setupFilePath,
-} from './setup-file.js';
+import { loadSetup, type SandboxSetup, SetupFileError, saveSetup } from './setup-file.js';
 import { readStepDefinitions } from './workflow-functions.js';
 import { DEFAULT_CHANNELS, DEFAULT_TEAM, DEFAULT_USERS } from './workspace.js';
 
@@ -56,16 +51,8 @@ export interface SandboxStack {
   stop(): Promise<void>;
 }
 
-/** The sandbox channels linked to the seed's projects on the first run. */
-const CHANNEL_PROJECTS = [
-  { channel: 'website', project: 'Website relaunch' },
-  { channel: 'onboarding', project: 'Customer onboarding' },
-] as const;
-
-const ADMIN = DEFAULT_USERS.find((u) => u.isOwner) ?? DEFAULT_USERS[0];
-
 function defaultManifestPath(): string {
-  return fileURLToPath(new URL('../../manifest.yml', import.meta.url));
+  return projectFile('manifest.yml');
 }
 
 async function appSurface(path: string, logger: Logger): Promise<AppSurface> {
@@ -92,7 +79,7 @@ export async function launchSandbox(
     makePrivateDir(dataDir);
   } catch (e) {
     throw new StartupError(
-      `DATA_DIR ${dataDir} could not be created (${(e as NodeJS.ErrnoException).code ?? errMessage(e)}).`,
+      `DATA_DIR ${dataDir} could not be created (${errCode(e) ?? errMessage(e)}).`,
     );
   }
 
@@ -126,7 +113,7 @@ export async function launchSandbox(
       logger: (entry) => logger[entry.level](`[sandbox] ${entry.text}`),
     });
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errCode(e);
     if (code === 'EADDRINUSE') {
       throw new StartupError(
         `PORT ${port} is already in use: stop whatever is using it, or choose another port (PORT=3001 npm start).`,
@@ -203,57 +190,6 @@ export async function launchSandbox(
   sandbox.state.startChannel = START_CHANNEL;
   if (firstRun) postWelcome(sandbox.state);
   return stack;
-}
-
-/**
- * Connects the sandbox team to the demo workspace, as `/work connect` would (verify, then the
- * store). The first run also links #website and #onboarding to their projects. A later run
- * reconnects only when the connection is gone, so a deliberate switch to another key stays.
- */
-async function connectDemoTeam(stack: SandboxStack, logger: Logger): Promise<void> {
-  const { setup, worklink, teamId } = stack;
-  const seed = setup.seed;
-  if (!seed || !stack.embeddedService) return;
-  const { store } = worklink;
-  const existing = await store.connections.info(teamId);
-  if (setup.setupDone && existing) return;
-
-  let verification: Verification;
-  try {
-    verification = await worklink.deps.workClients.adHoc(seed.apiKey).verify();
-  } catch (e) {
-    throw new StartupError(
-      `The demo workspace's API key was refused by the embedded service (${errMessage(e)}); delete ${setupFilePath(stack.dataDir)} to seed a new one.`,
-    );
-  }
-  const connection = {
-    teamId,
-    workspaceId: verification.workspaceId,
-    workspaceName: verification.workspaceName || seed.workspaceName,
-    keyOwnerId: verification.createdBy,
-    apiKey: seed.apiKey,
-    connectedBy: ADMIN.id,
-    connectedAt: new Date().toISOString(),
-  };
-  const firstSetup = !setup.setupDone;
-  // Another workspace's links and projects would point at ids this one does not have:
-  // connect forgets them when the workspace changed.
-  const links = firstSetup
-    ? CHANNEL_PROJECTS.flatMap((link) => {
-        const channel = DEFAULT_CHANNELS.find((c) => c.name === link.channel);
-        const project = seed.projects.find((p) => p.projectName === link.project);
-        if (!channel || !project) return [];
-        return [
-          { channelId: channel.id, projectId: project.projectId, projectName: project.projectName },
-        ];
-      })
-    : [];
-  await store.connect(connection, links);
-  if (firstSetup) {
-    setup.setupDone = true;
-    saveSetup(stack.dataDir, setup);
-  }
-  logger.info(`Sandbox team ${teamId} connected to demo workspace ${connection.workspaceId}.`);
 }
 
 /**

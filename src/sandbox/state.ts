@@ -1,10 +1,23 @@
 // Everything the sandbox Slack knows, in memory: people, channels, messages, open views,
-// triggers, response URLs and files. Every change bumps `version` and emits 'change' so the page
-// (through Server-Sent Events) and tests can follow along.
+// triggers, response URLs and files (the records are in records.ts). Every change bumps
+// `version` and emits 'change' so the page (through Server-Sent Events) and tests can follow.
 
 import { EventEmitter } from 'node:events';
-import { type BlockObj, normalizeBlocks } from './block-kit.js';
+import { normalizeBlocks } from './block-kit.js';
+import type {
+  LogEntry,
+  ResponseHook,
+  SandboxChannel,
+  SandboxMessage,
+  SandboxTeam,
+  SandboxUser,
+  SlackView,
+  StoredView,
+  Trigger,
+} from './records.js';
+import { startingChannels, startingUsers } from './roster.js';
 import { nextTs, slackId, triggerId } from './slack-ids.js';
+import { externalFile, viewObject } from './slack-objects.js';
 import {
   DEFAULT_BOT,
   DEFAULT_CHANNELS,
@@ -12,99 +25,10 @@ import {
   DEFAULT_USERS,
   type SandboxChannelSpec,
   type SandboxUserSpec,
-  tzInfo,
 } from './workspace.js';
 
-export interface SandboxUser extends SandboxUserSpec {
-  isBot: boolean;
-  color: string;
-}
-
-export interface SandboxChannel {
-  id: string;
-  name: string;
-  kind: 'channel' | 'im';
-  members: Set<string>;
-  /** For a DM with the bot: the human in it. */
-  imUser?: string;
-  topic?: string;
-  created: number;
-}
-
-export interface SandboxMessage {
-  ts: string;
-  channel: string;
-  /** Author: a user id or the bot user id. */
-  user: string;
-  botId?: string;
-  text: string;
-  blocks?: BlockObj[];
-  attachments?: unknown[];
-  threadTs?: string;
-  /** Set for ephemeral messages: the only user who sees it. */
-  ephemeralTo?: string;
-  edited?: { user: string; ts: string };
-  /** Messages from Slack itself (e.g. "/foo is not a valid command") are shown as Slackbot. */
-  fromSlackbot?: boolean;
-  metadata?: unknown;
-  /** The app's preview of the message's links (chat.unfurl; link-previews.ts). */
-  unfurl?: { unfurls: Record<string, unknown>; entities: Record<string, unknown>[] };
-  /** Emoji reactions: name → who reacted. */
-  reactions?: { name: string; users: string[] }[];
-}
-
-export interface SlackView {
-  id: string;
-  team_id: string;
-  type: 'modal' | 'home';
-  title?: unknown;
-  submit?: unknown;
-  close?: unknown;
-  blocks: BlockObj[];
-  private_metadata: string;
-  callback_id: string;
-  external_id: string;
-  state: { values: Record<string, Record<string, Record<string, unknown>>> };
-  hash: string;
-  clear_on_close: boolean;
-  notify_on_close: boolean;
-  root_view_id: string;
-  previous_view_id: string | null;
-  app_id: string;
-  app_installed_team_id: string;
-  bot_id: string;
-}
-
-export interface StoredView {
-  view: SlackView;
-  userId: string;
-}
-
-export interface Trigger {
-  id: string;
-  userId: string;
-  issuedAt: number;
-  used: boolean;
-}
-
-export interface ResponseHook {
-  id: string;
-  userId: string;
-  channelId: string;
-  createdAt: number;
-  uses: number;
-  /** The message the interaction came from (or the last one posted through this hook). */
-  original?: { channel: string; ts: string };
-}
-
-export interface LogEntry {
-  at: string;
-  level: 'info' | 'warn' | 'error';
-  text: string;
-}
-
 export interface SandboxStateOptions {
-  team?: { id: string; name: string; domain: string };
+  team?: SandboxTeam;
   users?: readonly SandboxUserSpec[];
   channels?: readonly SandboxChannelSpec[];
   bot?: typeof DEFAULT_BOT;
@@ -115,14 +39,13 @@ export interface SandboxStateOptions {
   baseUrl?: string;
 }
 
-const COLORS = ['9f69e7', '4bbe2e', 'e7392d', '3c989f', 'e96699', 'e0a729', '674b1b', '2b6836'];
 export const TRIGGER_TTL_MS = 3000;
 export const RESPONSE_URL_TTL_MS = 30 * 60 * 1000;
 export const RESPONSE_URL_MAX_USES = 5;
 export const MAX_VIEW_STACK = 3;
 
 export class SandboxState extends EventEmitter {
-  readonly team: { id: string; name: string; domain: string };
+  readonly team: SandboxTeam;
   readonly bot: typeof DEFAULT_BOT;
   appName: string;
   baseUrl: string;
@@ -134,7 +57,7 @@ export class SandboxState extends EventEmitter {
   readonly homeViews = new Map<string, string>();
   readonly triggers = new Map<string, Trigger>();
   /** Each person's open side panel: a Work Object's details (entity.presentDetails). */
-  readonly panels = new Map<string, unknown>();
+  readonly panels = new Map<string, Record<string, unknown>>();
   readonly hooks = new Map<string, ResponseHook>();
   readonly files = new Map<string, Record<string, unknown>>();
   readonly log: LogEntry[] = [];
@@ -158,42 +81,10 @@ export class SandboxState extends EventEmitter {
         if (e.level === 'info') console.log(line);
         else console.warn(line);
       });
-    const specs = opts.users ?? DEFAULT_USERS;
-    specs.forEach((u, i) => {
-      this.users.set(u.id, { ...u, isBot: false, color: COLORS[i % COLORS.length] });
-    });
-    this.users.set(this.bot.botUserId, {
-      id: this.bot.botUserId,
-      name: this.bot.name,
-      realName: this.appName,
-      email: '',
-      tz: 'America/Los_Angeles',
-      isBot: true,
-      color: '3aa3e3',
-    });
+    for (const u of startingUsers(this, opts.users ?? DEFAULT_USERS)) this.users.set(u.id, u);
     const humans = this.humans().map((u) => u.id);
-    const created = Math.floor(Date.now() / 1000);
-    for (const c of opts.channels ?? DEFAULT_CHANNELS) {
-      this.channels.set(c.id, {
-        id: c.id,
-        name: c.name,
-        kind: 'channel',
-        members: new Set([...humans, this.bot.botUserId]),
-        topic: c.topic,
-        created,
-      });
-    }
-    for (const id of humans) {
-      // Deterministic DM ids keep URLs and test expectations stable across restarts.
-      const dm = `D${id.slice(1)}`;
-      this.channels.set(dm, {
-        id: dm,
-        name: dm,
-        kind: 'im',
-        members: new Set([id, this.bot.botUserId]),
-        imUser: id,
-        created,
-      });
+    for (const c of startingChannels(this, opts.channels ?? DEFAULT_CHANNELS, humans)) {
+      this.channels.set(c.id, c);
     }
   }
 
@@ -252,15 +143,16 @@ export class SandboxState extends EventEmitter {
     return message;
   }
 
-  /** reactions.add: once per person and name. */
-  addReaction(message: SandboxMessage, name: string, user: string): void {
+  /** reactions.add: once per person and name; false when `user` had already reacted so. */
+  addReaction(message: SandboxMessage, name: string, user: string): boolean {
     const list = message.reactions ?? [];
     const found = list.find((r) => r.name === name);
-    if (found?.users.includes(user)) return;
+    if (found?.users.includes(user)) return false;
     if (found) found.users.push(user);
     else list.push({ name, users: [user] });
     message.reactions = list;
     this.changed();
+    return true;
   }
 
   findMessage(channel: string, ts: string): SandboxMessage | undefined {
@@ -298,56 +190,24 @@ export class SandboxState extends EventEmitter {
 
   newView(userId: string, spec: Record<string, unknown>, rootViewId?: string, previous?: string) {
     const id = slackId('V');
-    const view = this.buildView(id, spec, rootViewId ?? id, previous ?? null, {});
+    const place = { root: rootViewId ?? id, previous: previous ?? null, values: {} };
+    const view = viewObject(this, id, spec, place);
     this.views.set(id, { view, userId });
     return view;
   }
 
-  /** Replaces a view's content, keeping its id and place in the stack (views.update). */
+  /** Replaces a view's content, keeping its id, its place in the stack and its values. */
   replaceView(id: string, spec: Record<string, unknown>): SlackView {
     const stored = this.views.get(id);
     if (!stored) throw new Error(`no view ${id}`);
     const old = stored.view;
-    stored.view = this.buildView(
-      id,
-      spec,
-      old.root_view_id,
-      old.previous_view_id,
-      old.state.values,
-    );
+    stored.view = viewObject(this, id, spec, {
+      root: old.root_view_id,
+      previous: old.previous_view_id,
+      values: old.state.values,
+    });
     this.changed();
     return stored.view;
-  }
-
-  private buildView(
-    id: string,
-    spec: Record<string, unknown>,
-    root: string,
-    previous: string | null,
-    values: SlackView['state']['values'],
-  ): SlackView {
-    const str = (v: unknown) => (typeof v === 'string' ? v : '');
-    return {
-      id,
-      team_id: this.team.id,
-      type: spec.type === 'home' ? 'home' : 'modal',
-      title: spec.title,
-      submit: spec.submit ?? null,
-      close: spec.close ?? null,
-      blocks: normalizeBlocks(Array.isArray(spec.blocks) ? spec.blocks : []),
-      private_metadata: str(spec.private_metadata),
-      callback_id: str(spec.callback_id),
-      external_id: str(spec.external_id),
-      state: { values },
-      hash: `${Math.floor(Date.now() / 1000)}.${slackId('', 8).toLowerCase()}`,
-      clear_on_close: spec.clear_on_close === true,
-      notify_on_close: spec.notify_on_close === true,
-      root_view_id: root,
-      previous_view_id: previous,
-      app_id: this.bot.appId,
-      app_installed_team_id: this.team.id,
-      bot_id: this.bot.botId,
-    };
   }
 
   viewByExternalId(externalId: string): StoredView | undefined {
@@ -452,152 +312,8 @@ export class SandboxState extends EventEmitter {
   // ---- files ----
 
   addFile(url: string, userId: string): Record<string, unknown> {
-    const id = slackId('F');
-    const now = Math.floor(Date.now() / 1000);
-    let name = 'file';
-    try {
-      name = decodeURIComponent(new URL(url).pathname.split('/').pop() || 'file');
-    } catch {
-      // keep the generic name
-    }
-    const ext = name.includes('.') ? (name.split('.').pop() ?? '').toLowerCase() : '';
-    const file = {
-      id,
-      created: now,
-      timestamp: now,
-      name,
-      title: name,
-      mimetype: 'application/octet-stream',
-      filetype: ext || 'binary',
-      pretty_type: ext ? ext.toUpperCase() : 'Binary',
-      user: userId,
-      user_team: this.team.id,
-      editable: false,
-      size: 0,
-      mode: 'external',
-      is_external: true,
-      external_type: 'app',
-      is_public: false,
-      public_url_shared: false,
-      display_as_bot: false,
-      username: '',
-      url_private: url,
-      url_private_download: url,
-      permalink: url,
-      permalink_public: url,
-    };
-    this.files.set(id, file);
+    const file = externalFile(this, url, userId);
+    this.files.set(file.id, file);
     return file;
-  }
-
-  // ---- Slack-shaped objects ----
-
-  userObject(u: SandboxUser): Record<string, unknown> {
-    const [first, ...rest] = u.realName.split(' ');
-    const image = (size: number) =>
-      `https://ui-avatars.com/api/?name=${encodeURIComponent(u.realName)}&size=${size}`;
-    return {
-      id: u.id,
-      team_id: u.teamId ?? this.team.id,
-      name: u.name,
-      deleted: false,
-      color: u.color,
-      real_name: u.realName,
-      ...tzInfo(u.tz),
-      profile: {
-        title: u.title ?? '',
-        phone: '',
-        skype: '',
-        real_name: u.realName,
-        real_name_normalized: u.realName,
-        display_name: u.isBot ? '' : u.name,
-        display_name_normalized: u.isBot ? '' : u.name,
-        status_text: '',
-        status_emoji: '',
-        first_name: first,
-        last_name: rest.join(' '),
-        ...(u.isBot ? { bot_id: this.bot.botId, api_app_id: this.bot.appId } : { email: u.email }),
-        image_24: image(24),
-        image_32: image(32),
-        image_48: image(48),
-        image_72: image(72),
-        image_192: image(192),
-        team: this.team.id,
-      },
-      is_admin: u.isAdmin === true,
-      is_owner: u.isOwner === true,
-      is_primary_owner: u.isOwner === true,
-      is_restricted: u.isRestricted === true || u.isUltraRestricted === true,
-      is_ultra_restricted: u.isUltraRestricted === true,
-      is_bot: u.isBot,
-      is_app_user: false,
-      updated: Math.floor(Date.now() / 1000) - 86_400,
-      is_email_confirmed: !u.isBot,
-      who_can_share_contact_card: 'EVERYONE',
-    };
-  }
-
-  channelObject(c: SandboxChannel): Record<string, unknown> {
-    if (c.kind === 'im') {
-      return {
-        id: c.id,
-        created: c.created,
-        is_archived: false,
-        is_im: true,
-        is_org_shared: false,
-        context_team_id: this.team.id,
-        updated: c.created * 1000,
-        user: c.imUser,
-        is_user_deleted: false,
-        priority: 0,
-      };
-    }
-    return {
-      id: c.id,
-      name: c.name,
-      is_channel: true,
-      is_group: false,
-      is_im: false,
-      is_mpim: false,
-      is_private: false,
-      created: c.created,
-      is_archived: false,
-      is_general: c.name === 'general',
-      name_normalized: c.name,
-      is_shared: false,
-      is_org_shared: false,
-      is_member: c.members.has(this.bot.botUserId),
-      topic: { value: c.topic ?? '', creator: '', last_set: 0 },
-      purpose: { value: '', creator: '', last_set: 0 },
-      num_members: c.members.size,
-    };
-  }
-
-  messageObject(m: SandboxMessage): Record<string, unknown> {
-    const fromBot = m.botId !== undefined;
-    return {
-      type: 'message',
-      ...(fromBot ? { bot_id: m.botId, app_id: this.bot.appId } : {}),
-      user: m.user,
-      text: m.text,
-      ts: m.ts,
-      team: this.team.id,
-      ...(m.blocks ? { blocks: m.blocks } : {}),
-      ...(m.attachments ? { attachments: m.attachments } : {}),
-      ...(m.threadTs ? { thread_ts: m.threadTs } : {}),
-      ...(m.edited ? { edited: m.edited } : {}),
-      ...(m.metadata ? { metadata: m.metadata } : {}),
-      ...(fromBot
-        ? {
-            bot_profile: {
-              id: m.botId,
-              app_id: this.bot.appId,
-              name: this.appName,
-              deleted: false,
-              team_id: this.team.id,
-            },
-          }
-        : {}),
-    };
   }
 }

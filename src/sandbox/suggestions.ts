@@ -3,6 +3,8 @@
 // reads the answer, and the options it has offered in each message or view, so a choice
 // reaches the app later as the whole option object (`selected_option`), as Slack sends it.
 
+import { z } from 'zod';
+import { errMessage } from '../error-message.js';
 import type { ElementObj, OptionObj, TextObj } from './block-kit.js';
 import { validateOptionsAnswer } from './block-validation.js';
 import type { Delivery } from './signer.js';
@@ -33,6 +35,20 @@ export function minQueryLength(element: ElementObj): number {
 
 const NO_OPTIONS = 'The app did not offer options for that.';
 
+const Text = z.object({
+  type: z.string(),
+  text: z.string(),
+  emoji: z.boolean().optional(),
+  verbatim: z.boolean().optional(),
+});
+/** Only what Slack's client uses of an option is handed on: text, value, description. */
+const Option = z.object({ text: Text, value: z.string(), description: Text.optional() });
+/** An answer Slack takes (validateOptionsAnswer said so): options, else option groups. */
+const OptionsAnswer = z.union([
+  z.object({ options: z.array(Option) }),
+  z.object({ option_groups: z.array(z.object({ label: Text, options: z.array(Option) })) }),
+]);
+
 /**
  * The app's HTTP answer as options, or the sentence the page shows. Bad answers are noted in
  * the sandbox log (`note`) with what was wrong, as Slack's client just shows an empty menu.
@@ -45,7 +61,7 @@ export function readSuggestionAnswer(d: Delivery, note: (text: string) => void):
   try {
     answer = JSON.parse(d.body);
   } catch (e) {
-    note(`the app answered with something other than JSON (${(e as Error).message}).`);
+    note(`the app answered with something other than JSON (${errMessage(e)}).`);
     return { ok: false, status: d.status, problem: NO_OPTIONS };
   }
   const problems = validateOptionsAnswer(answer);
@@ -53,26 +69,14 @@ export function readSuggestionAnswer(d: Delivery, note: (text: string) => void):
     note(`invalid options — ${problems.slice(0, 3).join('; ')}`);
     return { ok: false, status: d.status, problem: NO_OPTIONS };
   }
-  const { options, option_groups } = answer as {
-    options?: OptionObj[];
-    option_groups?: OptionGroup[];
-  };
-  // Only what Slack's client uses is handed on: text, value, description.
-  const clean = (o: OptionObj): OptionObj => ({
-    text: o.text,
-    value: o.value,
-    ...(o.description ? { description: o.description } : {}),
-  });
-  return options
-    ? { ok: true, status: d.status, options: options.map(clean) }
-    : {
-        ok: true,
-        status: d.status,
-        option_groups: (option_groups ?? []).map((g) => ({
-          label: g.label,
-          options: g.options.map(clean),
-        })),
-      };
+  const read = OptionsAnswer.safeParse(answer);
+  if (!read.success) {
+    note(`invalid options — ${read.error.issues[0]?.message ?? 'not options'}`);
+    return { ok: false, status: d.status, problem: NO_OPTIONS };
+  }
+  return 'options' in read.data
+    ? { ok: true, status: d.status, options: read.data.options }
+    : { ok: true, status: d.status, option_groups: read.data.option_groups };
 }
 
 /** Containers remembered at most (oldest forgotten first); a sandbox session needs few. */

@@ -5,6 +5,9 @@
  * needs the `trigger_id` of an entity_details_requested event and a `metadata` entity or an
  * `error`. What was given is kept, so the sandbox can show it and tests can read it.
  */
+
+import { isObj } from './json-guards.js';
+
 type Args = Record<string, unknown>;
 
 export interface UnfurlRecord {
@@ -26,9 +29,6 @@ class SlackError extends Error {
     super(error);
   }
 }
-
-const isObj = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Form-encoded calls carry JSON text; JSON calls carry objects. */
 function json(v: unknown): unknown {

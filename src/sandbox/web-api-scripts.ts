@@ -19,12 +19,29 @@ export interface ApiResult {
   empty?: boolean;
 }
 
+/** An HTTP answer of its own: a status (429, 500, …), headers, and a JSON body or none. */
+interface HttpReply {
+  status: number;
+  headers?: Record<string, string>;
+  body?: Record<string, unknown>;
+}
+
+/** A pause, then another reply (or, with none, the real answer sent late). */
+interface DelayReply {
+  delayMs: number;
+  then?: ScriptReply;
+}
+
 /** What a script may answer instead of the real answer. */
 export type ScriptReply =
-  | { status: number; headers?: Record<string, string>; body?: unknown }
-  | { delayMs: number; then?: ScriptReply }
+  | HttpReply
+  | DelayReply
   | { ok: false; error: string; [k: string]: unknown }
   | { ok: true; [k: string]: unknown };
+
+const isDelay = (r: ScriptReply): r is DelayReply =>
+  'delayMs' in r && typeof r.delayMs === 'number';
+const isHttp = (r: ScriptReply): r is HttpReply => 'status' in r && typeof r.status === 'number';
 
 /** `n` counts this method's calls since the script was set (1 = the first). */
 export type Script = (
@@ -88,8 +105,8 @@ export async function resolveReply(
   real: () => ApiResult,
 ): Promise<ApiResult> {
   if (reply === undefined) return real();
-  if ('delayMs' in reply && typeof reply.delayMs === 'number') {
-    const { delayMs, then } = reply as { delayMs: number; then?: ScriptReply };
+  if (isDelay(reply)) {
+    const { delayMs, then } = reply;
     if (then === undefined) {
       const result = real();
       await sleep(delayMs);
@@ -98,13 +115,13 @@ export async function resolveReply(
     await sleep(delayMs);
     return resolveReply(then, real);
   }
-  if ('status' in reply && typeof reply.status === 'number') {
-    const raw = reply as { status: number; headers?: Record<string, string>; body?: unknown };
-    if (raw.body === undefined)
-      return { status: raw.status, headers: raw.headers, body: {}, empty: true };
-    return { status: raw.status, headers: raw.headers, body: raw.body as Record<string, unknown> };
+  if (isHttp(reply)) {
+    const { status, headers, body } = reply;
+    return body === undefined
+      ? { status, headers, body: {}, empty: true }
+      : { status, headers, body };
   }
-  return { status: 200, body: reply as Record<string, unknown> };
+  return { status: 200, body: reply };
 }
 
 function sleep(ms: number): Promise<void> {

@@ -9,7 +9,7 @@
  */
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
-import type { Sync } from './sync.js';
+import type { Sync } from './sqlite/async-over-sync.js';
 
 /** What a feed can hear: new tasks, completion and reopening, comments, assignment, other changes. */
 export const FEED_EVENTS = ['created', 'done', 'comments', 'assigned', 'changes'] as const;

@@ -1,6 +1,6 @@
 /** channel_projects: a Slack channel's default project (`/work project link`). */
 import type Database from 'better-sqlite3';
-import type { Sync } from './sync.js';
+import type { Sync } from './sqlite/async-over-sync.js';
 
 export interface ChannelProject {
   teamId: string;

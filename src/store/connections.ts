@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { SecretBox } from './crypto.js';
-import type { Sync } from './sync.js';
+import type { Sync } from './sqlite/async-over-sync.js';
 
 export interface Connection {
   teamId: string;

@@ -8,7 +8,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { OutboxStore } from './outbox.js';
-import type { Sync } from './sync.js';
+import type { Sync } from './sqlite/async-over-sync.js';
 
 export interface HeldDm {
   outboxId: number;

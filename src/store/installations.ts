@@ -7,7 +7,7 @@
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
 import type Database from 'better-sqlite3';
 import type { SecretBox } from './crypto.js';
-import type { Sync } from './sync.js';
+import type { Sync } from './sqlite/async-over-sync.js';
 
 type AnyInstallation = Installation<'v1' | 'v2', boolean>;
 

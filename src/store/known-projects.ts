@@ -4,7 +4,7 @@
  * menu) offer projects. Each sighting refreshes the name and `last_seen_at`.
  */
 import type Database from 'better-sqlite3';
-import type { Sync } from './sync.js';
+import type { Sync } from './sqlite/async-over-sync.js';
 
 export interface KnownProject {
   teamId: string;

@@ -1,14 +1,14 @@
 /**
  * leases: periodic work that only one instance should do at a time, when several instances
  * share one database — a watched project's look (src/sync/watcher.ts), a team's digest look
- * (src/slack/notify/digest/scheduler.ts). Each piece of work is a key with the moment it is
+ * (src/slack/digest/scheduler.ts). Each piece of work is a key with the moment it is
  * next due and a lease: an instance takes the due keys (stamping `claimed_by` and
  * `lease_until`), does the work, and finishes it with the next due time. An instance that
  * dies holding a lease loses it when it runs out; the work is still due, so another instance
  * takes it then. Outbox rows have their own lease columns (src/store/outbox.ts).
  */
 import type Database from 'better-sqlite3';
-import type { Sync } from './sync.js';
+import type { Sync } from './sqlite/async-over-sync.js';
 
 export interface TakenLease {
   key: string;

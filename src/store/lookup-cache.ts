@@ -4,7 +4,7 @@
  * a busy outbox does not ask Slack the same question for every DM.
  */
 import type Database from 'better-sqlite3';
-import type { Sync } from './sync.js';
+import type { Sync } from './sqlite/async-over-sync.js';
 
 /** `slackUserId` undefined = Slack said no user has this e-mail. */
 export interface LookupEntry {

@@ -4,7 +4,7 @@
  * migration. Quiet hours are the row of kind 'quiet' with its window as the value.
  */
 import type Database from 'better-sqlite3';
-import type { Sync } from './sync.js';
+import type { Sync } from './sqlite/async-over-sync.js';
 
 /** Every kind of notification a person can turn on or off, with its default and wording. */
 export const NOTIFY_KINDS = {

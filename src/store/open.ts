@@ -7,8 +7,9 @@ import type { AppConfig } from '../config.js';
 import { errMessage } from '../error-message.js';
 import type { Logger } from '../logger.js';
 import { makePrivateDir } from '../private-files.js';
+import type { Store } from './contract.js';
 import { createSecretBox } from './crypto.js';
-import { openStore, type Store } from './index.js';
+import { openStore } from './sqlite/open.js';
 
 /** The database could not be opened; `message` is one sentence for the person starting it. */
 export class StoreOpenError extends Error {

@@ -14,7 +14,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { Sync } from './sync.js';
+import type { Sync } from './sqlite/async-over-sync.js';
 
 export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'skipped';
 

@@ -7,7 +7,7 @@
  * changes never interleave.
  */
 import type Database from 'better-sqlite3';
-import type { Sync } from './sync.js';
+import type { Sync } from './sqlite/async-over-sync.js';
 
 /** A team's pace as the rules keep it; plain data (stored as JSON). */
 export interface TeamPaceState {

@@ -7,7 +7,7 @@
  * database on a request's way in only when it is `shared`.
  */
 import type Database from 'better-sqlite3';
-import type { Sync } from './sync.js';
+import type { Sync } from './sqlite/async-over-sync.js';
 
 export interface SeenRequestsStore {
   /** True when several instances may use this store at once (PostgreSQL). */

@@ -5,7 +5,7 @@
  * in Slack is remembered here. The first record wins: a task's creator never changes.
  */
 import type Database from 'better-sqlite3';
-import type { Sync } from './sync.js';
+import type { Sync } from './sqlite/async-over-sync.js';
 
 export interface TaskCreator {
   slackUserId?: string;

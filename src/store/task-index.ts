@@ -8,7 +8,7 @@
  */
 import type Database from 'better-sqlite3';
 import { fillWords } from './fill-words.js';
-import type { Sync } from './sync.js';
+import type { Sync } from './sqlite/async-over-sync.js';
 import { queryWords, wordsText } from './words.js';
 
 export interface IndexedTask {
@@ -302,6 +302,7 @@ export function taskIndexStore(db: Database.Database): Sync<TaskIndexStore> {
       given === undefined ? (kept ?? null) : given;
     const assigneeIds = s.assigneeIds ?? (old ? parseIds(old.assignees) : []);
     const name = s.name ?? old?.name ?? '';
+    const assignees = JSON.stringify(assigneeIds);
     upsert.run({
       team_id: teamId,
       task_id: s.taskId,
@@ -320,12 +321,13 @@ export function taskIndexStore(db: Database.Database): Sync<TaskIndexStore> {
             : (old?.status_name ?? null),
       due_date: s.dueDate === undefined ? (old?.due_date ?? null) : (indexDate(s.dueDate) ?? null),
       priority: pick(s.priority, old?.priority),
-      assignees: JSON.stringify(assigneeIds),
+      assignees,
       creator_id: pick(s.creatorId, old?.creator_id),
       read_at: s.read ? now : (old?.read_at ?? null),
       seen_at: now,
     });
-    if (s.assigneeIds || !old) {
+    // A read repeats the assignees it found last time: their rows stay as they are.
+    if (!old || (s.assigneeIds && assignees !== old.assignees)) {
       clearAssignees.run(teamId, s.taskId);
       for (const id of assigneeIds) addAssignee.run(teamId, id, s.taskId);
     }

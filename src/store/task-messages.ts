@@ -6,7 +6,7 @@
  * A message that can no longer be updated is forgotten (deleted), never retried forever.
  */
 import type Database from 'better-sqlite3';
-import type { Sync } from './sync.js';
+import type { Sync } from './sqlite/async-over-sync.js';
 
 /** 'card': a live card (a confirmation, in a channel or a DM); 'dm': an assignment DM. */
 export type TaskMessageKind = 'card' | 'dm';

@@ -7,7 +7,7 @@
  * A team without a row has the defaults.
  */
 import type Database from 'better-sqlite3';
-import type { Sync } from './sync.js';
+import type { Sync } from './sqlite/async-over-sync.js';
 
 export const MEMBERS_POLICIES = ['attributed', 'read-only'] as const;
 export const LINKS_POLICIES = ['admins', 'everyone'] as const;

@@ -4,7 +4,7 @@
  * project) or 'off'.
  */
 import type Database from 'better-sqlite3';
-import type { Sync } from './sync.js';
+import type { Sync } from './sqlite/async-over-sync.js';
 
 export const UNFURL_MODES = ['everywhere', 'linked', 'off'] as const;
 export type UnfurlMode = (typeof UNFURL_MODES)[number];

@@ -15,7 +15,8 @@
 import { statSync } from 'node:fs';
 import type { Logger } from '@slack/bolt';
 import { errMessage } from '../error-message.js';
-import { type Store, sqliteDatabase } from './index.js';
+import type { Store } from './contract.js';
+import { sqliteDatabase } from './sqlite/open.js';
 
 /** The WAL file may stay at most this large after a checkpoint. */
 export const WAL_LIMIT_BYTES = 1024 * 1024;

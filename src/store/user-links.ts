@@ -4,7 +4,7 @@
  * people whose Slack and service addresses differ. E-mails are kept lower-case.
  */
 import type Database from 'better-sqlite3';
-import type { Sync } from './sync.js';
+import type { Sync } from './sqlite/async-over-sync.js';
 
 export interface UserLink {
   teamId: string;

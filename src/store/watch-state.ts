@@ -6,7 +6,7 @@
  * (which the outbox's unique key makes harmless), never loses it.
  */
 import type Database from 'better-sqlite3';
-import type { Sync } from './sync.js';
+import type { Sync } from './sqlite/async-over-sync.js';
 
 export interface WatchLook {
   teamId: string;

@@ -5,20 +5,10 @@
  * changes seen together are told together. Pure.
  */
 import type { ChangedField, FieldChange } from '../activity/hub.js';
+import type { SeenTaskChange } from '../activity/seen.js';
 import type { SeenChange } from '../store/task-index.js';
 
-export type { ChangedField, FieldChange };
-
-export interface SeenTaskChange {
-  taskId: string;
-  projectId: string;
-  /** The new done flag, when it changed. */
-  done?: boolean;
-  /** Service user ids added. */
-  added: string[];
-  /** Everything else that changed. */
-  fields: FieldChange[];
-}
+export type { ChangedField, FieldChange, SeenTaskChange };
 
 export function describeSeen({ before, after }: SeenChange): SeenTaskChange {
   const fields: FieldChange[] = [];

@@ -24,6 +24,8 @@ import {
   type UpdatedTask,
 } from '../workapi/contract.js';
 
+import { SightingBatch } from './sighting-batch.js';
+
 type Warn = (message: string) => void;
 
 /**
@@ -156,14 +158,19 @@ export function indexWorkClient(
     throw e;
   };
 
+  // Answers of one turn are written together (sighting-batch.ts).
+  const reads = new SightingBatch(
+    async (sightings) => {
+      if (onSeen) return index.seeMany(teamId, sightings);
+      await index.recordMany(teamId, sightings);
+      return [];
+    },
+    (changes) => tell(changes),
+  );
   const getTask = client.getTask.bind(client);
   client.getTask = (taskId) =>
     getTask(taskId).then(async (t) => {
-      await safely(`task ${taskId}`, async () => {
-        const sighting = sightingFromTask(t);
-        if (onSeen) tell([await index.see(teamId, sighting)]);
-        else await index.record(teamId, sighting);
-      });
+      await safely(`task ${taskId}`, () => reads.add(sightingFromTask(t)));
       return t;
     }, goneOn404(taskId));
 

@@ -41,6 +41,7 @@ import { errorFromAnswer, isWorkApiError, transportError, WorkApiError } from '.
 import { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLargeError, readCapped } from './read-capped.js';
 import { type DebugLog, readList, readOne, readWritten } from './reader.js';
 import type { ItemReader } from './responses.js';
+import { type ReadAnswer, SharedReads, writeMoment } from './shared-reads.js';
 
 export { isWorkApiError, WorkApiError, type WorkErrorKind } from './errors.js';
 
@@ -78,6 +79,8 @@ export class WorkClient {
   private readonly maxRetryAfterMs: number;
   private readonly maxResponseBytes: number;
   private readonly dispatcher: Agent;
+  /** Reads under way, shared by identical asks. */
+  private readonly reads = new SharedReads();
   /** Where update task was last answered: alt (spec) or base (some deployments). */
   private updateAddress: Address = 'alt';
   /** Where project details were last had; 'project' = only get project answers. */
@@ -279,7 +282,7 @@ export class WorkClient {
 
   /**
    * The text of a 2xx answer (its headers to `onHeaders`); every other outcome is a
-   * WorkApiError.
+   * WorkApiError. A read joins the same read under way (shared-reads.ts).
    */
   private async call(
     name: ClientOperationName,
@@ -287,12 +290,31 @@ export class WorkClient {
     address?: Address,
     onHeaders?: (headers: IncomingHttpHeaders) => void,
   ): Promise<string> {
+    if (operationOf(name).method !== 'GET') {
+      writeMoment();
+      try {
+        return (await this.timed(name, input, address)).text;
+      } finally {
+        writeMoment();
+      }
+    }
+    const key = `${name} ${address ?? ''} ${JSON.stringify(input)}`;
+    const answer = await this.reads.read(key, () => this.timed(name, input, address));
+    onHeaders?.(answer.headers);
+    return answer.text;
+  }
+
+  private async timed(
+    name: ClientOperationName,
+    input: CallInput,
+    address?: Address,
+  ): Promise<ReadAnswer> {
     const done = this.options.timeCall?.(name);
-    if (!done) return this.callOnce(name, input, address, onHeaders);
+    if (!done) return this.callOnce(name, input, address);
     try {
-      const text = await this.callOnce(name, input, address, onHeaders);
+      const answer = await this.callOnce(name, input, address);
       done(true);
-      return text;
+      return answer;
     } catch (e) {
       done(false);
       throw e;
@@ -304,8 +326,7 @@ export class WorkClient {
     name: ClientOperationName,
     input: CallInput,
     address?: Address,
-    onHeaders?: (headers: IncomingHttpHeaders) => void,
-  ): Promise<string> {
+  ): Promise<ReadAnswer> {
     const op = operationOf(name);
     const url = this.buildUrl(name, address ?? op.address, input);
     let payload: string | undefined;
@@ -324,10 +345,7 @@ export class WorkClient {
       if (outcome.kind === 'too_large') throw outcome.error;
       if (outcome.kind === 'answer') {
         const { status, text, retryAfterMs } = outcome;
-        if (status >= 200 && status < 300) {
-          onHeaders?.(outcome.headers);
-          return text;
-        }
+        if (status >= 200 && status < 300) return { text, headers: outcome.headers };
         const error = errorFromAnswer(name, status, text);
         if (status === 429) error.retryAfterMs = retryAfterMs;
         if (status === 429 && !last && retryAfterMs <= this.maxRetryAfterMs) {

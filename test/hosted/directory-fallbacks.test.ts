@@ -5,7 +5,7 @@
  * other message; the groups one was uncut (40,000+ characters).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customersMessage } from '../../src/slack/projects/directory/view.js';
+import { customersMessage } from '../../src/slack/projects/directory/directory-lists.js';
 import { type HostedHarness, startHostedHarness } from '../support/hosted-harness.js';
 
 const HOSTILE = '<!channel> <http://evil.example|Verify your account> & co';

@@ -66,7 +66,7 @@ describe.each(backends)('DM kinds against the $name', ({ start }) => {
   };
   /** Every background step done: activity listeners, then the outbox drained. */
   const settle = async () => {
-    await h.worklink.deps.activity.idle();
+    await h.worklink.parts.activity.idle();
     await waitFor(async () => {
       const c = await h.worklink.store.outbox.counts();
       return c.pending === 0 && c.sending === 0;
@@ -97,7 +97,7 @@ describe.each(backends)('DM kinds against the $name', ({ start }) => {
     expect(assignmentsTo(U.dan)).toHaveLength(0);
 
     // The same assignment seen again (the index refresh, a retried emit) is not a second DM.
-    h.worklink.deps.activity.emit(h.teamId, {
+    h.worklink.parts.activity.emit(h.teamId, {
       kind: 'assigned',
       taskId,
       added: [h.seed.users.find((u) => u.email === 'carol@example.com')!.id],
@@ -116,7 +116,7 @@ describe.each(backends)('DM kinds against the $name', ({ start }) => {
       projectId: info.projectId ?? '',
       taskUsers: [svc('bob@example.com'), svc('erin@example.com')],
     });
-    await h.worklink.deps.indexRefresh.runTeam(h.teamId);
+    await h.worklink.parts.indexRefresh.runTeam(h.teamId);
     await settle();
     expect(assignmentsTo(U.erin, task)).toHaveLength(1);
     expect(assignmentsTo(U.erin, task)[0]!.body.text).toContain(
@@ -255,11 +255,11 @@ describe.each(backends)('DM kinds against the $name', ({ start }) => {
     expect(await h.worklink.store.heldDms.heldFor(h.teamId, U.erin)).toHaveLength(2);
 
     fakeNow = Date.parse('2026-11-24T07:59:00Z');
-    expect(await h.worklink.deps.quietHours!.runOnce()).toBe(0);
+    expect(await h.worklink.parts.quietHours!.runOnce()).toBe(0);
     fakeNow = Date.parse('2026-11-24T08:00:00Z');
     // (Its own timer may have released them first: either way they are released once.)
-    await h.worklink.deps.quietHours!.runOnce();
-    expect(await h.worklink.deps.quietHours!.runOnce()).toBe(0);
+    await h.worklink.parts.quietHours!.runOnce();
+    expect(await h.worklink.parts.quietHours!.runOnce()).toBe(0);
     expect(await h.worklink.store.heldDms.heldFor(h.teamId, U.erin)).toEqual([]);
     await settle();
     const toErin = (h.fake.callsOf('chat.postMessage') as RecordedCall[]).filter(
@@ -277,7 +277,7 @@ describe.each(backends)('DM kinds against the $name', ({ start }) => {
     await settle();
     expect(await h.worklink.store.heldDms.heldFor(h.teamId, U.erin)).toHaveLength(1);
     fakeNow = Date.parse('2026-11-25T08:01:00Z');
-    await h.worklink.deps.quietHours!.runOnce();
+    await h.worklink.parts.quietHours!.runOnce();
     await settle();
     expect(commentsTo(U.erin, task)).toHaveLength(1);
     expect(commentsTo(U.erin, task)[0]!.body.text).toContain('Another one');
@@ -348,17 +348,17 @@ describe('DM kinds across a restart (hosted-style service, same files)', () => {
     await h.stop();
     h = await start();
     // The same comment told again (a replayed event) is not a second DM…
-    h.worklink.deps.activity.emit(h.teamId, {
+    h.worklink.parts.activity.emit(h.teamId, {
       kind: 'commented',
       taskId: task.taskId,
       actor: { slackUserId: 'U_CAROL' },
       text: 'Before the restart',
       commentId: key.split(':')[2],
     });
-    await h.worklink.deps.activity.idle();
+    await h.worklink.parts.activity.idle();
     // …and Bob's held DM goes out once when his night ends.
     fakeNow = Date.parse('2026-11-24T06:00:00Z');
-    await h.worklink.deps.quietHours!.runOnce();
+    await h.worklink.parts.quietHours!.runOnce();
     await waitFor(() => commentDms('U_BOB').length === 1);
     await new Promise((r) => setTimeout(r, 300));
     expect(commentDms('U_ALICE')).toHaveLength(0);

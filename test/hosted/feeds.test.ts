@@ -20,7 +20,7 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   h = await startHostedHarness({ connect: true, pollSeconds: 1 });
-  h.worklink.deps.notifications.tuning.eventGraceMs = 100;
+  h.worklink.parts.notifications.tuning.eventGraceMs = 100;
   const { channelProjects, channelFeeds } = h.worklink.store;
   const alice = h.users.alice.id;
   await channelProjects.link(h.teamId, 'C_GENERAL', h.hosted.projects.website, alice);
@@ -51,8 +51,8 @@ const cardOf = (taskId: string, channel: string) =>
 
 async function settled() {
   await pause(300);
-  await h.worklink.deps.activity.idle();
-  await h.worklink.deps.feeds.idle();
+  await h.worklink.parts.activity.idle();
+  await h.worklink.parts.feeds.idle();
 }
 
 describe('tasks the watcher finds', () => {

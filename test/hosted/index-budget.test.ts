@@ -34,7 +34,7 @@ async function rounds(app: HostedHarness, clock: { now: number }, minutes: numbe
   const out: { lists: number; reads: number }[] = [];
   for (let m = 0; m < minutes; m++) {
     app.hosted.resetCalls();
-    await app.worklink.deps.indexRefresh.runTeam(app.teamId);
+    await app.worklink.parts.indexRefresh.runTeam(app.teamId);
     out.push({ lists: app.hosted.calls('GET /task'), reads: app.hosted.calls('GET /task/:id') });
     clock.now += 60_000;
   }

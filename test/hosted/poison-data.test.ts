@@ -54,7 +54,7 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('hostile task text on %s', (eng
       configure: (config) =>
         databaseUrl ? { ...config, databaseUrl, secretsKey: randomBytes(32) } : config,
     });
-    h.worklink.deps.notifications.tuning.eventGraceMs = 100;
+    h.worklink.parts.notifications.tuning.eventGraceMs = 100;
     const { channelProjects, channelFeeds } = h.worklink.store;
     const alice = h.users.alice.id;
     await channelProjects.link(h.teamId, 'C_GENERAL', h.hosted.projects.website, alice);
@@ -114,7 +114,7 @@ describe.each(['SQLite', 'PostgreSQL'] as const)('hostile task text on %s', (eng
     const found = await h.worklink.store.taskIndex.search(h.teamId, 'innocent');
     expect(found.map((t) => t.taskId)).toContain(innocent);
     // Nothing was left failing.
-    expect((await h.worklink.deps.watcher.status(h.teamId)).failedTasks).toEqual([]);
+    expect((await h.worklink.parts.watcher.status(h.teamId)).failedTasks).toEqual([]);
   });
 });
 

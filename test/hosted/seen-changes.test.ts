@@ -37,13 +37,13 @@ const hostedTask = () => h.hosted.tasks.get(taskId)!;
 /** A few more looks, then everything told has been told. */
 async function settled(harness = h) {
   await pause(2_500);
-  await harness.worklink.deps.activity.idle();
-  await harness.worklink.deps.feeds.idle();
+  await harness.worklink.parts.activity.idle();
+  await harness.worklink.parts.feeds.idle();
 }
 
 beforeAll(async () => {
   h = await startHostedHarness({ connect: true, pollSeconds: 1 });
-  h.worklink.deps.notifications.tuning.eventGraceMs = 100;
+  h.worklink.parts.notifications.tuning.eventGraceMs = 100;
   const website = h.hosted.projects.website;
   await h.worklink.store.channelProjects.link(h.teamId, 'C_GENERAL', website, 'U_ALICE');
   await h.worklink.store.channelFeeds.enable(h.teamId, 'C_GENERAL', false, 'U_ALICE', undefined, {
@@ -103,7 +103,7 @@ describe('a task changed in the hosted web app (no events, polling)', () => {
     const t = hostedTask();
     t.dueDate = '2026-12-24';
     t.assignees = [h.hosted.users.carol];
-    await h.worklink.deps.indexRefresh.runTeam(h.teamId);
+    await h.worklink.parts.indexRefresh.runTeam(h.teamId);
     await reply('assigned <@U_CAROL>');
     const changed = await reply('due Thu, Dec 24, 2026');
     expect(changed.body.text).toContain('removed <@U_BOB>');
@@ -113,7 +113,7 @@ describe('a task changed in the hosted web app (no events, polling)', () => {
       10_000,
     );
     // Read again: nothing more.
-    await h.worklink.deps.indexRefresh.runTeam(h.teamId);
+    await h.worklink.parts.indexRefresh.runTeam(h.teamId);
     await settled();
     expect(replies().filter((x) => x.includes('assigned'))).toHaveLength(1);
     expect(replies().filter((x) => x.includes('Dec 24'))).toHaveLength(1);
@@ -128,9 +128,9 @@ describe('across a restart', () => {
     hostedTask().name = 'Renamed while down';
     const again = await startHostedHarness({ dataDir, fake: h.hosted, pollSeconds: 1 });
     try {
-      again.worklink.deps.notifications.tuning.eventGraceMs = 100;
+      again.worklink.parts.notifications.tuning.eventGraceMs = 100;
       await reply('renamed to *Renamed while down*', again);
-      await again.worklink.deps.indexRefresh.runTeam(again.teamId);
+      await again.worklink.parts.indexRefresh.runTeam(again.teamId);
       await settled(again);
       expect(replies(again)).toEqual([
         '✏️ Someone in the service changed this task: renamed to *Renamed while down*.',

@@ -6,7 +6,7 @@
  * while the team's look-ups wait out a 429, a DM to someone already known still goes out.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONCURRENCY } from '../../src/slack/shared/slack-limiter.js';
+import { CONCURRENCY } from '../../src/slack/context/slack-limiter.js';
 import { waitFor } from '../support/harness.js';
 import { type HostedHarness, startHostedHarness } from '../support/hosted-harness.js';
 
@@ -28,7 +28,7 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   h = await startHostedHarness({ connect: true });
-  h.worklink.deps.notifications.tuning.eventGraceMs = 100;
+  h.worklink.parts.notifications.tuning.eventGraceMs = 100;
   h.fake.script('users.lookupByEmail', async () => {
     const now = Date.now();
     if (exhausted) {

@@ -35,7 +35,7 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The app's DMs wait this long for the Slack path to take over (shortened for tests). */
 function shortGrace(h: AppHarness) {
-  h.worklink.deps.notifications.tuning.eventGraceMs = 100;
+  h.worklink.parts.notifications.tuning.eventGraceMs = 100;
 }
 
 describe('a task made in the hosted service, with the app started from the environment', () => {
@@ -164,7 +164,7 @@ describe('with events as well (the embedded service)', () => {
     await waitFor(() => Object.keys(dmsAbout(h, task.taskId)).length === 2, { timeoutMs: 4_000 });
     await pause(2_500);
     expect(dmsAbout(h, task.taskId)).toEqual({ U_BOB: 1, U_CAROL: 1 });
-    expect(h.worklink.deps.watcher.totals.announced).toBeGreaterThanOrEqual(1);
+    expect(h.worklink.parts.watcher.totals.announced).toBeGreaterThanOrEqual(1);
   });
 });
 

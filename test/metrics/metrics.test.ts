@@ -53,7 +53,7 @@ it('is refused without the token, and after a command and a DM carries the named
     [matchedRow(h.teamId, h.users.bob.id)],
     'slack',
   );
-  h.worklink.deps.notifications.worker.wake();
+  h.worklink.parts.notifications.worker.wake();
   await h.waitFor(async () => (await h.worklink.store.outbox.get(row!.id))?.status === 'sent');
   expect(dmCalls(h.fake)).toHaveLength(1);
 

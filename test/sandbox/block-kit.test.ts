@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BlockObj, normalizeBlocks } from '../../src/sandbox/block-kit.js';
 import { validateBlocks, validateView } from '../../src/sandbox/block-validation.js';
-import { buildState, type StateContext } from '../../src/sandbox/view-state.js';
+import type { StateContext } from '../../src/sandbox/element-values.js';
+import { buildState } from '../../src/sandbox/view-state.js';
 import { startTestSandbox } from './helpers.js';
 
 const ctx: StateContext = {

@@ -50,7 +50,7 @@ describe('the first hour in the sandbox', () => {
 
   it('keeps focus and every typed character while the form updates itself', async () => {
     // The index has read the demo tasks (as it does within minutes), so the hint has matches.
-    await stack.worklink.deps.indexRefresh?.runTeam(stack.teamId);
+    await stack.worklink.parts.indexRefresh?.runTeam(stack.teamId);
     await page.goto(stack.url);
     await page.getByRole('heading', { name: '# website' }).waitFor();
     const box = page.getByRole('textbox', { name: 'Message' });

@@ -5,8 +5,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, LogLevel } from '@slack/bolt';
 import type { AppSurface } from '../../src/sandbox/manifest.js';
+import type { LogEntry } from '../../src/sandbox/records.js';
 import { type SandboxServer, startSandboxServer } from '../../src/sandbox/server.js';
-import type { LogEntry } from '../../src/sandbox/state.js';
 import { DEFAULT_BOT } from '../../src/sandbox/workspace.js';
 
 export const SIGNING_SECRET = 'sandbox-test-signing-secret';

@@ -9,7 +9,7 @@ import type { AppConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { welcomeText } from '../../src/sandbox/banner.js';
 import { launchSandbox, welcomeOf } from '../../src/sandbox/start.js';
-import { StartupError } from '../../src/slack/start/worklink.js';
+import { StartupError } from '../../src/slack/start/startup-error.js';
 import { openStore } from '../../src/store/index.js';
 
 const dirs: string[] = [];

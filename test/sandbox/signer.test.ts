@@ -3,8 +3,8 @@
 
 import type { App, BlockAction, SlackShortcut, ViewSubmitAction } from '@slack/bolt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SandboxMessage } from '../../src/sandbox/records.js';
 import { deliverSigned, slackSignature } from '../../src/sandbox/signer.js';
-import type { SandboxMessage } from '../../src/sandbox/state.js';
 import {
   SIGNING_SECRET,
   startTestSandbox,

@@ -3,8 +3,8 @@
 import { WebClient } from '@slack/web-api';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LogEntry } from '../../src/sandbox/records.js';
 import type { SandboxServer } from '../../src/sandbox/server.js';
-import type { LogEntry } from '../../src/sandbox/state.js';
 import { BOT_TOKEN, startTestSandbox } from './helpers.js';
 
 let sandbox: SandboxServer & { logs: LogEntry[] };
@@ -193,6 +193,36 @@ describe('chat', () => {
       (await slackError(client.chat.update({ channel: BOB, ts: posted.ts ?? '', text: 'x' })))
         .error,
     ).toBe('channel_not_found');
+  });
+
+  it('reactions.add reacts once per name, and messages carry their reactions', async () => {
+    const human = sandbox.state.addMessage({ channel: GENERAL, user: ALICE, text: 'React to me' });
+    const ok = await client.reactions.add({ channel: GENERAL, timestamp: human.ts, name: 'memo' });
+    expect(ok.ok).toBe(true);
+    expect(
+      (
+        await slackError(
+          client.reactions.add({ channel: GENERAL, timestamp: human.ts, name: 'memo' }),
+        )
+      ).error,
+    ).toBe('already_reacted');
+    expect(
+      (
+        await slackError(
+          client.reactions.add({ channel: GENERAL, timestamp: human.ts, name: 'A b' }),
+        )
+      ).error,
+    ).toBe('invalid_name');
+    const history = await client.conversations.history({ channel: GENERAL, limit: 1 });
+    expect(history.messages?.[0]).toMatchObject({
+      ts: human.ts,
+      reactions: [{ name: 'memo', users: [sandbox.state.bot.botUserId], count: 1 }],
+    });
+    const page = await fetch(`${sandbox.url}/sandbox/state?user=${ALICE}`);
+    const snap = (await page.json()) as { messages: Record<string, { ts: string }[]> };
+    expect(snap.messages[GENERAL]?.find((m) => m.ts === human.ts)).toMatchObject({
+      reactions: [{ name: 'memo', users: [sandbox.state.bot.botUserId] }],
+    });
   });
 
   it('chat.getPermalink links to the page, which opens it', async () => {

@@ -4,23 +4,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActivityHub } from '../../src/activity/hub.js';
 import type { AppConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { buildApp } from '../../src/slack/app.js';
 import type { WorklinkDeps } from '../../src/slack/context/deps.js';
 import { RouteRegistry } from '../../src/slack/context/routes.js';
-import { ServiceDirectory } from '../../src/slack/context/service-directory.js';
-import { SlackMatcher } from '../../src/slack/context/slack-matcher.js';
-import { SlackUserDirectory } from '../../src/slack/context/slack-users.js';
-import { WorkClientCache } from '../../src/slack/context/work-clients.js';
-import { createChannelFeeds } from '../../src/slack/feeds/channel-feeds.js';
-import { WorkLinks } from '../../src/slack/links/addresses.js';
-import { createLiveMessages } from '../../src/slack/live/live-messages.js';
-import { createNotifications } from '../../src/slack/notify/notifications.js';
+import { buildParts } from '../../src/slack/start/parts.js';
 import { openStore } from '../../src/store/index.js';
-import { TaskIndexRefresh } from '../../src/sync/task-index-refresh.js';
-import { Watcher } from '../../src/sync/watcher.js';
 import { type Harness, startHarness } from '../support/harness.js';
 
 describe('extra routes', () => {
@@ -83,52 +73,14 @@ describe('buildApp', () => {
     const urls = { baseUrl: 'http://127.0.0.1:9/v1.0', altUrl: 'http://127.0.0.1:9/api/v1' };
     const store = openStore(dir);
     const logger = createLogger('error', () => {});
-    const workClients = new WorkClientCache(urls);
-    const directory = new ServiceDirectory();
-    const matcher = new SlackMatcher(store);
-    deps = {
+    // The same ports and parts startWorklink builds, never started.
+    deps = buildParts({
       config: base,
       store,
       logger,
       workUrls: urls,
-      links: new WorkLinks({}),
-      routes: new RouteRegistry(),
-      users: new SlackUserDirectory(),
-      workClients,
-      directory,
-      matcher,
-      activity: createActivityHub(logger),
-      indexRefresh: new TaskIndexRefresh({ store, logger, workFor: async () => undefined }),
-      watcher: new Watcher({
-        store,
-        logger,
-        intervalMs: 0,
-        workFor: async () => undefined,
-        announce: async () => {},
-      }),
-      notifications: createNotifications({
-        config: base,
-        store,
-        logger,
-        workClients,
-        directory,
-        matcher,
-      }),
-      live: createLiveMessages({
-        store,
-        logger,
-        slackFor: async () => undefined,
-        deps: () => deps,
-      }),
-      feeds: createChannelFeeds({
-        store,
-        logger,
-        slackFor: async () => undefined,
-        deps: () => deps,
-        graceMs: () => 0,
-        now: Date.now,
-      }),
-    };
+      instanceId: 'app-test',
+    }).deps;
   });
   afterAll(async () => {
     await deps.store.close();

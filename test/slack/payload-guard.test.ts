@@ -9,7 +9,7 @@ import {
   API_KEY_ACTION,
   API_KEY_BLOCK,
   CONNECT_CALLBACK_ID,
-} from '../../src/slack/connection/view.js';
+} from '../../src/slack/connection/connect-modal.js';
 import { VIEW } from '../../src/slack/ui/block-ids.js';
 import { type Harness, startHarness } from '../support/harness.js';
 import {

@@ -124,7 +124,7 @@ it('sends no live markup from hostile names anywhere', async () => {
 
   // The live card and DM, updated after the completion, are scanned too.
   await h.waitFor(() => h.fake.callsOf('chat.update').length >= 2 || undefined);
-  await h.worklink.deps.live.idle();
+  await h.worklink.parts.live.idle();
   const calls = [...h.fake.calls, ...h.fake.responses];
   // The hostile names did reach Slack (escaped), so the scan looked at real text.
   expect(calls.some((c) => JSON.stringify(c.body).includes('&lt;!channel&gt;'))).toBe(true);
@@ -173,8 +173,8 @@ it('sends no live markup from hostile names and replies in a channel feed', asyn
     'chat.postMessage',
     (c) => c.body.channel === 'C_SECOND' && c.body.thread_ts === second.ts,
   );
-  await h.worklink.deps.activity.idle();
-  await h.worklink.deps.feeds.idle();
+  await h.worklink.parts.activity.idle();
+  await h.worklink.parts.feeds.idle();
   const calls = [...h.fake.calls, ...h.fake.responses];
   expect(calls.some((c) => JSON.stringify(c.body).includes('&lt;!channel&gt;'))).toBe(true);
   expect(liveMarkup(calls)).toEqual([]);

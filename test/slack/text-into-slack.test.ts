@@ -81,7 +81,7 @@ it('shows a name with mrkdwn marks the same on every surface, formatting nothing
     'chat.postMessage',
     (c) => c.body.channel !== 'C_GENERAL' && String(c.body.text).includes('Tidy'),
   );
-  await h.worklink.deps.live.idle();
+  await h.worklink.parts.live.idle();
 
   const calls: (RecordedCall | RecordedResponse)[] = [...h.fake.calls, ...h.fake.responses];
   const about = calls.flatMap((c) =>

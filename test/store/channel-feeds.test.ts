@@ -14,7 +14,7 @@ import { createSecretBox } from '../../src/store/crypto.js';
 import type { Store } from '../../src/store/index.js';
 import { openPgStore } from '../../src/store/pg/index.js';
 import { usePostgres } from '../support/postgres.js';
-import { storeEngines } from '../support/store-engines.js';
+import { engineWanted, storeEngines } from '../support/store-engines.js';
 
 const RULE = { windowMs: 60_000, cards: 5 };
 const T0 = 1_800_000_000_000;
@@ -120,7 +120,8 @@ for (const engine of storeEngines()) {
   });
 }
 
-describe('several instances on one PostgreSQL database', () => {
+// PostgreSQL only: runs where it is wanted (the postgres tier; all of `npm test`).
+describe.runIf(engineWanted('PostgreSQL'))('several instances on one PostgreSQL database', () => {
   const postgres = usePostgres();
   const opened: Store[] = [];
   afterEach(async () => {

@@ -12,7 +12,7 @@ import type { Store } from '../../src/store/index.js';
 import { openPgStore } from '../../src/store/pg/index.js';
 import { matchedRow } from '../support/notify-rows.js';
 import { usePostgres } from '../support/postgres.js';
-import { storeEngines } from '../support/store-engines.js';
+import { engineWanted, storeEngines } from '../support/store-engines.js';
 
 const postgres = usePostgres();
 // Nothing is written there with PostgreSQL.
@@ -42,7 +42,8 @@ const connection = (teamId: string, workspaceId = 'ws1') => ({
   connectedAt: '2026-01-02T03:04:05.000Z',
 });
 
-describe('several instances on one PostgreSQL database', () => {
+// PostgreSQL only: runs where it is wanted (the postgres tier; all of `npm test`).
+describe.runIf(engineWanted('PostgreSQL'))('several instances on one PostgreSQL database', () => {
   it('open an empty database together: every one succeeds, on one schema', async () => {
     const [a, b, c] = await instances(3);
     await a!.connections.save(connection('T1'));

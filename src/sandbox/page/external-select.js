@@ -4,6 +4,16 @@
 // its options or option groups to choose from. The chosen values are kept on the box
 // (readTypeahead); a single choice's text stays in the text box, multiple choices show as
 // removable chips. A change sends block_actions when the block dispatches.
+// @ts-check
+
+/**
+ * @typedef {import('./types.js').BlockObj} BlockObj
+ * @typedef {import('./types.js').ElementObj} ElementObj
+ * @typedef {import('./types.js').OptionObj} OptionObj
+ * @typedef {import('./types.js').BlockContext} BlockContext
+ * @typedef {import('./types.js').SuggestAnswer} SuggestAnswer
+ * @typedef {import('./types.js').TextObj} TextObj
+ */
 
 import { el, nextId } from './dom.js';
 
@@ -12,17 +22,26 @@ const DEFAULT_MIN_QUERY_LENGTH = 3;
 const DEBOUNCE_MS = 150;
 
 /** Option texts by element and value: a redrawn modal shows a chosen option's text again. */
+/** @type {Map<string, string>} */
 const labels = new Map();
-const labelKey = (box, value) => `${box.dataset.blockId}/${box.dataset.actionId}/${value}`;
-const labelOf = (box, value) => labels.get(labelKey(box, value)) ?? value;
+const labelKey = (/** @type {HTMLElement} */ box, /** @type {string} */ value) =>
+  `${box.dataset.blockId}/${box.dataset.actionId}/${value}`;
+const labelOf = (/** @type {HTMLElement} */ box, /** @type {string} */ value) =>
+  labels.get(labelKey(box, value)) ?? value;
 
+/** @param {TextObj | string | undefined} t */
 function plain(t) {
   return t && typeof t === 'object' ? String(t.text ?? '') : String(t ?? '');
 }
 
-/** The chosen values of a type-ahead box (always a list). */
+/**
+ * The chosen values of a type-ahead box (always a list).
+ * @param {HTMLElement} box
+ * @returns {string[]}
+ */
 function chosenOf(box) {
   try {
+    /** @type {unknown} */
     const list = JSON.parse(box.dataset.values ?? '[]');
     return Array.isArray(list) ? list.map(String) : [];
   } catch {
@@ -31,13 +50,20 @@ function chosenOf(box) {
   }
 }
 
-/** What collectValues sends for a type-ahead: a value or null; a list for the multi kind. */
+/**
+ * What collectValues sends for a type-ahead: a value or null; a list for the multi kind.
+ * @param {HTMLElement} box
+ */
 export function readTypeahead(box) {
   const values = chosenOf(box);
   return box.dataset.type === 'multi_external_select' ? values : (values[0] ?? null);
 }
 
-/** Shows `values` as the box's choice: the text box (single) or the chips (multi). */
+/**
+ * Shows `values` as the box's choice: the text box (single) or the chips (multi).
+ * @param {HTMLElement} box
+ * @param {string[]} values
+ */
 function showChosen(box, values) {
   box.dataset.values = JSON.stringify(values);
   const input = box.querySelector('input');
@@ -62,7 +88,11 @@ function showChosen(box, values) {
   );
 }
 
-/** Puts values back into a type-ahead (after a redraw), with their texts when known. */
+/**
+ * Puts values back into a type-ahead (after a redraw), with their texts when known.
+ * @param {HTMLElement} box
+ * @param {string[]} values
+ */
 export function applyTypeahead(box, values) {
   showChosen(box, values);
 }
@@ -71,12 +101,17 @@ export function applyTypeahead(box, values) {
  * The type-ahead for one external_select or multi_external_select. `attrs` are the element's
  * data attributes (the box is what collectValues reads); `id` goes on the text box, which the
  * block's label points at.
+ * @param {BlockObj} block
+ * @param {ElementObj} e
+ * @param {BlockContext} ctx
+ * @param {{ id: string, attrs: Record<string, string | boolean | undefined>, dispatches: boolean }} how
  */
 export function typeahead(block, e, ctx, { id, attrs, dispatches }) {
   const multiple = e.type === 'multi_external_select';
+  const askedMin = e.min_query_length;
   const min =
-    Number.isInteger(e.min_query_length) && e.min_query_length >= 0
-      ? e.min_query_length
+    typeof askedMin === 'number' && Number.isInteger(askedMin) && askedMin >= 0
+      ? askedMin
       : DEFAULT_MIN_QUERY_LENGTH;
   const listId = `${id}-options`;
   const input = el('input', {
@@ -94,29 +129,31 @@ export function typeahead(block, e, ctx, { id, attrs, dispatches }) {
   const note = el('div', { class: 'bk-typeahead-note', 'aria-live': 'polite' });
   const chips = multiple ? el('ul', { class: 'bk-typeahead-chips', 'aria-label': 'Chosen' }) : null;
   const box = el('div', { ...attrs, class: 'bk-typeahead' }, [chips, input, list, note]);
+  /** @type {{ item: HTMLElement, option: OptionObj }[]} */
   let items = [];
   let active = -1;
   let asked = 0;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
 
-  const setOpen = (open) => {
+  const setOpen = (/** @type {boolean} */ open) => {
     list.hidden = !open;
     input.setAttribute('aria-expanded', String(open));
     if (!open) input.removeAttribute('aria-activedescendant');
   };
-  const highlight = (i) => {
+  const highlight = (/** @type {number} */ i) => {
     active = i;
     items.forEach(({ item }, j) => {
       item.setAttribute('aria-selected', String(j === i));
     });
     if (items[i]) input.setAttribute('aria-activedescendant', items[i].item.id);
   };
-  const changed = (values) => {
+  const changed = (/** @type {string[]} */ values) => {
     showChosen(box, values);
     ctx.markDirty?.(block.block_id, e.action_id);
     if (dispatches) ctx.onAction(block, e, multiple ? values : (values[0] ?? null));
   };
-  const choose = (option) => {
+  const choose = (/** @type {OptionObj} */ option) => {
     labels.set(labelKey(box, option.value), plain(option.text));
     note.textContent = '';
     setOpen(false);
@@ -124,13 +161,14 @@ export function typeahead(block, e, ctx, { id, attrs, dispatches }) {
     input.value = '';
     const values = chosenOf(box);
     if (values.includes(option.value)) return;
-    if (Number.isInteger(e.max_selected_items) && values.length >= e.max_selected_items) {
-      note.textContent = `Choose at most ${e.max_selected_items}.`;
+    const max = e.max_selected_items;
+    if (typeof max === 'number' && Number.isInteger(max) && values.length >= max) {
+      note.textContent = `Choose at most ${max}.`;
       return;
     }
     changed([...values, option.value]);
   };
-  const show = (answer) => {
+  const show = (/** @type {SuggestAnswer} */ answer) => {
     list.replaceChildren();
     items = [];
     active = -1;
@@ -139,6 +177,7 @@ export function typeahead(block, e, ctx, { id, attrs, dispatches }) {
       setOpen(false);
       return;
     }
+    /** @type {{ label?: TextObj, options: OptionObj[] }[]} */
     const groups = answer.option_groups ?? [{ options: answer.options ?? [] }];
     for (const g of groups) {
       if (g.label) {
@@ -163,9 +202,10 @@ export function typeahead(block, e, ctx, { id, attrs, dispatches }) {
     note.textContent = items.length === 0 ? 'No matches.' : '';
     setOpen(items.length > 0);
   };
-  const ask = async (typed) => {
+  const ask = async (/** @type {string} */ typed) => {
     const mine = ++asked;
     note.textContent = 'Searching…';
+    /** @type {SuggestAnswer} */
     const answer = ctx.suggest
       ? await ctx.suggest(block, e, typed)
       : { ok: false, problem: 'Options cannot be loaded here.' };
@@ -184,14 +224,15 @@ export function typeahead(block, e, ctx, { id, attrs, dispatches }) {
     timer = setTimeout(() => ask(typed), DEBOUNCE_MS);
   };
 
-  const initial = multiple ? (e.initial_options ?? []) : [e.initial_option].filter(Boolean);
+  const initial = multiple ? (e.initial_options ?? []) : e.initial_option ? [e.initial_option] : [];
   for (const o of initial) labels.set(labelKey(box, o.value), plain(o.text));
   showChosen(
     box,
     initial.map((o) => o.value),
   );
   box.addEventListener('typeahead-remove', (ev) => {
-    changed(chosenOf(box).filter((v) => v !== ev.detail));
+    const removed = ev instanceof CustomEvent ? ev.detail : undefined;
+    changed(chosenOf(box).filter((v) => v !== removed));
   });
   input.addEventListener('input', () => {
     // Typing replaces a single choice, as in Slack's menu.

@@ -1,7 +1,11 @@
 // Slack's mrkdwn to safe HTML: *bold*, _italic_, ~strike~, `code`, ```blocks```, > quotes,
 // <url|label> links, <@U…> mentions, <#C…> channels, <!here>, <!date^…> dates and :emoji:.
 // Everything is escaped first; only the tags produced here reach the page.
+// @ts-check
 
+/** @typedef {import('./types.js').MrkdwnContext} MrkdwnContext */
+
+/** @type {Record<string, string>} */
 const EMOJI = {
   white_check_mark: '✅',
   heavy_check_mark: '✔️',
@@ -87,6 +91,7 @@ const MONTHS = [
   'December',
 ];
 
+/** @param {unknown} s */
 export function escapeHtml(s) {
   return String(s)
     .replaceAll('&', '&amp;')
@@ -97,20 +102,28 @@ export function escapeHtml(s) {
 }
 
 /** Slack escapes &, < and > in text; undo that before escaping for HTML. */
+/** @param {string} s */
 function unescapeSlack(s) {
   return s.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
 }
 
+/** @param {string} escaped text already escaped for HTML (or the name of one emoji) */
 export function emojify(escaped) {
-  return escaped.replace(/:([a-z0-9_+-]+):/g, (m, name) => EMOJI[name] ?? m);
+  return escaped.replace(/:([a-z0-9_+-]+):/g, (m, /** @type {string} */ name) => EMOJI[name] ?? m);
 }
 
+/** @param {number} n */
 function ordinal(n) {
   const rem100 = n % 100;
   if (rem100 >= 11 && rem100 <= 13) return `${n}th`;
-  return `${n}${{ 1: 'st', 2: 'nd', 3: 'rd' }[n % 10] ?? 'th'}`;
+  return `${n}${['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'}`;
 }
 
+/**
+ * The calendar and clock parts of `date` in zone `tz`.
+ * @param {Date} date
+ * @param {string} tz
+ */
 function partsIn(date, tz) {
   const f = new Intl.DateTimeFormat('en-US', {
     timeZone: tz,
@@ -123,6 +136,7 @@ function partsIn(date, tz) {
     second: '2-digit',
     hour12: true,
   });
+  /** @type {Partial<Record<Intl.DateTimeFormatPartTypes, string>>} */
   const out = {};
   for (const p of f.formatToParts(date)) out[p.type] = p.value;
   return {
@@ -135,11 +149,18 @@ function partsIn(date, tz) {
   };
 }
 
+/** @param {{ year: number, month: number, day: number }} p */
 function dayNumber(p) {
   return Date.UTC(p.year, p.month - 1, p.day) / 86_400_000;
 }
 
 /** Formats `<!date^epoch^format|fallback>` the way Slack does, in the reader's time zone. */
+/**
+ * @param {number} epochSeconds
+ * @param {string} format
+ * @param {string} tz
+ * @returns {string | null}
+ */
 export function formatSlackDate(epochSeconds, format, tz, now = new Date()) {
   const date = new Date(epochSeconds * 1000);
   if (Number.isNaN(date.getTime())) return null;
@@ -154,8 +175,12 @@ export function formatSlackDate(epochSeconds, format, tz, now = new Date()) {
     time_secs: p.timeSecs,
   };
   const diff = dayNumber(p) - dayNumber(partsIn(now, tz));
-  const relative = { 0: 'today', '-1': 'yesterday', 1: 'tomorrow' }[String(diff)];
-  const pretty = (key) => (relative ? relative[0].toUpperCase() + relative.slice(1) : plain[key]);
+  /** @type {Record<string, string>} */
+  const relatives = { 0: 'today', '-1': 'yesterday', 1: 'tomorrow' };
+  const relative = relatives[String(diff)];
+  const pretty = (/** @type {keyof typeof plain} */ key) =>
+    relative ? relative[0].toUpperCase() + relative.slice(1) : plain[key];
+  /** @type {Record<string, string>} */
   const words = {
     ...plain,
     date_pretty: pretty('date'),
@@ -163,9 +188,13 @@ export function formatSlackDate(epochSeconds, format, tz, now = new Date()) {
     date_long_pretty: pretty('date_long'),
     ago: agoText(date, now),
   };
-  return format.replace(/\{(\w+)\}/g, (m, key) => words[key] ?? m);
+  return format.replace(/\{(\w+)\}/g, (m, /** @type {string} */ key) => words[key] ?? m);
 }
 
+/**
+ * @param {Date} date
+ * @param {Date} now
+ */
 function agoText(date, now) {
   const seconds = Math.round((now.getTime() - date.getTime()) / 1000);
   const future = seconds < 0;
@@ -182,11 +211,16 @@ function agoText(date, now) {
   return future ? `in ${text}` : `${text} ago`;
 }
 
+/** @param {string} url */
 function safeHref(url) {
   return /^(https?:|mailto:)/i.test(url) ? url : null;
 }
 
 /** Renders one `<…>` token. */
+/**
+ * @param {string} inner
+ * @param {MrkdwnContext} ctx
+ */
 function renderToken(inner, ctx) {
   const [target, ...labelParts] = inner.split('|');
   const label = labelParts.join('|');
@@ -220,11 +254,12 @@ function renderToken(inner, ctx) {
   return `<a href="${escapeHtml(href)}" target="_blank" rel="noopener">${formatInline(escapeHtml(text))}</a>`;
 }
 
+/** @param {string} escaped */
 function formatInline(escaped) {
   // Markers count only at word edges, as in Slack: "2*3*4" stays as typed.
   const start = '(^|[\\s(>;\\uE001])';
   const end = '(?=$|[\\s).,!?:;&<\\uE000])';
-  const wrap = (marker) =>
+  const wrap = (/** @type {string} */ marker) =>
     new RegExp(`${start}\\${marker}(?!\\s)([^${marker}\\n]+?)(?<!\\s)\\${marker}${end}`, 'g');
   return escaped
     .replace(wrap('*'), '$1<b>$2</b>')
@@ -235,23 +270,28 @@ function formatInline(escaped) {
 /**
  * mrkdwn → HTML. ctx: { users: {id: name}, channels: {id: name}, tz, now }.
  * Code spans and blocks are kept verbatim; tokens become links, mentions and dates.
+ * @param {unknown} text
+ * @param {MrkdwnContext} [ctx]
  */
 export function mrkdwnToHtml(text, ctx = {}) {
+  /** @type {string[]} */
   const stash = [];
-  const keep = (html) => {
+  const keep = (/** @type {string} */ html) => {
     stash.push(html);
     return `\uE000${stash.length - 1}\uE001`;
   };
   // U+E000/U+E001 mark the stash's placeholders below; text that brings its own could make a
   // placeholder land inside an attribute and break out of it, so they never survive input.
   let s = String(text ?? '').replace(/[\uE000\uE001]/g, '');
-  s = s.replace(/```([\s\S]*?)```/g, (_m, code) =>
+  s = s.replace(/```([\s\S]*?)```/g, (_m, /** @type {string} */ code) =>
     keep(`<pre>${escapeHtml(unescapeSlack(code.replace(/^\n/, '')))}</pre>`),
   );
-  s = s.replace(/`([^`\n]+)`/g, (_m, code) =>
+  s = s.replace(/`([^`\n]+)`/g, (_m, /** @type {string} */ code) =>
     keep(`<code>${escapeHtml(unescapeSlack(code))}</code>`),
   );
-  s = s.replace(/<([^<>\n]+)>/g, (_m, inner) => keep(renderToken(inner, ctx)));
+  s = s.replace(/<([^<>\n]+)>/g, (_m, /** @type {string} */ inner) =>
+    keep(renderToken(inner, ctx)),
+  );
   let html = escapeHtml(unescapeSlack(s));
   html = formatInline(html);
   html = emojify(html);
@@ -262,12 +302,18 @@ export function mrkdwnToHtml(text, ctx = {}) {
     .replaceAll('\n', '<br>');
   // Stashed pieces may contain other stashed pieces (a formatted link label); resolve repeatedly.
   for (let i = 0; i < 3 && html.includes('\uE000'); i++) {
-    html = html.replace(/\uE000(\d+)\uE001/g, (_m, n) => stash[Number(n)] ?? '');
+    html = html.replace(
+      /\uE000(\d+)\uE001/g,
+      (_m, /** @type {string} */ n) => stash[Number(n)] ?? '',
+    );
   }
   return html;
 }
 
-/** plain_text objects: escaped, with :emoji: when `emoji` is not false. */
+/**
+ * plain_text objects: escaped, with :emoji: when `emoji` is not false.
+ * @param {string | undefined} text
+ */
 export function plainToHtml(text, emoji = true) {
   const html = escapeHtml(text ?? '').replaceAll('\n', '<br>');
   return emoji ? emojify(html) : html;

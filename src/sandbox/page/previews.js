@@ -1,9 +1,19 @@
 // Link previews as Slack draws them (link-previews.ts on the server): under a message, a Work
 // Object card for each link the app unfurled with an entity (its fallback blocks otherwise),
-// and the side panel a card's title opens (entity.presentDetails).
+// and the side panel a card's title opens (entity.presentDetails). The app's JSON is passed on
+// as it came, so it is read with care (app-json.js).
+// @ts-check
 
+import { blocksIn, isObj, obj, objects, str } from './app-json.js';
 import { el } from './dom.js';
 
+/**
+ * @typedef {import('./types.js').BlockObj} BlockObj
+ * @typedef {import('./types.js').PageMessage} PageMessage
+ * @typedef {(id: string) => string} UserName
+ */
+
+/** @type {[string, string][]} */
 const FIELD_LABELS = [
   ['status', 'Status'],
   ['assignee', 'Assignee'],
@@ -12,54 +22,89 @@ const FIELD_LABELS = [
   ['created_by', 'Created by'],
 ];
 
-function fieldText(field, userName) {
-  if (!field) return '';
-  if (field.user?.user_id) return userName(field.user.user_id);
-  if (field.user?.text) return field.user.text;
-  return field.value === undefined ? '' : String(field.value);
+/**
+ * A Work Object field's text: a person's name, or its value.
+ * @param {unknown} value
+ * @param {UserName} userName
+ */
+function fieldText(value, userName) {
+  const field = obj(value);
+  const user = obj(field.user);
+  const userId = str(user.user_id);
+  if (userId) return userName(userId);
+  const userText = str(user.text);
+  if (userText) return userText;
+  return field.value === undefined || field.value === null ? '' : String(field.value);
 }
 
+/**
+ * The entity's facts as a definition list (with its custom fields in the side panel).
+ * @param {Record<string, unknown>} payload
+ * @param {UserName} userName
+ * @param {boolean} withCustom
+ */
 function facts(payload, userName, withCustom) {
+  /** @type {HTMLElement[]} */
   const rows = [];
+  const fields = obj(payload.fields);
   for (const [key, label] of FIELD_LABELS) {
-    const text = fieldText(payload.fields?.[key], userName);
+    const text = fieldText(fields[key], userName);
     if (text) rows.push(el('dt', { text: label }), el('dd', { text }));
   }
   if (withCustom) {
-    for (const c of payload.custom_fields ?? []) {
-      rows.push(el('dt', { text: c.label }), el('dd', { text: String(c.value ?? '') }));
+    for (const c of objects(payload.custom_fields)) {
+      const value = c.value === undefined || c.value === null ? '' : String(c.value);
+      rows.push(el('dt', { text: str(c.label) ?? '' }), el('dd', { text: value }));
     }
   }
   return el('dl', { class: 'wo-facts' }, rows);
 }
 
-/** The previews under message `m` (null when it has none). */
+/**
+ * What a card and the panel show of an entity: title, display id, product, description.
+ * @param {Record<string, unknown>} payload
+ */
+function headline(payload) {
+  const attributes = obj(payload.attributes);
+  const description = obj(obj(payload.fields).description).value;
+  return {
+    title: str(obj(attributes.title).text),
+    id: str(attributes.display_id),
+    product: str(attributes.product_name) ?? '',
+    description: description === undefined || description === null ? '' : String(description),
+  };
+}
+
+/**
+ * The previews under message `m` (null when it has none).
+ * @param {PageMessage} m
+ * @param {{ renderBlocks: (blocks: BlockObj[]) => Node, userName: UserName,
+ *   action: (actionId: string, value: string | undefined) => unknown,
+ *   details: (url: string) => unknown }} helpers
+ */
 export function renderPreviews(m, helpers) {
   if (!m.unfurl) return null;
   const box = el('div', { class: 'previews' });
-  for (const [url, unfurl] of Object.entries(m.unfurl.unfurls ?? {})) {
-    const entity = (m.unfurl.entities ?? []).find((e) => e.app_unfurl_url === url);
+  for (const [url, unfurl] of Object.entries(m.unfurl.unfurls)) {
+    const entity = m.unfurl.entities.find((e) => e.app_unfurl_url === url);
     if (!entity) {
-      box.append(
-        el('div', { class: 'preview-blocks' }, [helpers.renderBlocks(unfurl.blocks ?? [])]),
-      );
+      const blocks = blocksIn(obj(unfurl).blocks);
+      box.append(el('div', { class: 'preview-blocks' }, [helpers.renderBlocks(blocks)]));
       continue;
     }
-    const p = entity.entity_payload ?? {};
-    const title = p.attributes?.title?.text ?? url;
-    const id = p.attributes?.display_id;
-    const actions = (p.actions?.primary_actions ?? []).map((a) =>
+    const p = obj(entity.entity_payload);
+    const { title = url, id, product, description } = headline(p);
+    const actions = objects(obj(p.actions).primary_actions).map((a) =>
       el('button', {
         type: 'button',
         class: `wo-action${a.style === 'primary' ? ' primary' : ''}`,
-        text: a.text,
-        onclick: () => helpers.action(a.action_id, a.value),
+        text: str(a.text) ?? '',
+        onclick: () => helpers.action(str(a.action_id) ?? '', str(a.value)),
       }),
     );
-    const description = p.fields?.description?.value;
     box.append(
       el('section', { class: 'wo-card', 'aria-label': `Preview: ${title}` }, [
-        el('div', { class: 'wo-product', text: p.attributes?.product_name ?? '' }),
+        el('div', { class: 'wo-product', text: product }),
         el('button', {
           type: 'button',
           class: 'wo-title',
@@ -76,7 +121,11 @@ export function renderPreviews(m, helpers) {
   return box;
 }
 
-/** The side panel (a Work Object's details), or nothing. */
+/**
+ * The side panel (a Work Object's details), or nothing.
+ * @param {Record<string, unknown> | null} panel
+ * @param {{ userName: UserName, close: () => unknown }} helpers
+ */
 export function drawPanel(panel, helpers) {
   document.getElementById('wo-panel')?.remove();
   if (!panel) return;
@@ -87,7 +136,7 @@ export function drawPanel(panel, helpers) {
     text: '×',
     onclick: () => helpers.close(),
   });
-  if (panel.error) {
+  if (panel.error !== undefined || !isObj(panel.entity_payload)) {
     document.body.append(
       el('aside', { id: 'wo-panel', class: 'wo-panel', 'aria-label': 'Details' }, [
         close,
@@ -96,21 +145,17 @@ export function drawPanel(panel, helpers) {
     );
     return;
   }
-  const p = panel.entity_payload ?? {};
-  const title = p.attributes?.title?.text ?? '';
-  const id = p.attributes?.display_id;
+  const p = panel.entity_payload;
+  const { title = '', id, product, description } = headline(p);
+  const url = str(panel.url);
   document.body.append(
     el('aside', { id: 'wo-panel', class: 'wo-panel', 'aria-label': `Details: ${title}` }, [
       close,
-      el('div', { class: 'wo-product', text: p.attributes?.product_name ?? '' }),
+      el('div', { class: 'wo-product', text: product }),
       el('h2', { text: id ? `${id} ${title}` : title }),
       facts(p, helpers.userName, true),
-      p.fields?.description?.value
-        ? el('p', { class: 'wo-description', text: p.fields.description.value })
-        : null,
-      panel.url
-        ? el('a', { href: panel.url, target: '_blank', rel: 'noreferrer', text: 'Open' })
-        : null,
+      description ? el('p', { class: 'wo-description', text: description }) : null,
+      url ? el('a', { href: url, target: '_blank', rel: 'noreferrer', text: 'Open' }) : null,
     ]),
   );
 }

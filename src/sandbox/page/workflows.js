@@ -2,6 +2,7 @@
 // as a workflow would — the server sends the app a signed `function_executed` event and
 // waits for functions.completeSuccess / completeError — and shows the outputs or the error.
 // Self-contained: it asks /sandbox/workflows for the steps and /sandbox/state for the people.
+// @ts-check
 
 const $ = (/** @type {string} */ id) => document.getElementById(id);
 

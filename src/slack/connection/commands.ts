@@ -22,7 +22,7 @@ import {
   slackErrorCode,
 } from '../ui/error-text.js';
 import { noticeModal } from '../ui/notice-modal.js';
-import { connectModal } from './view.js';
+import { connectModal } from './connect-modal.js';
 
 // ── Status sections (other features add lines to /work status) ───────────────
 

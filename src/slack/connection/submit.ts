@@ -15,7 +15,12 @@ import { workContext } from '../context/work-context.js';
 import { decodeSlackEntities } from '../format/text.js';
 import { noticeModal } from '../ui/notice-modal.js';
 import { checkKey, keyProblem, saveConnection } from './commands.js';
-import { API_KEY_ACTION, API_KEY_BLOCK, CONNECT_CALLBACK_ID, readConnectMeta } from './view.js';
+import {
+  API_KEY_ACTION,
+  API_KEY_BLOCK,
+  CONNECT_CALLBACK_ID,
+  readConnectMeta,
+} from './connect-modal.js';
 
 export function register(app: App, deps: WorklinkDeps): void {
   app.view<ViewSubmitAction>(CONNECT_CALLBACK_ID, async (args) => {
@@ -32,7 +37,7 @@ export function register(app: App, deps: WorklinkDeps): void {
     const permission = canManageConnection(ctx);
     const check = checkKey(deps, apiKey);
     const both = Promise.all([permission, check]);
-    const answer = await withinBudget(both, budgetLeft(started));
+    const answer = await withinBudget(both, budgetLeft(started, deps.config.waits?.submitBudgetMs));
 
     if (!answer.inTime) {
       // Too slow for the modal: close it and report the outcome where the command was typed.

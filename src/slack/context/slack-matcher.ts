@@ -11,8 +11,8 @@ import type { UsersLookupByEmailResponse, WebClient } from '@slack/web-api';
 import type { LookupCacheStore } from '../../store/lookup-cache.js';
 import type { PersonalKeysStore } from '../../store/personal-keys.js';
 import type { UserLinksStore } from '../../store/user-links.js';
-import { type Priority, slackLimiter } from '../shared/slack-limiter.js';
 import { slackCode } from '../ui/error-text.js';
+import { type Priority, slackLimiter } from './slack-limiter.js';
 
 export const LOOKUP_HIT_TTL_MS = 60 * 60_000;
 export const LOOKUP_MISS_TTL_MS = 10 * 60_000;

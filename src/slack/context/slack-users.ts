@@ -3,7 +3,7 @@
  * acting seam needs to know who may write (guests; people of another organisation).
  */
 import type { UsersInfoResponse, WebClient } from '@slack/web-api';
-import { slackLimiter } from '../shared/slack-limiter.js';
+import { slackLimiter } from './slack-limiter.js';
 
 export interface SlackUser {
   id: string;

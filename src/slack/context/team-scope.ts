@@ -5,12 +5,23 @@
  * exactly that instead of a whole per-request WorkContext; a WorkContext is one too.
  */
 import type { Logger } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
 import type { Store } from '../../store/index.js';
 import type { WorkClient } from '../../workapi/client.js';
+import type { WorklinkDeps } from './deps.js';
 
 export interface TeamScope {
   teamId: string;
   readonly work: WorkClient;
   store: Store;
   logger: Logger;
+}
+
+/**
+ * A team scope that can also say who is who (cards, feeds, people labels): the team's bot
+ * client, the app's caches of service users and Slack matches, and the tasks' addresses.
+ */
+export interface TeamReader extends TeamScope {
+  slack: WebClient;
+  deps: Pick<WorklinkDeps, 'directory' | 'matcher' | 'links'>;
 }

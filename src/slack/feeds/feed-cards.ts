@@ -16,9 +16,9 @@
 import type { TaskActivity } from '../../activity/hub.js';
 import type { ChannelFeed } from '../../store/channel-feeds.js';
 import { errMessage } from '../context/error-replies.js';
-import type { WorkContext } from '../context/work-context.js';
+import type { FeedPlace, TaskCardData } from '../context/ports.js';
+import type { TeamReader } from '../context/team-scope.js';
 import { postCard } from '../tasks/card/live-post.js';
-import type { TaskCardData } from '../tasks/card/view.js';
 import { fitMessage } from '../ui/limits.js';
 import { type SummaryEntry, summaryMessage } from './feed-text.js';
 import { KeyedSerial } from './keyed-serial.js';
@@ -28,8 +28,6 @@ type Created = Extract<TaskActivity, { kind: 'created' }>;
 
 /** The burst rule: more than 5 new tasks within a minute become one summary. */
 export const BURST = { windowMs: 60_000, cards: 5 };
-
-export type FeedPlace = 'card' | 'summary' | 'taken' | 'failed';
 
 /** The task's card data, read once for all the channels (undefined: it cannot be read). */
 export type CardLoader = () => Promise<TaskCardData | undefined>;
@@ -49,7 +47,7 @@ export class FeedCards {
   constructor(private readonly now: () => number) {}
 
   /** Posts the task in each feed channel (in the background of the hub). */
-  async post(ctx: WorkContext, a: Created, feeds: ChannelFeed[], load: CardLoader): Promise<void> {
+  async post(ctx: TeamReader, a: Created, feeds: ChannelFeed[], load: CardLoader): Promise<void> {
     const actor = await whoActed(ctx, a.actor);
     await Promise.all(
       feeds.map((f) =>
@@ -63,7 +61,7 @@ export class FeedCards {
    * summary ('summary'), already there ('taken'), or not posted ('failed').
    */
   place(
-    ctx: WorkContext,
+    ctx: TeamReader,
     channelId: string,
     taskId: string,
     actor: string | undefined,
@@ -81,7 +79,7 @@ export class FeedCards {
   }
 
   /** Answers in the thread of the message the task was made from. */
-  async answerSource(ctx: WorkContext, a: Created, load: CardLoader): Promise<void> {
+  async answerSource(ctx: TeamReader, a: Created, load: CardLoader): Promise<void> {
     if (!a.source) return;
     const data = await load();
     if (!data) return;
@@ -100,7 +98,7 @@ export class FeedCards {
   }
 
   private async placeOne(
-    ctx: WorkContext,
+    ctx: TeamReader,
     channelId: string,
     taskId: string,
     actor: string | undefined,
@@ -146,7 +144,7 @@ export class FeedCards {
   }
 
   /** Posts the channel's summary, or edits it to list every task it has by now. */
-  private async flushSummary(ctx: WorkContext, key: string): Promise<void> {
+  private async flushSummary(ctx: TeamReader, key: string): Promise<void> {
     const pending = this.summaries.get(key);
     if (!pending) return;
     this.summaries.delete(key);

@@ -7,11 +7,11 @@
 
 import type { Actor } from '../../activity/hub.js';
 import { orDebug } from '../context/error-replies.js';
-import type { WorkContext } from '../context/work-context.js';
+import type { TeamReader } from '../context/team-scope.js';
 import { slackIdsFor, userName, workspaceUsers } from '../people/service-users.js';
 import { actorLabel } from './feed-text.js';
 
-export async function peopleLabels(ctx: WorkContext, ids: readonly string[]): Promise<string[]> {
+export async function peopleLabels(ctx: TeamReader, ids: readonly string[]): Promise<string[]> {
   if (ids.length === 0) return [];
   const users = await workspaceUsers(ctx).catch(orDebug(ctx.logger, 'Service users', []));
   const people = ids.map((id) => users.find((u) => u.id === id) ?? { id });
@@ -29,7 +29,7 @@ export async function peopleLabels(ctx: WorkContext, ids: readonly string[]): Pr
  * in the service by someone here) — else the name given, else the service user's (unescaped).
  */
 export async function whoActed(
-  ctx: WorkContext,
+  ctx: TeamReader,
   actor: Actor | undefined,
 ): Promise<string | undefined> {
   if (actor?.slackUserId || !actor?.serviceUserId) return actorLabel(actor);

@@ -32,6 +32,7 @@ export const SYNCED_REACTION = 'memo';
 /** Subtypes that are still a person's new message (a reply also sent to the channel; files). */
 const PERSON_SUBTYPES = new Set(['thread_broadcast', 'file_share']);
 
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
 
 /** The event as a person's reply in a thread, or undefined for anything else. */
@@ -39,8 +40,8 @@ export function threadReplyOf(
   event: unknown,
   self: { botUserId?: string },
 ): ThreadReply | undefined {
-  if (typeof event !== 'object' || event === null) return undefined;
-  const e = event as Record<string, unknown>;
+  if (!isRecord(event)) return undefined;
+  const e = event;
   if (e.type !== 'message') return undefined;
   if (e.subtype !== undefined && !PERSON_SUBTYPES.has(String(e.subtype))) return undefined;
   // Worklink's own replies, and any app's: never taken (bot_id is on every app's message).

@@ -13,14 +13,18 @@ import { type WorkContext, workContext } from '../context/work-context.js';
 import { formatMoment } from '../format/date-text.js';
 import { esc } from '../format/text.js';
 import { howYouAct } from '../identity/me.js';
+import { taskIdProblem } from '../parse/service-id.js';
+import { showDetails } from '../tasks/card/details.js';
+import { readRowChoice } from '../tasks/card/row-menu.js';
 import { taskChanges } from '../tasks/changes.js';
 import { replyCompletionError } from '../tasks/complete.js';
 import { loadMine } from '../tasks/mine/load.js';
-import { mineHomeBlocks } from '../tasks/mine/view.js';
+import { mineHomeBlocks } from '../tasks/mine/my-tasks-view.js';
+import { openCommentForm } from '../tasks/pressed.js';
 import { ACTION } from '../ui/block-ids.js';
 import { fitView } from '../ui/limits.js';
+import { homeView } from './home-view.js';
 import { channelsOf } from './my-channels.js';
-import { homeView } from './view.js';
 
 /** Builds and publishes the Home view of `ctx.userId`. Throws when views.publish fails. */
 export async function publishHome(
@@ -105,8 +109,7 @@ export async function publishHome(
 /** `commands`: what the Home tab lists (the router's visible subcommands). */
 export function registerHome(app: App, deps: WorklinkDeps, commands: readonly Subcommand[]): void {
   // My tasks' Mark complete: the task leaves the list, so Home is published again.
-  onAction(app, deps, ACTION.homeTaskComplete, async (ctx, args) => {
-    const taskId = pressedValue(args);
+  const complete = async (ctx: WorkContext, taskId: string) => {
     const by = await requireActing(ctx);
     if (!by) return;
     try {
@@ -115,7 +118,17 @@ export function registerHome(app: App, deps: WorklinkDeps, commands: readonly Su
       await replyCompletionError(ctx, e, taskId);
     }
     await publishHome(ctx, commands);
+  };
+  // A row's one menu (tasks/card/row-menu.ts); the button is what Homes published before had.
+  onAction(app, deps, ACTION.homeTaskMenu, async (ctx, args) => {
+    const picked = readRowChoice(args);
+    if (!picked || taskIdProblem(picked.taskId)) return;
+    const { choice, taskId } = picked;
+    if (choice === 'complete') await complete(ctx, taskId);
+    else if (choice === 'comment') await openCommentForm(ctx, taskId, args);
+    else await showDetails(ctx, taskId, args);
   });
+  onAction(app, deps, ACTION.homeTaskComplete, (ctx, args) => complete(ctx, pressedValue(args)));
 
   // My tasks, a page at a time: Previous / Next publish Home at that page.
   onAction(app, deps, new RegExp(`^${ACTION.homeMinePage}:`), async (ctx, args) => {

@@ -8,9 +8,9 @@ import type { Subcommand } from '../commands/router.js';
 import type { WorkContext } from '../context/work-context.js';
 import { esc } from '../format/text.js';
 import { slackErrorCode } from '../ui/error-text.js';
+import { ownKeyModal } from './connect-me-modal.js';
 import { checkOwnKey, saveOwnKey } from './own-key.js';
 import { settingsCommands } from './settings.js';
-import { ownKeyModal } from './view.js';
 
 const connectMe: Subcommand = {
   name: 'connect me',

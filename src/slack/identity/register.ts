@@ -8,14 +8,14 @@ import type { WorklinkDeps } from '../context/deps.js';
 import { type ActionArgs, onAction } from '../context/on-action.js';
 import type { WorkContext } from '../context/work-context.js';
 import { forgetOwnKey, openOwnKeyModal } from './commands.js';
-import { changeSetting } from './settings.js';
-import * as ownKeySubmit from './submit.js';
 import {
   HOME_CONNECT_ME,
   HOME_DISCONNECT_ME,
   HOME_SETTING_LINKS,
   HOME_SETTING_MEMBERS,
-} from './view.js';
+} from './connect-me-modal.js';
+import { changeSetting } from './settings.js';
+import * as ownKeySubmit from './submit.js';
 
 export function registerIdentity(
   app: App,

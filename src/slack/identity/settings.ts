@@ -39,9 +39,8 @@ export function settingsText(s: TeamSettings): string {
   ].join('\n');
 }
 
-const isMembers = (v: string): v is MembersPolicy =>
-  (MEMBERS_POLICIES as readonly string[]).includes(v);
-const isLinks = (v: string): v is LinksPolicy => (LINKS_POLICIES as readonly string[]).includes(v);
+const isMembers = (v: string): v is MembersPolicy => MEMBERS_POLICIES.some((p) => p === v);
+const isLinks = (v: string): v is LinksPolicy => LINKS_POLICIES.some((p) => p === v);
 
 /** Sets one policy as an admin; the sentence to show (a refusal, or what changed). */
 export async function changeSetting(

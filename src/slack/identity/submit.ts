@@ -10,8 +10,13 @@ import { budgetLeft, withinBudget } from '../context/submit-budget.js';
 import { type WorkContext, workContext } from '../context/work-context.js';
 import { decodeSlackEntities } from '../format/text.js';
 import { noticeModal } from '../ui/notice-modal.js';
+import {
+  OWN_KEY_ACTION,
+  OWN_KEY_BLOCK,
+  OWN_KEY_CALLBACK_ID,
+  readOwnKeyMeta,
+} from './connect-me-modal.js';
 import { checkOwnKey, saveOwnKey } from './own-key.js';
-import { OWN_KEY_ACTION, OWN_KEY_BLOCK, OWN_KEY_CALLBACK_ID, readOwnKeyMeta } from './view.js';
 
 export function register(app: App, deps: WorklinkDeps, onSaved: OnSaved): void {
   app.view<ViewSubmitAction>(OWN_KEY_CALLBACK_ID, async (args) => {
@@ -20,7 +25,10 @@ export function register(app: App, deps: WorklinkDeps, onSaved: OnSaved): void {
     const apiKey = view.state.values[OWN_KEY_BLOCK]?.[OWN_KEY_ACTION]?.value?.trim() ?? '';
     const ctx = await workContext(deps, args, readOwnKeyMeta(view.private_metadata));
     const check = checkOwnKey(deps, ctx, apiKey);
-    const answer = await withinBudget(check, budgetLeft(started));
+    const answer = await withinBudget(
+      check,
+      budgetLeft(started, deps.config.waits?.submitBudgetMs),
+    );
     if (!answer.inTime) {
       await ack();
       try {

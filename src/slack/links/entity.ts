@@ -4,10 +4,10 @@
  * (https://docs.slack.dev/messaging/work-objects-implementation).
  */
 import type { EntityMetadata, EntityTypedField, KnownBlock } from '@slack/types';
+import type { TaskCardData } from '../context/ports.js';
 import { calendarDate, formatDueDate } from '../format/date-text.js';
 import { cut, esc } from '../format/text.js';
-import type { TaskCardData } from '../tasks/card/view.js';
-import { assigneeText } from '../tasks/card/view.js';
+import { assigneeText } from '../tasks/card/task-card.js';
 import { ACTION } from '../ui/block-ids.js';
 
 export const TASK_ENTITY = 'slack#/entities/task';

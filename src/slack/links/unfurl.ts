@@ -15,9 +15,9 @@ import { errMessage } from '../../error-message.js';
 import { isWorkApiError } from '../../workapi/client.js';
 import type { WorklinkDeps } from '../context/deps.js';
 import { type WorkContext, workContext } from '../context/work-context.js';
+import type { LinkTarget } from '../context/work-links.js';
 import { taskCardData } from '../tasks/card/load.js';
 import { factsFromTask } from '../tasks/facts.js';
-import type { LinkTarget } from './addresses.js';
 import {
   projectUnfurlBlocks,
   type TaskEntityInput,

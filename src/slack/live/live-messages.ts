@@ -1,17 +1,20 @@
 /**
  * The live-messages part of a running Worklink: LiveUpdates (the queue, live-updates.ts)
  * given a renderer that reads the task with the team's connection and draws each remembered
- * message (tasks/card/live-view.ts). Built by start/worklink.ts, held in `deps.live`, stopped
- * by start/lifecycle.ts. The watcher and the task index call `deps.live.taskChanged`.
+ * message (tasks/card/live-view.ts). Built and stopped by src/slack/start; handlers reach it
+ * through the `LiveRefresh` port (`deps.live`), called by the task-change owner and `seen`.
  */
 import type { Logger } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { ChangeHint, LiveRefresh } from '../../activity/seen.js';
 import type { LongLivedPart } from '../../long-lived-part.js';
 import type { Store } from '../../store/index.js';
-import { isWorkApiError } from '../../workapi/client.js';
-import type { WorklinkDeps } from '../context/deps.js';
-import { buildWorkContext } from '../context/work-context.js';
+import { isWorkApiError, type WorkClient } from '../../workapi/client.js';
+import type { Task } from '../../workapi/contract.js';
+import type { ServiceDirectory } from '../context/service-directory.js';
+import type { SlackMatcher } from '../context/slack-matcher.js';
+import type { TeamReader } from '../context/team-scope.js';
+import type { WorkLinks } from '../context/work-links.js';
 import { liveMessage } from '../tasks/card/live-view.js';
 import { taskCardData } from '../tasks/card/load.js';
 import { factsFromTask } from '../tasks/facts.js';
@@ -27,28 +30,41 @@ export interface LiveMessagesDeps {
   logger: Logger;
   /** The team's bot client for background calls (Notifications.slackFor). */
   slackFor(teamId: string): Promise<WebClient | undefined>;
-  /** The app's deps, once built (rendering reads tasks with the team's connection). */
-  deps(): WorklinkDeps;
+  /** The team's WorkClient, or undefined when it has no usable connection. */
+  workFor(teamId: string): Promise<WorkClient | undefined>;
+  /** Who is who (the cards' assignees): the app's caches. */
+  directory: ServiceDirectory;
+  matcher: SlackMatcher;
+  links: WorkLinks;
 }
 
 export function createLiveMessages({
   store,
   logger,
   slackFor,
-  deps,
+  workFor,
+  directory,
+  matcher,
+  links,
 }: LiveMessagesDeps): LiveMessages {
   const updates = new LiveUpdates({
     messages: store.taskMessages,
     logger,
     slackFor,
     async render(teamId, taskId, messages, hint: ChangeHint) {
-      const slack = await slackFor(teamId);
-      if (!slack) return 'gone';
-      const ctx = await buildWorkContext(deps(), { teamId, userId: '', slack });
-      if (!ctx.connection) return 'gone';
-      let task: Awaited<ReturnType<typeof ctx.work.getTask>>;
+      const [slack, work] = await Promise.all([slackFor(teamId), workFor(teamId)]);
+      if (!slack || !work) return 'gone';
+      const ctx: TeamReader = {
+        teamId,
+        work,
+        store,
+        logger,
+        slack,
+        deps: { directory, matcher, links },
+      };
+      let task: Task;
       try {
-        task = await ctx.work.getTask(taskId);
+        task = await work.getTask(taskId);
       } catch (e) {
         if (isWorkApiError(e) && e.kind === 'not_found') return 'gone';
         throw e;

@@ -25,7 +25,7 @@ import type { WorkClient } from '../../workapi/client.js';
 import { orDebug } from '../context/error-replies.js';
 import type { ServiceDirectory } from '../context/service-directory.js';
 import type { SlackMatcher } from '../context/slack-matcher.js';
-import type { WorkLinks } from '../links/addresses.js';
+import type { WorkLinks } from '../context/work-links.js';
 import { commentMessage, completedMessage } from './activity-messages.js';
 
 export interface ActivityDmsDeps {

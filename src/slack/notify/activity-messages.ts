@@ -8,7 +8,7 @@
 import type { KnownBlock } from '@slack/types';
 import type { HeldDm } from '../../store/held-dms.js';
 import { cut, esc } from '../format/text.js';
-import { openButtons } from '../tasks/card/view.js';
+import { openButtons } from '../tasks/card/task-card.js';
 import { ACTION } from '../ui/block-ids.js';
 import { bold, creatorText } from './assignment-message.js';
 

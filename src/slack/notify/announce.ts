@@ -1,7 +1,7 @@
 /**
  * The one door through which a newly created task reaches its assignees' DMs.
  * Called by the create-task paths in Slack right after the service confirmed the task.
- * (The service's `task.created` events take the other door, src/slack/notify/events-receiver.ts,
+ * (The service's `task.created` events take the other door, src/slack/service-events/events-receiver.ts,
  * into the same outbox; the unique key makes both together still one DM per assignee.)
  *
  * 1. One transaction queues a row per assignee — before anything else, so a crash after

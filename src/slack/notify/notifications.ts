@@ -15,7 +15,11 @@ import type { RouteHandler } from '../context/routes.js';
 import type { ServiceDirectory } from '../context/service-directory.js';
 import type { SlackMatcher } from '../context/slack-matcher.js';
 import type { WorkClientCache } from '../context/work-clients.js';
-import { EVENTS_ROUTE, type EventsReceiverOptions, eventsHandler } from './events-receiver.js';
+import {
+  EVENTS_ROUTE,
+  type EventsReceiverOptions,
+  eventsHandler,
+} from '../service-events/events-receiver.js';
 import { appPreparer } from './prepare.js';
 import { NotifyWorker, type NotifyWorkerOptions } from './worker.js';
 
@@ -49,8 +53,8 @@ export interface NotificationsDeps {
   service?: { setEventsSubscriber(s: { url: string; secret: string }): void };
   /** Told of each task an event announces (the task-change owner's `seen`). */
   seen?: SeenEntry;
-  /** Tells what the service's task.updated events show changed (tell-seen.ts). */
-  tellSeen?: EventsReceiverOptions['tellSeen'];
+  /** Tells what the service's task.updated events show changed (seen-comments.ts). */
+  seenChange?: EventsReceiverOptions['seenChange'];
   /** Hears a comment a task.commented event brings. */
   activity?: EventsReceiverOptions['activity'];
 }
@@ -132,7 +136,7 @@ export function createNotifications(
         graceMs: () => tuning.eventGraceMs,
         logger,
         seen: deps.seen,
-        tellSeen: deps.tellSeen,
+        seenChange: deps.seenChange,
         activity: deps.activity,
       }),
     },

@@ -6,17 +6,19 @@
 
 import type { WorkspaceUser } from '../../workapi/contract.js';
 import { errMessage } from '../context/error-replies.js';
-import type { WorkContext } from '../context/work-context.js';
-import type { Priority } from '../shared/slack-limiter.js';
+import type { Priority } from '../context/slack-limiter.js';
+import type { TeamReader } from '../context/team-scope.js';
 
 /** The service's workspace users (cached briefly per team). */
-export async function workspaceUsers(ctx: WorkContext): Promise<WorkspaceUser[]> {
+export async function workspaceUsers(
+  ctx: Pick<TeamReader, 'teamId' | 'work' | 'deps'>,
+): Promise<WorkspaceUser[]> {
   return [...(await ctx.deps.directory.usersOf(ctx.teamId, ctx.work)).values()];
 }
 
 /** The Slack user for a service e-mail: an explicit link, else the same e-mail in Slack. */
 export async function slackUserIdForEmail(
-  ctx: WorkContext,
+  ctx: TeamReader,
   email: string | undefined,
   priority: Priority = 'normal',
 ): Promise<string | undefined> {
@@ -40,7 +42,7 @@ export const LOOKUP_WAIT_MS = 2_000;
  * go on in the background, so the next answer has them.
  */
 export async function slackIdsFor(
-  ctx: WorkContext,
+  ctx: TeamReader,
   users: readonly WorkspaceUser[],
   waitMs = LOOKUP_WAIT_MS,
 ): Promise<Map<string, string>> {

@@ -5,7 +5,7 @@
 import type { App } from '@slack/bolt';
 import type { WorklinkDeps } from '../context/deps.js';
 import { onAction, pressedValue } from '../context/on-action.js';
-import type { ReplyMessage } from '../context/response-url.js';
+import { replacingReply } from '../context/replacing-reply.js';
 import type { WorkContext } from '../context/work-context.js';
 import { ACTION } from '../ui/block-ids.js';
 import { readProjectPick } from './pick.js';
@@ -22,15 +22,7 @@ export function registerProjectPick(
       await ctx.reply('That pick list is out of date; run the command again.');
       return;
     }
-    const respond = args.respond;
-    const replacing: WorkContext = respond
-      ? Object.assign(Object.create(ctx) as WorkContext, {
-          reply: async (message: ReplyMessage | string) => {
-            const m = typeof message === 'string' ? { text: message } : message;
-            await respond({ ...m, response_type: 'ephemeral', replace_original: true });
-          },
-        })
-      : ctx;
+    const replacing = replacingReply(ctx, args.respond);
     const rest = value.command === 'list' ? ` ${value.rest}` : '';
     await dispatch(replacing, `${value.command} ${value.projectId}${rest}`);
   });

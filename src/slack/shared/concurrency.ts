@@ -11,7 +11,7 @@ export async function mapLimit<T, R>(
   const worker = async () => {
     while (next < items.length) {
       const i = next++;
-      results[i] = await fn(items[i] as T, i);
+      results[i] = await fn(items[i], i);
     }
   };
   const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker);

@@ -1,8 +1,9 @@
 /**
  * Starts and stops the long-lived parts of a running Worklink (src/long-lived-part.ts): the
- * outbox worker and events receiver, the index refresh, the digest, reminders, quiet hours,
- * the watcher, live messages, channel feeds and the activity hub. They are built by
- * src/slack/start/worklink.ts, started here in order once the app listens (its URL known) and
+ * outbox worker and events receiver, the index refresh, the digest, reminders, quiet hours, the watcher,
+ * live messages, channel feeds and the activity hub. They are built by start/parts.ts, live
+ * on the running app's handle (handlers reach them only through the ports in
+ * context/ports.ts), are started here in order once the app listens (its URL known) and
  * stopped here, newest first, before the store closes. Nothing starts itself.
  */
 import type { ListeningHandle, LongLivedPart } from '../../long-lived-part.js';

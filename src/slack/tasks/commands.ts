@@ -25,7 +25,7 @@ import { type Created, taskChanges } from './changes.js';
 import { factsFromTask } from './facts.js';
 import { openTaskForm } from './form/open.js';
 import { loadListPage, parseListArgs } from './list/load.js';
-import { taskListMessage } from './list/view.js';
+import { taskListMessage } from './list/task-list-page.js';
 import { personOfList, replyMine } from './mine/command.js';
 import { loadProjectInfo } from './project-info.js';
 import { runTaskVerb, TASK_VERB_USAGE } from './task-verbs.js';

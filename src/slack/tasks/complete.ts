@@ -4,21 +4,22 @@
  */
 import { replyError } from '../context/error-replies.js';
 import type { WorkContext } from '../context/work-context.js';
+import { statusWords } from '../format/status-words.js';
 import { esc } from '../format/text.js';
 import { type Completion, NoDoneStatusError } from './changes.js';
 
-/** "Reopened *X* (status To Do)." / "*X* is open already." */
+/** "Reopened *X* (status To Do)." / "*X* is open already." (status-words.ts when unnamed) */
 export function reopenSentence(c: Completion): string {
   const name = `*${esc(c.facts.name || c.facts.taskId)}*`;
   if (c.already) return `${name} is open already; nothing was changed.`;
-  return `Reopened ${name} (status *${esc(c.status?.Name ?? 'To Do')}*).`;
+  return `Reopened ${name} (status *${esc(statusWords(c.status?.Name, false))}*).`;
 }
 
 /** "Marked *X* complete (status Done)." / "*X* is already done." */
 export function completionSentence(c: Completion): string {
   const name = `*${esc(c.facts.name || c.facts.taskId)}*`;
   if (c.already) return `${name} is already done; nothing was changed.`;
-  return `Marked ${name} complete (status *${esc(c.status?.Name ?? 'Done')}*).`;
+  return `Marked ${name} complete (status *${esc(statusWords(c.status?.Name, true))}*).`;
 }
 
 /** Answers a failed `complete` / `reopen`: the no-done-status sentence, else the service's problem. */

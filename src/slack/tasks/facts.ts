@@ -14,6 +14,8 @@ export interface TaskFacts {
   groupName?: string;
   done: boolean;
   statusId?: string;
+  /** The status's name when known without its id (the task index was told it). */
+  statusName?: string;
   number?: number;
   /** ISO date-time (or yyyy-MM-dd) as the service sent it. */
   dueDate?: string;

@@ -60,7 +60,7 @@ export async function readSlackFiles(
     ids.map(async (id) => {
       let file: SlackFileLike | undefined;
       try {
-        file = (await ctx.slack.files.info({ file: id })).file as SlackFileLike | undefined;
+        file = (await ctx.slack.files.info({ file: id })).file;
       } catch (e) {
         const code = slackCode(e) ?? 'no answer';
         throw new FileReadError(

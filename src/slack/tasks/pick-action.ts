@@ -2,10 +2,8 @@
 import type { App } from '@slack/bolt';
 import type { WorklinkDeps } from '../context/deps.js';
 import { onAction, pressedValue } from '../context/on-action.js';
-import type { ReplyMessage } from '../context/response-url.js';
-import type { WorkContext } from '../context/work-context.js';
+import { replacingReply } from '../context/replacing-reply.js';
 import { ACTION } from '../ui/block-ids.js';
-import { fitMessage } from '../ui/limits.js';
 import { readPickValue } from './pick-list.js';
 import { finishPicked } from './task-verbs.js';
 
@@ -17,15 +15,7 @@ export function register(app: App, deps: WorklinkDeps): void {
       return;
     }
     // The answer takes the pick list's place (a form opened by Edit leaves it as it is).
-    const respond = args.respond;
-    const replacing: WorkContext = respond
-      ? Object.assign(Object.create(ctx) as WorkContext, {
-          reply: async (message: ReplyMessage | string) => {
-            const m = fitMessage(typeof message === 'string' ? { text: message } : message);
-            await respond({ ...m, response_type: 'ephemeral', replace_original: true });
-          },
-        })
-      : ctx;
+    const replacing = replacingReply(ctx, args.respond);
     await finishPicked(replacing, value);
   });
 }

@@ -17,7 +17,7 @@ import type { WorkContext } from '../context/work-context.js';
 import { cut, plainText } from '../format/text.js';
 import { SHORTCUT } from '../ui/block-ids.js';
 import { slackErrorCode } from '../ui/error-text.js';
-import { commentFromMessageModal } from './comment/view.js';
+import { commentFromMessageModal } from './comment/comment-modals.js';
 import { messageFiles, type SlackFileLike } from './files.js';
 import { openTaskForm } from './form/open.js';
 

@@ -14,7 +14,7 @@ import { ACTION } from '../ui/block-ids.js';
 import { section } from '../ui/blocks.js';
 import { resolveAssignees } from './assignees.js';
 import { taskCardData } from './card/load.js';
-import { taskButton, taskCard, taskCardText } from './card/view.js';
+import { taskButton, taskCard, taskCardText } from './card/task-card.js';
 import { taskChanges } from './changes.js';
 import { completionSentence, replyCompletionError } from './complete.js';
 import { factsFromTask } from './facts.js';

@@ -10,7 +10,7 @@ export const ACTION = {
   taskComplete: 'task_complete',
   /** "Details": the current card where the person is (tasks/card/details.ts); value = taskId. */
   taskOpen: 'task_open',
-  /** A task row's overflow menu: Details (value = taskId) and "Open in …" (a URL option). */
+  /** A task row's overflow menu (lists, the digest): Mark complete, Details, Comment, "Open in …" (tasks/card/row-menu.ts). */
   taskRowMenu: 'task_row_menu',
   /** On a done task's messages: back to the project's first open status; value = taskId. */
   taskReopen: 'task_reopen',
@@ -22,6 +22,8 @@ export const ACTION = {
   taskMinePage: 'task_mine_page',
   /** App Home's Mark complete (completes, then publishes Home again); value = taskId. */
   homeTaskComplete: 'home_task_complete',
+  /** A My tasks row's menu on App Home (tasks/card/row-menu.ts values); Mark complete publishes Home again. */
+  homeTaskMenu: 'home_task_menu',
   /** List paging; value = JSON {projectId, filter, page}. */
   taskListPage: 'task_list_page',
   /** Project select inside the task form (dispatch_action): refreshes project fields. */

@@ -8,6 +8,7 @@
 import type { IndexedTask } from '../../store/task-index.js';
 import { isWorkApiError } from '../../workapi/client.js';
 import type { WorkContext } from '../context/work-context.js';
+import { indexedStatusName, statusWords } from '../format/status-words.js';
 import { slackIdsFor, workspaceUsers } from '../people/service-users.js';
 import { pickProject } from '../shared/project-here.js';
 import { factsFromTask } from '../tasks/facts.js';
@@ -57,7 +58,7 @@ async function find({ ctx, inputs }: StepRun): Promise<StepResult<'find_task'>> 
     outputs: {
       found: true,
       ...described,
-      status: indexed?.statusName ?? (facts.done ? 'Done' : 'Open'),
+      status: statusWords(indexedStatusName(indexed, facts.done), facts.done),
       assignees,
     },
   };

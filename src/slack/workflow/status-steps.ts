@@ -3,6 +3,7 @@
  * the same code as `/work done` and the Reopen button. A task already in the wanted state is
  * not an error: the step completes with its current status.
  */
+import { statusWords } from '../format/status-words.js';
 import { type Completion, NoDoneStatusError, taskChanges } from '../tasks/changes.js';
 import type { StepResult, StepRun, StepSpec } from './run-step.js';
 import { STEP } from './steps.js';
@@ -11,19 +12,18 @@ import { taskFromInput } from './task-input.js';
 export const completeTaskStep: StepSpec<'complete_task'> = {
   step: STEP.completeTask,
   actorInput: 'run_by',
-  run: (run) => changeStatus(run, 'complete', 'Done'),
+  run: (run) => changeStatus(run, 'complete'),
 };
 
 export const reopenTaskStep: StepSpec<'reopen_task'> = {
   step: STEP.reopenTask,
   actorInput: 'run_by',
-  run: (run) => changeStatus(run, 'reopen', 'Open'),
+  run: (run) => changeStatus(run, 'reopen'),
 };
 
 async function changeStatus(
   run: StepRun,
   change: 'complete' | 'reopen',
-  fallbackName: string,
 ): Promise<StepResult<'complete_task' | 'reopen_task'>> {
   const { ctx, by, inputs } = run;
   const found = await taskFromInput(ctx, inputs.text('task'));
@@ -39,7 +39,7 @@ async function changeStatus(
   const current = done.project.statuses.find((s) => s._id === done.facts.statusId);
   return {
     outputs: {
-      status: done.status?.Name ?? current?.Name ?? fallbackName,
+      status: statusWords(done.status?.Name ?? current?.Name, change === 'complete'),
       task_id: found.taskId,
     },
   };

@@ -9,7 +9,7 @@ import { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { errMessage } from '../../error-message.js';
 import type { WorklinkDeps } from '../context/deps.js';
-import { installUnreadable, installUnreadableText } from '../start/unreadable-installs.js';
+import { installUnreadable, installUnreadableText } from '../context/unreadable-installs.js';
 import { EXECUTION_KEEP_MS, plainError } from './run-step.js';
 
 const StepEvent = z.looseObject({

@@ -1,9 +1,10 @@
 /**
- * ack() comes first: with users.info scripted to take 2 s, the slash command's HTTP
+ * ack() comes first: with users.info held until the test lets it go, the slash command's HTTP
  * response still arrives before that call completes. Order of events, not timings.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../../support/harness.js';
+import { heldCalls } from '../../support/held-calls.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -12,9 +13,11 @@ beforeAll(async () => {
 afterAll(() => h?.stop());
 
 it('answers the slash command before slow work finishes', async () => {
-  h.fake.script('users.info', () => ({ delayMs: 2_000 }));
+  const usersInfo = heldCalls();
+  h.fake.script('users.info', usersInfo.script);
   const res = await h.slack.slashCommand('status', { userId: h.users.bob.id });
   const acked = h.fake.mark('slash command answered');
+  usersInfo.release();
   expect(res.status).toBe(200);
   expect(res.text).toBe('');
 
@@ -27,10 +30,12 @@ it('answers the slash command before slow work finishes', async () => {
 
 it('answers the connect command before the modal and the role check', async () => {
   h.worklink.deps.users.forget(h.teamId, h.users.alice.id);
-  h.fake.script('users.info', () => ({ delayMs: 2_000 }));
+  const usersInfo = heldCalls();
+  h.fake.script('users.info', usersInfo.script);
   h.fake.reset();
   const res = await h.slack.slashCommand('connect');
   const acked = h.fake.mark('slash command answered');
+  usersInfo.release();
   expect(res.status).toBe(200);
   await h.fake.waitForCall('views.open');
   await h.waitFor(() => h.fake.callsOf('users.info')[0]?.doneSeq, { timeoutMs: 5_000 });

@@ -8,9 +8,10 @@ import {
   API_KEY_ACTION,
   API_KEY_BLOCK,
   CONNECT_CALLBACK_ID,
-} from '../../../src/slack/connection/view.js';
+} from '../../../src/slack/connection/connect-modal.js';
 import { NOT_CONNECTED } from '../../../src/slack/ui/error-text.js';
 import { type Harness, startHarness } from '../../support/harness.js';
+import { heldCalls } from '../../support/held-calls.js';
 import { matchedRow } from '../../support/notify-rows.js';
 import { textValues } from '../../support/slack-requests.js';
 
@@ -24,6 +25,7 @@ beforeEach(async () => {
   h.fake.reset();
 });
 afterEach(() => {
+  h.worklink.deps.config.waits = undefined;
   h.fake.script('users.info', undefined);
   h.fake.script('views.open', undefined);
 });
@@ -117,13 +119,18 @@ describe('modal path', () => {
   it('closes the modal when checking is slow and reports the result afterwards', async () => {
     const { res: command, view } = await openModal();
     h.worklink.deps.users.forget(h.teamId, h.users.alice.id);
-    h.fake.script('users.info', () => ({ delayMs: 2_600 }));
+    // The role check waits on users.info until the modal is answered: past the submit
+    // budget, shortened here from Slack's 3 s so that the test does not sit through it.
+    const usersInfo = heldCalls();
+    h.fake.script('users.info', usersInfo.script);
+    h.worklink.deps.config.waits = { submitBudgetMs: 200 };
     const res = await h.slack.viewSubmission({
       callbackId: CONNECT_CALLBACK_ID,
       values: keyValues(h.seed.apiKey),
       privateMetadata: view.private_metadata,
     });
     h.fake.mark('submission answered');
+    usersInfo.release();
     // An empty 200 closes the modal; the role check was still running.
     expect(res.status).toBe(200);
     expect(res.text).toBe('');

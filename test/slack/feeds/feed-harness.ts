@@ -45,7 +45,7 @@ export function useFeedHarness(): FeedHarness {
     });
     f.h = h;
     h.service.setEventsSubscriber({ url: `${h.worklink.url}/work/events`, secret: EVENTS_SECRET });
-    h.worklink.deps.notifications.tuning.eventGraceMs = 300;
+    h.worklink.parts.notifications.tuning.eventGraceMs = 300;
     f.website = await linkChannel(h, 0, 'C_GENERAL');
     f.onboarding = await linkChannel(h, 1, 'C_ONBOARDING');
   });
@@ -56,8 +56,8 @@ export function useFeedHarness(): FeedHarness {
   });
   f.settled = async () => {
     await new Promise((r) => setTimeout(r, 450));
-    await f.h.worklink.deps.activity.idle();
-    await f.h.worklink.deps.feeds.idle();
+    await f.h.worklink.parts.activity.idle();
+    await f.h.worklink.parts.feeds.idle();
   };
   f.posts = (channel, name) =>
     f.h.fake

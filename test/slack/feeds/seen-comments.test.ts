@@ -14,7 +14,7 @@ let h: Harness;
 afterAll(() => h?.stop());
 beforeAll(async () => {
   h = await startHarness({ connect: true });
-  h.worklink.deps.notifications.tuning.eventGraceMs = 100;
+  h.worklink.parts.notifications.tuning.eventGraceMs = 100;
 });
 
 it('a comment carried by an update answer reaches the feed thread once', async () => {
@@ -46,8 +46,8 @@ it('a comment carried by an update answer reaches the feed thread once', async (
   // Another answer carrying it: not again.
   await h.slack.slashCommand(`done ${task.taskId}`);
   await new Promise((r) => setTimeout(r, 800));
-  await h.worklink.deps.activity.idle();
-  await h.worklink.deps.feeds.idle();
+  await h.worklink.parts.activity.idle();
+  await h.worklink.parts.feeds.idle();
   expect(
     h.fake
       .callsOf('chat.postMessage')

@@ -7,7 +7,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { firstHourSeed } from '../../../src/sandbox/first-hour.js';
-import type { SlackView } from '../../../src/sandbox/state.js';
+import type { SlackView } from '../../../src/sandbox/records.js';
 import { workSubcommands } from '../../../src/slack/app.js';
 import { WorkRouter } from '../../../src/slack/commands/router.js';
 import { dateIn } from '../../../src/slack/tasks/mine/due-groups.js';
@@ -86,7 +86,7 @@ describe('connected', () => {
   });
 
   it('is personal: a non-admin sees their own tasks, no connection details, no admin commands', async () => {
-    await stack().worklink.deps.indexRefresh.runTeam(stack().teamId);
+    await stack().worklink.parts.indexRefresh.runTeam(stack().teamId);
     const shown = JSON.stringify((await openHome(CAROL)).blocks);
     expect(shown).toContain(`Connected to *${stack().setup.seed?.workspaceName}*.`);
     expect(shown).not.toContain('by <@');
@@ -104,19 +104,19 @@ describe('connected', () => {
       expect(shown).toContain('*Due today*');
     }
     expect(shown).toContain('#2 *Design the home page* · Website relaunch · due ');
-    expect(shown).toContain(ACTION.homeTaskComplete);
+    expect(shown).toContain(ACTION.homeTaskMenu);
     expect(shown).not.toContain('Draft the sitemap'); // Bob's alone
     expect(JSON.stringify((await openHome(BOB)).blocks)).toContain('Draft the sitemap');
   });
 
-  it('Mark complete on My tasks completes the task and publishes Home again without it', async () => {
+  it('Mark complete in a My tasks row’s menu completes the task and publishes Home again without it', async () => {
     const task = (
       await stack().worklink.store.taskIndex.search(stack().teamId, 'design home page')
     )[0];
     expect(task).toBeDefined();
     const home = await openHome(CAROL);
     const hash = home.hash;
-    await press(CAROL, home, ACTION.homeTaskComplete, task?.taskId);
+    await press(CAROL, home, ACTION.homeTaskMenu, `complete:${task?.taskId}`);
     const again = await waitFor(() => {
       const view = state().views.get(home.id)?.view;
       return view && view.hash !== hash ? view : undefined;

@@ -38,7 +38,7 @@ describe.each(backends)('attribution against the $name', ({ start }) => {
     return (await h.replyTo(res)).text ?? '';
   };
   const settle = async () => {
-    await h.worklink.deps.activity.idle();
+    await h.worklink.parts.activity.idle();
     await waitFor(async () => {
       const c = await h.worklink.store.outbox.counts();
       return c.pending === 0 && c.sending === 0;

@@ -10,7 +10,7 @@ import {
   OWN_KEY_ACTION,
   OWN_KEY_BLOCK,
   OWN_KEY_CALLBACK_ID,
-} from '../../../src/slack/identity/view.js';
+} from '../../../src/slack/identity/connect-me-modal.js';
 import { type Harness, startHarness } from '../../support/harness.js';
 import { textValues } from '../../support/slack-requests.js';
 

@@ -4,8 +4,11 @@
  * then done as Bob in the embedded service.
  */
 import { describe, expect, it } from 'vitest';
-import type { SlackView } from '../../../src/sandbox/state.js';
-import { HOME_CONNECT_ME, OWN_KEY_CALLBACK_ID } from '../../../src/slack/identity/view.js';
+import type { SlackView } from '../../../src/sandbox/records.js';
+import {
+  HOME_CONNECT_ME,
+  OWN_KEY_CALLBACK_ID,
+} from '../../../src/slack/identity/connect-me-modal.js';
 import { waitFor } from '../../sandbox/helpers.js';
 import { useSandboxStack } from '../../support/sandbox-stack.js';
 

@@ -151,7 +151,7 @@ describe('the messages about a task', () => {
       name: 'New title',
       dueDate: '2026-12-24',
     });
-    h.worklink.deps.live.taskChanged(h.teamId, taskId);
+    h.worklink.parts.live.taskChanged(h.teamId, taskId);
     for (const call of await updatesOf(messages)) {
       const text = shown(call.body.blocks);
       expect(text).toContain('New title');
@@ -167,7 +167,7 @@ describe('the messages about a task', () => {
     const { taskId, messages } = await taskWithMessages('Renamed in the service');
     // Changed in the service itself, not through Worklink.
     await h.work.updateTask(taskId, { projectId: website, name: 'Renamed elsewhere' });
-    await h.worklink.deps.indexRefresh.runTeam(h.teamId);
+    await h.worklink.parts.indexRefresh.runTeam(h.teamId);
     for (const call of await updatesOf(messages)) {
       expect(shown(call.body.blocks)).toContain('Renamed elsewhere');
     }
@@ -191,7 +191,7 @@ describe('the messages about a task', () => {
       const before = h.fake.callsOf('chat.update').length;
       await h.slack.slashCommand(`done ${taskId}`);
       await updatesOf(await messagesOf(taskId), before);
-      await h.worklink.deps.live.idle();
+      await h.worklink.parts.live.idle();
       const tried = h.fake.callsOf('chat.update').slice(before);
       expect(tried.some((c) => c.body.ts === card.ts)).toBe(false);
     } finally {

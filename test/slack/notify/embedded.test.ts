@@ -52,7 +52,7 @@ afterAll(async () => {
 
 it('subscribes itself to the embedded service and DMs assignees of tasks made there', async () => {
   expect(handle.service).toBeDefined();
-  const notifications = handle.deps.notifications;
+  const notifications = handle.parts.notifications;
   notifications.tuning.eventGraceMs = 0;
   expect(notifications.eventsSecret).toMatch(/^[0-9a-f]{64}$/);
 

@@ -38,7 +38,7 @@ beforeAll(async () => {
     connect: true,
     configure: (c) => ({ ...c, workEventsSecret: EVENTS_SECRET }),
   });
-  notifications = h.worklink.deps.notifications;
+  notifications = h.worklink.parts.notifications;
   notifications.tuning.eventGraceMs = 300;
   outbox = h.worklink.store.outbox;
   // In the harness the service is started outside the app: subscribe it as startWorklink

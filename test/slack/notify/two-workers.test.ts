@@ -38,7 +38,12 @@ for (const engine of storeEngines()) {
       Array.from({ length: 12 }, (_, i) => matchedRow('T_TWO', users[i % users.length])),
       'slack',
     );
-    const workers = stores.map((s, i) => testWorker(s, fake.apiUrl, { instanceId: `W${i}` }));
+    // The app's 10 s Web API timeout, not the fixtures' 1 s: on a loaded machine a send that
+    // Slack took can outlast 1 s, and a timed-out send is found again by reconciling (not
+    // counted as sent) while the channel's second is already given to the next send.
+    const workers = stores.map((s, i) =>
+      testWorker(s, fake.apiUrl, { instanceId: `W${i}`, timeoutMs: 10_000 }),
+    );
     for (const w of workers) w.start();
     try {
       await waitFor(async () => (await stores[1].outbox.counts()).sent === rows.length, {

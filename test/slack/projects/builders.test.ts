@@ -3,10 +3,10 @@
  * mapping, and the builders' Block Kit limits with large or partial data.
  */
 import { describe, expect, it } from 'vitest';
-import { homeView } from '../../../src/slack/home/view.js';
+import { homeView } from '../../../src/slack/home/home-view.js';
 import { projectIdProblem } from '../../../src/slack/parse/service-id.js';
-import { projectCard } from '../../../src/slack/projects/card/view.js';
-import { customersMessage } from '../../../src/slack/projects/directory/view.js';
+import { projectCard } from '../../../src/slack/projects/card/project-card.js';
+import { customersMessage } from '../../../src/slack/projects/directory/directory-lists.js';
 import { PROJECT_BLOCK, PROJECT_INPUT } from '../../../src/slack/projects/form/fields.js';
 import {
   errorsFor,

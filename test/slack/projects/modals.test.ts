@@ -251,14 +251,21 @@ describe('create', () => {
   });
 
   it('closes the modal when the service is slow and reports the project afterwards', async () => {
+    // The create is held until the modal is answered: past the submit budget, shortened here
+    // from Slack's 3 s so that the test does not sit through it.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const proxy = await delayingProxy(h.service.url, (method, path) =>
-      method === 'POST' && path === '/v1.0/project' ? 2_600 : 0,
+      method === 'POST' && path === '/v1.0/project' ? held : 0,
     );
     const original = h.worklink.deps.workClients;
     h.worklink.deps.workClients = new WorkClientCache({
       baseUrl: `${proxy.url}/v1.0`,
       altUrl: `${proxy.url}/api/v1`,
     });
+    h.worklink.deps.config.waits = { submitBudgetMs: 200 };
     try {
       const opened = await openCommand('project new', 'C_SLOW');
       const res = await submit(
@@ -271,11 +278,14 @@ describe('create', () => {
       expect(res.status).toBe(200);
       expect(res.text).toBe('');
       expect(proxy.finished).toBe(0);
+      release();
       const card = await h.replyTo(opened.res);
       expect(card.text).toMatch(/^Created \*Slow one\*/);
       expect(proxy.finished).toBe(1);
       expect(await h.worklink.store.channelProjects.get(h.teamId, 'C_SLOW')).toBeDefined();
     } finally {
+      release();
+      h.worklink.deps.config.waits = undefined;
       h.worklink.deps.workClients = original;
       await proxy.close();
     }
@@ -448,7 +458,11 @@ describe('edit', () => {
 });
 
 /** An HTTP proxy to the service that holds chosen requests back for a while. */
-async function delayingProxy(target: string, delayFor: (method: string, path: string) => number) {
+/** Forwards to the service; a request `delayFor` answers with a promise waits for it first. */
+async function delayingProxy(
+  target: string,
+  delayFor: (method: string, path: string) => Promise<void> | 0,
+) {
   const to = new URL(target);
   const state = { finished: 0 };
   const server: Server = createServer((req, res) => {
@@ -456,7 +470,7 @@ async function delayingProxy(target: string, delayFor: (method: string, path: st
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const wait = delayFor(req.method ?? 'GET', req.url ?? '/');
-      setTimeout(() => {
+      void Promise.resolve(wait).then(() => {
         const upstream = request(
           {
             host: to.hostname,
@@ -469,13 +483,13 @@ async function delayingProxy(target: string, delayFor: (method: string, path: st
             res.writeHead(answer.statusCode ?? 502, answer.headers);
             answer.pipe(res);
             answer.on('end', () => {
-              if (wait > 0) state.finished++;
+              if (wait !== 0) state.finished++;
             });
           },
         );
         upstream.on('error', () => res.destroy());
         upstream.end(Buffer.concat(chunks));
-      }, wait);
+      });
     });
   });
   server.listen(0, '127.0.0.1');

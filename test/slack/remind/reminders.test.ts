@@ -41,7 +41,7 @@ async function task(name: string) {
 }
 
 async function fire() {
-  await h.worklink.deps.reminders!.runDue();
+  await h.worklink.parts.reminders!.runDue();
   h.worklink.store.outbox.changed();
 }
 
@@ -70,14 +70,14 @@ describe('/work remind', () => {
 
     // Not yet.
     now = at('2026-11-17T07:59:00Z');
-    expect(await h.worklink.deps.reminders!.runDue()).toBe(0);
+    expect(await h.worklink.parts.reminders!.runDue()).toBe(0);
     now = at('2026-11-17T08:00:00Z');
     await fire();
     const dm = await h.fake.waitForCall('chat.postMessage', (c) => c.body.channel === BOB);
     expect(shown(dm.body)).toContain('Reminder:* *Water the plants*');
     expect(shown(dm.body)).toContain(ACTION.taskComplete);
     // Looked at again: nothing more.
-    expect(await h.worklink.deps.reminders!.runDue()).toBe(0);
+    expect(await h.worklink.parts.reminders!.runDue()).toBe(0);
     await new Promise((r) => setTimeout(r, 300));
     expect(dmsTo(BOB).filter((c) => shown(c.body).includes('Water the plants'))).toHaveLength(1);
     expect(await h.worklink.store.reminders.pending(h.teamId, BOB)).toEqual([]);
@@ -154,7 +154,7 @@ describe('across a restart', () => {
     try {
       await again.worklink.store.connections.get(h.teamId);
       now += 3_600_000;
-      await again.worklink.deps.reminders!.runDue();
+      await again.worklink.parts.reminders!.runDue();
       again.worklink.store.outbox.changed();
       const dm = await again.fake.waitForCall(
         'chat.postMessage',
@@ -162,7 +162,7 @@ describe('across a restart', () => {
       );
       expect(dm).toBeDefined();
       expect(seed.apiKey).toBeTruthy();
-      expect(await again.worklink.deps.reminders!.runDue()).toBe(0);
+      expect(await again.worklink.parts.reminders!.runDue()).toBe(0);
     } finally {
       await again.stop();
     }

@@ -4,8 +4,8 @@
  * paging over 25 tasks with bounded concurrency.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { COMMENT_ACTION, COMMENT_BLOCK } from '../../../src/slack/tasks/comment/view.js';
-import { LIST_NEXT, LIST_PREV } from '../../../src/slack/tasks/list/view.js';
+import { COMMENT_ACTION, COMMENT_BLOCK } from '../../../src/slack/tasks/comment/comment-modals.js';
+import { LIST_NEXT, LIST_PREV } from '../../../src/slack/tasks/list/task-list-page.js';
 import { ACTION, VIEW } from '../../../src/slack/ui/block-ids.js';
 import { type Harness, startHarness } from '../../support/harness.js';
 import { textValues } from '../../support/slack-requests.js';

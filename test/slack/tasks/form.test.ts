@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { ACTION, VIEW } from '../../../src/slack/ui/block-ids.js';
 import { STATUS_TYPE } from '../../../src/workapi/contract.js';
 import { type Harness, startHarness, waitFor } from '../../support/harness.js';
+import { heldCalls } from '../../support/held-calls.js';
 import type { SlackResponse } from '../../support/slack-requests.js';
 import {
   answeredView,
@@ -273,12 +274,18 @@ describe('create form', () => {
 describe('slow service', () => {
   async function slowSubmit(values: Record<string, FieldValue>) {
     const { res: command, view } = await openForm('new');
-    h.fake.script('files.info', () => ({ delayMs: 2_600 }));
+    // The save waits on files.info until the modal is answered: past the submit budget,
+    // shortened here from Slack's 3 s so that the test does not sit through it.
+    const filesInfo = heldCalls();
+    h.fake.script('files.info', filesInfo.script);
+    h.worklink.deps.config.waits = { submitBudgetMs: 200 };
     let res: SlackResponse;
     try {
       res = await submit(view, { ...values, task_files_input: { files: [{ id: 'F_SPEC' }] } });
       h.fake.mark('submission answered');
     } finally {
+      filesInfo.release();
+      h.worklink.deps.config.waits = undefined;
       // The script is read when the call arrives; later calls answer at once again.
       h.fake.script('files.info', undefined);
     }
@@ -412,7 +419,7 @@ describe('edit form', () => {
     await waitFor(() => toDm('U_ALICE', `completed:${taskId}`).length === 1);
     expect(toDm('U_DAN', taskId)[0]!.body.text).toContain('<@U_CAROL> assigned you');
     // Nobody is told of their own edit; Bob was assigned already.
-    await h.worklink.deps.activity.idle();
+    await h.worklink.parts.activity.idle();
     expect(toDm('U_CAROL', '')).toHaveLength(0);
     expect(toDm('U_BOB', taskId)).toHaveLength(0);
   });

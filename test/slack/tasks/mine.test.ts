@@ -4,7 +4,7 @@
  * the VIEWER's time zone (fake clock), paged; and `/work list` marking overdue tasks.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MINE_NEXT } from '../../../src/slack/tasks/mine/view.js';
+import { MINE_NEXT } from '../../../src/slack/tasks/mine/my-tasks-view.js';
 import { type Harness, startHarness } from '../../support/harness.js';
 import { linkChannel, shown } from './helpers.js';
 

@@ -14,7 +14,7 @@ beforeAll(async () => {
   const website = h.seed.projects[0]!.projectId;
   await h.worklink.store.knownProjects.remember(h.teamId, website, 'Website relaunch');
   await linkChannel(h, 0);
-  await h.worklink.deps.indexRefresh.runTeam(h.teamId);
+  await h.worklink.parts.indexRefresh.runTeam(h.teamId);
 });
 afterAll(() => h?.stop());
 

@@ -5,12 +5,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { TaskCardData } from '../../../src/slack/context/ports.js';
 import { withinBudget } from '../../../src/slack/context/submit-budget.js';
 import { plainText } from '../../../src/slack/format/text.js';
 import { taskIdProblem } from '../../../src/slack/parse/service-id.js';
 import { usersForHandle } from '../../../src/slack/people/service-users.js';
 import { mapLimit } from '../../../src/slack/shared/concurrency.js';
-import { type TaskCardData, taskCard } from '../../../src/slack/tasks/card/view.js';
+import { taskCard } from '../../../src/slack/tasks/card/task-card.js';
 import { formatFileSize, toTaskFile } from '../../../src/slack/tasks/files.js';
 import {
   blockForServiceError,
@@ -24,9 +25,9 @@ import {
   type TaskFormValues,
   taskBlockId,
   taskFormModal,
-} from '../../../src/slack/tasks/form/view.js';
+} from '../../../src/slack/tasks/form/task-form-modal.js';
 import { parseListArgs } from '../../../src/slack/tasks/list/load.js';
-import { taskListMessage } from '../../../src/slack/tasks/list/view.js';
+import { taskListMessage } from '../../../src/slack/tasks/list/task-list-page.js';
 import { firstDoneStatus, type ProjectInfo } from '../../../src/slack/tasks/project-info.js';
 import { descriptionFromMessage, nameFromMessage } from '../../../src/slack/tasks/shortcuts.js';
 import { ACTION } from '../../../src/slack/ui/block-ids.js';

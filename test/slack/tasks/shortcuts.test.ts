@@ -4,7 +4,7 @@
  * (task id checked under the field, text + permalink posted), and the global "New task".
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { COMMENT_ACTION, COMMENT_BLOCK } from '../../../src/slack/tasks/comment/view.js';
+import { COMMENT_ACTION, COMMENT_BLOCK } from '../../../src/slack/tasks/comment/comment-modals.js';
 import { SHORTCUT, VIEW } from '../../../src/slack/ui/block-ids.js';
 import { NOT_CONNECTED } from '../../../src/slack/ui/error-text.js';
 import { type Harness, startHarness } from '../../support/harness.js';
@@ -190,7 +190,7 @@ describe('Add to task as comment', () => {
     expect(dm.body.text).toContain(
       '<@U_DAN> commented on *Design sign-off*: The client approved the design.',
     );
-    await h.worklink.deps.activity.idle();
+    await h.worklink.parts.activity.idle();
     expect(h.fake.callsOf('chat.postMessage').some((c) => c.body.channel === h.users.dan.id)).toBe(
       false,
     );

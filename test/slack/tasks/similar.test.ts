@@ -4,7 +4,7 @@
  * signed dispatch_action of the title input updates the form in place).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TASK_ACTION } from '../../../src/slack/tasks/form/view.js';
+import { TASK_ACTION } from '../../../src/slack/tasks/form/task-form-modal.js';
 import { VIEW } from '../../../src/slack/ui/block-ids.js';
 import { type Harness, startHarness } from '../../support/harness.js';
 import { answeredView, linkChannel, shown, type ViewJson, viewOf } from './helpers.js';
@@ -18,7 +18,7 @@ beforeAll(async () => {
     'Website relaunch',
   );
   await linkChannel(h, 0);
-  await h.worklink.deps.indexRefresh.runTeam(h.teamId);
+  await h.worklink.parts.indexRefresh.runTeam(h.teamId);
 });
 afterAll(() => h?.stop());
 

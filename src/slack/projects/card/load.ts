@@ -4,7 +4,7 @@
  * one of them fails the card still shows, with ids instead of names.
  */
 import type { WorkClient } from '../../../workapi/client.js';
-import type { ProjectOverview } from './view.js';
+import type { ProjectOverview } from './project-card.js';
 
 export async function loadProjectOverview(
   work: WorkClient,

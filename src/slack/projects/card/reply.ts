@@ -2,7 +2,7 @@
 import type { WorkContext } from '../../context/work-context.js';
 import { channelProjectId, forgetIfGone, rememberProject } from '../../shared/project-context.js';
 import { loadProjectOverview } from './load.js';
-import { projectCard } from './view.js';
+import { projectCard } from './project-card.js';
 
 /** Replies with the card of `projectId` (throws WorkApiError when it cannot be loaded). */
 export async function replyWithProjectCard(

@@ -7,7 +7,7 @@ import { runSafely } from '../../context/error-replies.js';
 import { channelProjectId, forgetIfGone, rememberProject } from '../../shared/project-context.js';
 import { noProjectHere } from '../../shared/project-here.js';
 import { projectArgument } from '../pick.js';
-import { customersMessage, groupsMessage, usersMessage } from './view.js';
+import { customersMessage, groupsMessage, usersMessage } from './directory-lists.js';
 
 const groupsCommand: Subcommand = {
   name: 'groups',

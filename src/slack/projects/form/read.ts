@@ -223,10 +223,11 @@ export function readEditForm(values: StateValues, original: ProjectSnapshot): Fo
   }
   const defaultPriority = selected(values, 'defaultPriority');
   if (defaultPriority && defaultPriority !== original.defaultPriority) {
-    if (!(PRIORITY_NAMES as readonly string[]).includes(defaultPriority)) {
+    const known = PRIORITY_NAMES.find((p) => p === defaultPriority);
+    if (!known) {
       errors[PROJECT_BLOCK.defaultPriority] = `Choose one of ${PRIORITY_NAMES.join(', ')}.`;
     } else {
-      body.defaultPriority = defaultPriority as PriorityName;
+      body.defaultPriority = known;
       changes.push(`default priority ${defaultPriority}`);
     }
   }

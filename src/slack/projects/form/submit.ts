@@ -57,7 +57,10 @@ export function register(app: App, deps: WorklinkDeps): void {
       return;
     }
     const creating = settle(by.work.createProject(form.value.body));
-    const answer = await withinBudget(creating, budgetLeft(started));
+    const answer = await withinBudget(
+      creating,
+      budgetLeft(started, deps.config.waits?.submitBudgetMs),
+    );
     if (!answer.inTime) {
       // Too slow for the modal: close it; the result goes where the form was opened.
       await ack();
@@ -115,7 +118,10 @@ export function register(app: App, deps: WorklinkDeps): void {
       return;
     }
     const saving = settle(by.work.updateProject(meta.projectId, form.value.body));
-    const answer = await withinBudget(saving, budgetLeft(started));
+    const answer = await withinBudget(
+      saving,
+      budgetLeft(started, deps.config.waits?.submitBudgetMs),
+    );
     const saved = async (project: Project | undefined) => {
       // Any 2xx saved it; only a name the service sent back is shown as its name.
       if (project) await rememberProject(ctx, project.projectId, project.projectName);

@@ -2,46 +2,16 @@
  * "Details" on any task surface: the task's current card, read now (never a stale copy),
  * shown where the person is — in a modal when they pressed it in App Home or a DM (where an
  * ephemeral reply would land out of sight in the Messages tab), else as a reply in place.
- * List and Home rows offer Details and "Open in …" in one overflow menu (ACTION.taskRowMenu).
+ * Rows offer Details in their one menu (row-menu.ts).
  */
-import type { KnownBlock, Overflow } from '@slack/types';
+import type { KnownBlock } from '@slack/types';
 import { runSafely } from '../../context/error-replies.js';
 import type { ActionArgs } from '../../context/on-action.js';
 import type { WorkContext } from '../../context/work-context.js';
-import { ACTION } from '../../ui/block-ids.js';
 import { fitView } from '../../ui/limits.js';
 import { factsFromTask } from '../facts.js';
 import { taskCardData } from './load.js';
-import { type TaskCardData, taskCard, taskCardText } from './view.js';
-
-/** The accessory of a task row: Details, or a menu of Details and "Open in …". */
-export function rowAccessory(d: Pick<TaskCardData, 'taskId' | 'open'>) {
-  const details = { type: 'plain_text' as const, text: 'Details' };
-  if (!d.open) {
-    return { type: 'button' as const, action_id: ACTION.taskOpen, text: details, value: d.taskId };
-  }
-  const menu: Overflow = {
-    type: 'overflow',
-    action_id: ACTION.taskRowMenu,
-    options: [
-      { text: details, value: d.taskId },
-      {
-        text: { type: 'plain_text', text: d.open.label },
-        value: `url:${d.taskId}`,
-        url: d.open.url,
-      },
-    ],
-  };
-  return menu;
-}
-
-/** The task id a row menu's choice names; undefined for "Open in …" (the browser opens it). */
-export function rowMenuTaskId(args: ActionArgs): string | undefined {
-  const { action } = args;
-  const value =
-    'selected_option' in action && action.selected_option ? action.selected_option.value : '';
-  return value && !value.startsWith('url:') ? value : undefined;
-}
+import { taskCard, taskCardText } from './task-card.js';
 
 /** Whether the button was pressed inside a modal (then views.push, not views.open). */
 export function inModal(args: ActionArgs): boolean {

@@ -3,12 +3,14 @@
  * can see; in a DM or from a modal, the same only to its author (in their DM with Worklink).
  * The posted message is remembered, so later changes to the task update it in place.
  */
+import type { WebClient } from '@slack/web-api';
 import { errMessage } from '../../context/error-replies.js';
+import type { TaskCardData } from '../../context/ports.js';
+import type { TeamScope } from '../../context/team-scope.js';
 import type { WorkContext } from '../../context/work-context.js';
 import { inDirectMessage } from '../../shared/project-here.js';
 import { fitMessage } from '../../ui/limits.js';
 import { type LiveMessage, liveMessage } from './live-view.js';
-import type { TaskCardData } from './view.js';
 
 export type LivePlace = 'here' | 'author';
 
@@ -40,7 +42,7 @@ export async function postLiveCard(
  * remembers it; returns the posted message's ts. Throws when Slack refuses it.
  */
 export async function postCard(
-  ctx: WorkContext,
+  ctx: Pick<TeamScope, 'teamId' | 'store'> & { slack: WebClient },
   data: TaskCardData,
   where: { channel: string; threadTs?: string; actor: string | undefined },
 ): Promise<string> {

@@ -7,11 +7,12 @@
  */
 import type { Button, KnownBlock } from '@slack/types';
 import type { TaskMessageKind } from '../../../store/task-messages.js';
+import type { TaskCardData } from '../../context/ports.js';
 import { calendarDate, formatDueDate } from '../../format/date-text.js';
 import { cut, esc } from '../../format/text.js';
 import { ACTION } from '../../ui/block-ids.js';
 import { remindOverflow } from '../../ui/remind-overflow.js';
-import { assigneeText, openButtons, type TaskCardData, taskButton } from './view.js';
+import { assigneeText, openButtons, taskButton } from './task-card.js';
 
 export interface LiveMessageInput {
   kind: TaskMessageKind;

@@ -1,23 +1,24 @@
 /**
  * The data of a task card, gathered: project name and statuses, assignee names, and Slack
  * mentions for assignees whose e-mail matches a Slack user. The card itself is a pure
- * function (card/view.ts).
+ * function (card/task-card.ts).
  */
 
 import { PRIORITY_NAMES } from '../../../workapi/contract.js';
 import { orDebug } from '../../context/error-replies.js';
-import type { WorkContext } from '../../context/work-context.js';
+import type { TaskCardData } from '../../context/ports.js';
+import type { TeamReader } from '../../context/team-scope.js';
+import { indexedStatusName, statusWords } from '../../format/status-words.js';
 import { slackIdsFor, userName, workspaceUsers } from '../../people/service-users.js';
 import type { TaskFacts } from '../facts.js';
-import { loadProjectInfo, type ProjectInfo, statusFromDoneFlag } from '../project-info.js';
-import type { TaskCardData } from './view.js';
+import { loadProjectInfo, type ProjectInfo } from '../project-info.js';
 
 /**
  * Everything the card shows. Look-ups that fail leave their part out (a card without the
  * project name beats no card); `project` may be passed when already loaded.
  */
 export async function taskCardData(
-  ctx: WorkContext,
+  ctx: TeamReader,
   facts: TaskFacts,
   project?: ProjectInfo,
 ): Promise<TaskCardData> {
@@ -32,9 +33,12 @@ export async function taskCardData(
   ]);
   const assigned = facts.assigneeIds.map((id) => users.find((u) => u.id === id) ?? { id });
   const slackIds = await slackIdsFor(ctx, assigned);
-  // Get task has no TaskNumber; the index usually knows it (one #12 everywhere).
-  const number = facts.number ?? (await ctx.store.taskIndex.get(ctx.teamId, facts.taskId))?.number;
-  const data = cardDataFrom({ ...facts, number }, info, (id) => {
+  // Get task has no TaskNumber nor status id; the index usually knows the number (one #12
+  // everywhere) and sometimes the status's name (the same words as the list rows).
+  const indexed = await ctx.store.taskIndex.get(ctx.teamId, facts.taskId);
+  const number = facts.number ?? indexed?.number;
+  const statusName = facts.statusName ?? indexedStatusName(indexed, facts.done);
+  const data = cardDataFrom({ ...facts, number, statusName }, info, (id) => {
     const user = assigned.find((u) => u.id === id);
     return {
       name: user ? userName(user) : id,
@@ -46,7 +50,7 @@ export async function taskCardData(
 
 /** The card data with its "Open in …" address, when one is known. */
 export function withOpenIn(
-  ctx: Pick<WorkContext, 'deps' | 'teamId'>,
+  ctx: Pick<TeamReader, 'deps' | 'teamId'>,
   data: TaskCardData,
   projectId: string | undefined,
 ): TaskCardData {
@@ -61,9 +65,10 @@ export function cardDataFrom(
   project: ProjectInfo | undefined,
   person: (serviceUserId: string) => { name: string; slackUserId?: string },
 ): TaskCardData {
-  const status =
-    (facts.statusId && project?.statuses.find((s) => s._id === facts.statusId)) ||
-    (project ? statusFromDoneFlag(project.statuses, facts.done) : undefined);
+  // Named only when known (status-words.ts): by its id, else by the name the index was told.
+  const byId = facts.statusId
+    ? project?.statuses.find((s) => s._id === facts.statusId)?.Name
+    : undefined;
   const groupName =
     facts.groupName ??
     (facts.groupId
@@ -76,7 +81,7 @@ export function cardDataFrom(
     number: facts.number,
     projectName: project?.name,
     groupName: groupName ?? undefined,
-    status: { name: status?.Name ?? (facts.done ? 'Done' : 'Open'), done: facts.done },
+    status: { name: statusWords(byId ?? facts.statusName, facts.done), done: facts.done },
     assignees: facts.assigneeIds.map(person),
     dueDate: facts.dueDate,
     priorityName: showPriority ? PRIORITY_NAMES[facts.priority ?? 0] : undefined,

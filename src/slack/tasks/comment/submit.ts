@@ -22,7 +22,12 @@ import { taskIdProblem } from '../../parse/service-id.js';
 import { VIEW } from '../../ui/block-ids.js';
 import { NOT_CONNECTED } from '../../ui/error-text.js';
 import { taskChanges } from '../changes.js';
-import { COMMENT_BLOCK, type CommentMeta, readCommentMeta, readCommentValues } from './view.js';
+import {
+  COMMENT_BLOCK,
+  type CommentMeta,
+  readCommentMeta,
+  readCommentValues,
+} from './comment-modals.js';
 
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -68,7 +73,10 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, fromMessage: boolean
   }
 
   const outcome = post(ctx, by, meta, taskId, values.text, fromMessage, taskBlock);
-  const inTime = await withinBudget(outcome, budgetLeft(started));
+  const inTime = await withinBudget(
+    outcome,
+    budgetLeft(started, deps.config.waits?.submitBudgetMs),
+  );
   if (inTime.inTime && inTime.value.kind !== 'posted') {
     const result = inTime.value;
     await ack({

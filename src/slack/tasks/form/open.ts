@@ -10,6 +10,7 @@ import { errMessage, errorText } from '../../context/error-replies.js';
 import { openWithLoading } from '../../context/open-with-loading.js';
 import type { WorkContext } from '../../context/work-context.js';
 import { calendarDate } from '../../format/date-text.js';
+import { indexedStatusName } from '../../format/status-words.js';
 import { workspaceUsers } from '../../people/service-users.js';
 import { factsFromTask } from '../facts.js';
 import { loadProjectInfo, type ProjectInfo, statusFromDoneFlag } from '../project-info.js';
@@ -22,7 +23,7 @@ import {
   type TaskFormMeta,
   type TaskFormValues,
   taskFormModal,
-} from './view.js';
+} from './task-form-modal.js';
 
 export type OpenFormRequest =
   | {
@@ -150,11 +151,16 @@ export async function editFormData(
   meta: TaskFormMeta,
 ): Promise<TaskFormData> {
   const facts = factsFromTask(await ctx.work.getTask(taskId));
-  const [project, users] = await Promise.all([
+  const [project, users, indexed] = await Promise.all([
     loadProjectInfo(ctx, facts.projectId ?? ''),
     workspaceUsers(ctx),
+    ctx.store.taskIndex.get(ctx.teamId, taskId),
   ]);
-  const status = statusFromDoneFlag(project.statuses, facts.done);
+  // Get task has no status id: the name the index was told, else the only status of its kind.
+  const named = indexedStatusName(indexed, facts.done);
+  const status =
+    (named ? project.statuses.find((s) => s.Name === named) : undefined) ??
+    statusFromDoneFlag(project.statuses, facts.done);
   const values: TaskFormValues = {
     projectId: project.id,
     name: facts.name,

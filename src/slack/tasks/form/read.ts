@@ -24,7 +24,7 @@ import {
   type TaskFormMeta,
   type TaskFormValues,
   taskBlockId,
-} from './view.js';
+} from './task-form-modal.js';
 
 // ── Reading a submission ─────────────────────────────────────────────────────
 
@@ -143,9 +143,9 @@ export function checkTaskForm(values: TaskFormValues, meta: TaskFormMeta): TaskF
     cleared('milestone', values.milestone?.trim(), 'milestone');
   }
 
-  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  if (Object.keys(errors).length > 0 || !projectId) return { ok: false, errors };
 
-  const all: CreateTaskBody = { projectId: projectId as string, name };
+  const all: CreateTaskBody = { projectId, name };
   if (shown.has('description') && (description || edit)) all.description = description;
   if (shown.has('assignees') && (assignees.length || edit)) all.taskUsers = assignees;
   if (due) all.dueDate = due;
@@ -180,10 +180,18 @@ export function checkTaskForm(values: TaskFormValues, meta: TaskFormMeta): TaskF
     if (f !== 'name' && !shown.has(f)) continue;
     const key = keys[f];
     if (now[f] === meta.orig?.[f] || all[key] === undefined) continue;
-    (body as Record<string, unknown>)[key] = all[key];
+    copyField(all, body, key);
     changed.push(FIELD_WORDS[f]);
   }
   return { ok: true, body, fileIds: [], changed };
+}
+
+function copyField<K extends keyof CreateTaskBody>(
+  from: CreateTaskBody,
+  to: CreateTaskBody,
+  key: K,
+): void {
+  to[key] = from[key];
 }
 
 /** The block to show a problem with `field` under: the field's own if shown, else the name. */
@@ -254,7 +262,7 @@ export function editFingerprints(v: TaskFormValues): Record<EditableField, strin
     estimate: (v.estimate ?? '').trim().replace(/^0+(?=\d)/, ''),
     milestone: (v.milestone ?? '').trim().replace(/^0+(?=\d)/, ''),
   };
-  const out = {} as Record<EditableField, string>;
+  const out = { ...norm };
   for (const f of EDITABLE) out[f] = fingerprint(norm[f]);
   return out;
 }

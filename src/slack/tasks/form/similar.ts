@@ -5,14 +5,14 @@
  * only the hint block changes, Slack keeps what was typed.
  */
 import type { App, BlockAction } from '@slack/bolt';
-import type { KnownBlock, ModalView } from '@slack/types';
+import type { Block, KnownBlock, ModalView } from '@slack/types';
 import type { IndexedTask } from '../../../store/task-index.js';
 import type { WorklinkDeps } from '../../context/deps.js';
 import { errMessage } from '../../context/error-replies.js';
 import { cut, esc } from '../../format/text.js';
 import { fitView } from '../../ui/limits.js';
 import { readTaskFormValues } from './read.js';
-import { readTaskFormMeta, TASK_ACTION } from './view.js';
+import { readTaskFormMeta, TASK_ACTION } from './task-form-modal.js';
 
 export const SIMILAR_BLOCK = 'task_similar';
 /** How many similar tasks the hint names. */
@@ -32,15 +32,20 @@ export function similarHint(similar: readonly IndexedTask[]): KnownBlock | undef
 }
 
 /** `blocks` with the hint (if any) right after the title input, in place of an older one. */
+/** The action id of an input block's element. */
+function actionIdOf(block: Block | KnownBlock): unknown {
+  const element: unknown = 'element' in block ? block.element : undefined;
+  return typeof element === 'object' && element !== null && 'action_id' in element
+    ? element.action_id
+    : undefined;
+}
+
 export function withHint(
-  blocks: readonly KnownBlock[],
+  blocks: readonly (Block | KnownBlock)[],
   hint: KnownBlock | undefined,
-): KnownBlock[] {
+): (Block | KnownBlock)[] {
   const out = blocks.filter((b) => b.block_id !== SIMILAR_BLOCK);
-  const at = out.findIndex(
-    (b) =>
-      b.type === 'input' && (b.element as { action_id?: string }).action_id === TASK_ACTION.name,
-  );
+  const at = out.findIndex((b) => b.type === 'input' && actionIdOf(b) === TASK_ACTION.name);
   if (hint && at >= 0) out.splice(at + 1, 0, hint);
   return out;
 }
@@ -59,16 +64,16 @@ export function register(app: App, deps: WorklinkDeps): void {
     const similar = projectId
       ? await deps.store.taskIndex.similar(teamId, projectId, typed, SIMILAR_LIMIT)
       : [];
-    const blocks = view.blocks as KnownBlock[];
+    const { blocks } = view;
     const next = withHint(blocks, similarHint(similar));
     if (JSON.stringify(next) === JSON.stringify(blocks)) return;
     const updated: ModalView = {
       type: 'modal',
       callback_id: view.callback_id,
       private_metadata: view.private_metadata,
-      title: view.title as ModalView['title'],
-      ...(view.submit ? { submit: view.submit as ModalView['submit'] } : {}),
-      ...(view.close ? { close: view.close as ModalView['close'] } : {}),
+      title: view.title,
+      ...(view.submit ? { submit: view.submit } : {}),
+      ...(view.close ? { close: view.close } : {}),
       blocks: next,
     };
     try {

@@ -36,7 +36,7 @@ import {
   type TaskFormMeta,
   type TaskFormMode,
   type TaskFormValues,
-} from './view.js';
+} from './task-form-modal.js';
 
 /** Time allowed for files.info, the save and the announcement before the modal is answered. */
 
@@ -81,7 +81,10 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, mode: TaskFormMode):
   }
 
   const outcome = saveTaskForm(ctx, by, meta, check);
-  const inTime = await withinBudget(outcome, budgetLeft(started));
+  const inTime = await withinBudget(
+    outcome,
+    budgetLeft(started, deps.config.waits?.submitBudgetMs),
+  );
   // A create the service did not confirm goes the slow way: one sentence now, the answer later.
   const unconfirmed = inTime.inTime && inTime.value.kind === 'failed' && inTime.value.unconfirmed;
   if (inTime.inTime && !unconfirmed) {
@@ -115,7 +118,9 @@ async function onSubmit(deps: WorklinkDeps, args: ViewArgs, mode: TaskFormMode):
   });
   let result = await outcome;
   if (result.kind === 'failed' && result.unconfirmed) {
-    result = await findUnconfirmedCreate(ctx, by, result.unconfirmed);
+    result = await findUnconfirmedCreate(ctx, by, result.unconfirmed, {
+      delayMs: deps.config.waits?.unconfirmedLookMs,
+    });
   }
   if (result.kind === 'saved') {
     await ctx.slack.views

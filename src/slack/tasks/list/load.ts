@@ -6,13 +6,14 @@
  */
 import { errMessage, orDebug } from '../../context/error-replies.js';
 import type { WorkContext } from '../../context/work-context.js';
+import { indexedStatusName } from '../../format/status-words.js';
 import { userName, workspaceUsers } from '../../people/service-users.js';
 import { mapLimit } from '../../shared/concurrency.js';
 import { cardDataFrom, withOpenIn } from '../card/load.js';
 import { factsFromTask } from '../facts.js';
 import { dateIn } from '../mine/due-groups.js';
 import { loadProjectInfo } from '../project-info.js';
-import { type ListFilter, PAGE_SIZE, pageCount, type TaskListData } from './view.js';
+import { type ListFilter, PAGE_SIZE, pageCount, type TaskListData } from './task-list-page.js';
 
 export const LIST_CONCURRENCY = 8;
 
@@ -71,8 +72,16 @@ export async function loadListPage(
   const rows = await mapLimit(slice, LIST_CONCURRENCY, async (item) => {
     try {
       const facts = factsFromTask(await ctx.work.getTask(item.taskId));
-      const number = (await ctx.store.taskIndex.get(ctx.teamId, item.taskId))?.number;
-      return withOpenIn(ctx, cardDataFrom({ ...facts, number }, project, person), facts.projectId);
+      const indexed = await ctx.store.taskIndex.get(ctx.teamId, item.taskId);
+      const known = {
+        number: indexed?.number,
+        statusName: indexedStatusName(indexed, facts.done),
+      };
+      return withOpenIn(
+        ctx,
+        cardDataFrom({ ...facts, ...known }, project, person),
+        facts.projectId,
+      );
     } catch (e) {
       // One unreadable task does not spoil the page.
       ctx.logger.debug(`Task ${item.taskId} of a list page: ${errMessage(e)}`);

@@ -9,7 +9,7 @@ import type { WorkContext } from '../../context/work-context.js';
 import { ACTION } from '../../ui/block-ids.js';
 import { fitMessage } from '../../ui/limits.js';
 import { loadMine } from './load.js';
-import { mineMessage, readMinePageValue } from './view.js';
+import { mineMessage, readMinePageValue } from './my-tasks-view.js';
 
 /** Whose tasks `/work list <words>` asks for, if it asks for a person's. */
 export function personOfList(words: readonly string[], viewer: string): string | undefined {

@@ -5,7 +5,7 @@
  */
 import type { IndexedTask } from '../../../store/task-index.js';
 import type { WorkContext } from '../../context/work-context.js';
-import type { WorkLinks } from '../../links/addresses.js';
+import type { WorkLinks } from '../../context/work-links.js';
 import { serviceUserOf } from '../../people/service-user-of.js';
 import { type DueGroup, dateIn, orderMine } from './due-groups.js';
 
