@@ -6,7 +6,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { OutboxStore } from '../store/outbox.js';
+import type { OutboxStore, TaskIndexStore } from '../store/index.js';
 import { Metrics, type MetricsSources } from './metrics.js';
 
 export const METRICS_PATH = '/metrics';
@@ -67,23 +67,47 @@ export const metricsWanted = (config: MetricsServing): boolean =>
   Boolean(config.metricsToken) || config.metricsPort !== undefined;
 
 /**
- * The app's metrics when wanted, reading the outbox at each scrape and, through `late`, the
- * DM worker's totals and the watcher's looks (parts made after this).
+ * The app's metrics when wanted, reading at each scrape the outbox, each team's index lag (how
+ * long ago its stalest open task was read, from the database, so whichever instance read it)
+ * and, through `late`, the DM worker's totals and the watcher's looks (parts made after this).
  */
 export function appMetrics(
   config: MetricsServing,
-  outbox: Pick<OutboxStore, 'counts' | 'oldestQueuedAt'>,
+  store: {
+    outbox: Pick<OutboxStore, 'counts' | 'oldestQueuedAt'>;
+    taskIndex: Pick<TaskIndexStore, 'stalest'>;
+    connections: { list(): Promise<{ teamId: string }[]> };
+  },
   late: () => { dms: ReturnType<MetricsSources['dms']>; looks: Map<string, number> },
 ): Metrics | undefined {
   if (!metricsWanted(config)) return undefined;
+  const { outbox } = store;
   return new Metrics({
     outbox: async () => ({
       counts: await outbox.counts(),
       oldestQueuedAt: await outbox.oldestQueuedAt(),
     }),
     dms: () => late().dms,
-    lags: async () =>
-      [...late().looks].map(([teamId, at]) => ({ teamId, watcherS: (Date.now() - at) / 1000 })),
+    lags: async () => {
+      const now = Date.now();
+      const looks = late().looks;
+      const teams = new Set([
+        ...looks.keys(),
+        ...(await store.connections.list()).map((c) => c.teamId),
+      ]);
+      return Promise.all(
+        [...teams].map(async (teamId) => {
+          const at = looks.get(teamId);
+          const [stalest] = await store.taskIndex.stalest(teamId, 1);
+          const readAt = stalest && (stalest.readAt ?? stalest.seenAt);
+          return {
+            teamId,
+            ...(at !== undefined ? { watcherS: (now - at) / 1000 } : {}),
+            ...(readAt !== undefined ? { indexS: Math.max(0, (now - readAt) / 1000) } : {}),
+          };
+        }),
+      );
+    },
   });
 }
 

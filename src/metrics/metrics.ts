@@ -5,15 +5,17 @@
  * METRICS_TOKEN or METRICS_PORT is set (metrics-route.ts); everything else takes it as
  * optional, so nothing is measured when nobody asks.
  */
+import { type WebClient, WebClientEvent } from '@slack/web-api';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { OutboxStatus } from '../store/outbox.js';
+import { cacheStats } from '../bounded-cache.js';
+import type { OutboxStatus } from '../store/index.js';
 
 /** What a scrape reads from the running app. */
 export interface MetricsSources {
   /** Outbox rows by status, and when the oldest unsent row was queued (epoch ms). */
   outbox(): Promise<{ counts: Record<OutboxStatus, number>; oldestQueuedAt?: number }>;
   /** The DM worker's running totals. */
-  dms(): { sent: number; failed: number; skipped: number; held: number; rateLimited: number };
+  dms(): { sent: number; failed: number; skipped: number; held: number };
   /** Per team: seconds since the watcher last looked, and since the index was last refreshed. */
   lags?(): Promise<{ teamId: string; watcherS?: number; indexS?: number }[]>;
 }
@@ -51,8 +53,9 @@ export class Metrics {
     labelNames: ['operation'],
     registers: [this.registry],
   });
-  /** Slack 429s, per Web API method (chat.postMessage's from the DM worker's totals). */
+  /** Slack 429s, per Web API method, from every watched client (`watchClient`). */
   readonly rateLimited: Counter<'method'>;
+  private readonly watched = new WeakSet<WebClient>();
 
   constructor(sources: MetricsSources) {
     const { registry } = this;
@@ -77,7 +80,7 @@ export class Metrics {
     });
     // Running totals kept by the DM worker since this process started, brought into the
     // counters at each scrape (before either is written out).
-    const seen = { sent: 0, failed: 0, skipped: 0, held: 0, rateLimited: 0 };
+    const seen = { sent: 0, failed: 0, skipped: 0, held: 0 };
     let totals: Counter<'outcome'> | undefined;
     const sync = () => {
       const now = sources.dms();
@@ -85,17 +88,12 @@ export class Metrics {
         if (now[k] > seen[k]) totals?.inc({ outcome: k }, now[k] - seen[k]);
         seen[k] = now[k];
       }
-      if (now.rateLimited > seen.rateLimited) {
-        this.rateLimited.inc({ method: 'chat.postMessage' }, now.rateLimited - seen.rateLimited);
-      }
-      seen.rateLimited = now.rateLimited;
     };
     this.rateLimited = new Counter({
       name: 'worklink_slack_rate_limited_total',
       help: 'Slack Web API calls answered 429, by method.',
       labelNames: ['method'],
       registers: [registry],
-      collect: sync,
     });
     totals = new Counter({
       name: 'worklink_dms_total',
@@ -103,6 +101,33 @@ export class Metrics {
       labelNames: ['outcome'],
       registers: [registry],
       collect: sync,
+    });
+    new Gauge({
+      name: 'worklink_cache_entries',
+      help: 'Entries in each in-memory cache (users.info answers, work clients, …) and its bound (kind="max").',
+      labelNames: ['cache', 'kind'],
+      registers: [registry],
+      collect() {
+        for (const c of cacheStats()) {
+          this.set({ cache: c.name, kind: 'entries' }, c.size);
+          this.set({ cache: c.name, kind: 'max' }, c.max);
+        }
+      },
+    });
+    new Counter({
+      name: 'worklink_cache_lookups_total',
+      help: 'Look-ups of each in-memory cache by result (hit, miss), and entries evicted to keep it bounded (result="evicted").',
+      labelNames: ['cache', 'result'],
+      registers: [registry],
+      collect() {
+        // The caches count for themselves; the totals are brought in as they stand.
+        this.reset();
+        for (const c of cacheStats()) {
+          this.inc({ cache: c.name, result: 'hit' }, c.hits);
+          this.inc({ cache: c.name, result: 'miss' }, c.misses);
+          this.inc({ cache: c.name, result: 'evicted' }, c.evictions);
+        }
+      },
     });
     if (sources.lags) {
       const lags = sources.lags;
@@ -120,6 +145,20 @@ export class Metrics {
         },
       });
     }
+  }
+
+  /**
+   * Counts the client's 429s by method: the Web API client tells each one (RATE_LIMITED,
+   * before it retries or rejects), whoever made the call — Bolt's per-team clients, the DM
+   * worker's, the look-up lanes' (they pass theirs on: context/slack-limiter.ts). Once per client.
+   */
+  watchClient(client: WebClient): void {
+    if (this.watched.has(client)) return;
+    this.watched.add(client);
+    client.on(WebClientEvent.RATE_LIMITED, (_retrySec: number, call: { url?: string } = {}) => {
+      // The call's address ends with its method: …/api/chat.postMessage.
+      this.rateLimited.inc({ method: call.url?.split('?')[0]?.split('/').pop() || 'unknown' });
+    });
   }
 
   /** Times a service call (WorkClientOptions.timeCall): `done(ok)` when it ends. */

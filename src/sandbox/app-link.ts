@@ -8,21 +8,14 @@ import { type Container, containerKey } from './container.js';
 import type { StateContext } from './element-values.js';
 import type { LinkPreviews } from './link-previews.js';
 import type { AppSurface } from './manifest.js';
+import type { InteractionAnswer } from './page/types.js';
 import type { SandboxChannel, SandboxMessage, SandboxUser } from './records.js';
 import { type BodyKind, type Delivery, deliverSigned } from './signer.js';
 import type { SandboxState } from './state.js';
 import { OfferedOptions } from './suggestions.js';
 
-/** What the page (or a test) learns from an interaction. */
-export interface InteractionResult {
-  ok: boolean;
-  /** A sentence for the user when something went wrong. */
-  problem?: string;
-  /** Per block_id, messages to show under modal fields. */
-  errors?: Record<string, string>;
-  /** The HTTP status the app answered with (0: no answer). */
-  status?: number;
-}
+/** What the page (or a test) learns from an interaction (typed once, for the page's check too). */
+export type InteractionResult = InteractionAnswer;
 
 export interface InteractionOptions {
   signingSecret: string;

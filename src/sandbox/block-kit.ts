@@ -1,84 +1,20 @@
-// Block Kit as the sandbox sees it: loose shapes (the app may send anything), the element kinds
-// that matter, and the small lookups the rest of the sandbox shares.
+// Block Kit as the sandbox sees it: the element kinds that matter, Slack's generated ids, and the
+// small lookups the rest of the sandbox shares. The shapes (loose: the app may send anything;
+// block-validation.ts checks what Slack checks) are in page/types.d.ts, shared with the page.
 
 import { randomBytes } from 'node:crypto';
+import type { BlockObj, ElementObj, OptionObj, TextObj } from './page/types.js';
 
-export interface TextObj {
-  type: string;
-  text: string;
-  emoji?: boolean;
-  verbatim?: boolean;
-}
-
-/** Slack's confirmation dialog on a button or menu. */
-export interface ConfirmObj {
-  title?: TextObj;
-  text?: TextObj;
-  confirm?: TextObj;
-  deny?: TextObj;
-  style?: string;
-}
-
-export interface OptionObj {
-  text: TextObj;
-  value: string;
-  description?: TextObj;
-  url?: string;
-}
-
-export interface ElementObj {
-  type: string;
-  action_id?: string;
-  text?: TextObj;
-  value?: string;
-  url?: string;
-  style?: string;
-  confirm?: ConfirmObj;
-  placeholder?: TextObj;
-  options?: OptionObj[];
-  option_groups?: { label: TextObj; options: OptionObj[] }[];
-  initial_option?: OptionObj;
-  initial_options?: OptionObj[];
-  initial_value?: string | number;
-  initial_date?: string;
-  initial_time?: string;
-  initial_user?: string;
-  initial_users?: string[];
-  initial_conversation?: string;
-  initial_conversations?: string[];
-  initial_channel?: string;
-  initial_channels?: string[];
-  multiline?: boolean;
-  min_length?: number;
-  max_length?: number;
-  is_decimal_allowed?: boolean;
-  min_value?: string;
-  max_value?: string;
-  max_selected_items?: number;
-  /** external_select: characters typed before the app is asked (Slack's default: 3). */
-  min_query_length?: number;
-  max_files?: number;
-  image_url?: string;
-  alt_text?: string;
-  dispatch_action_config?: { trigger_actions_on?: string[] };
-}
-
-export interface BlockObj {
-  type: string;
-  block_id?: string;
-  text?: TextObj;
-  fields?: TextObj[];
-  accessory?: ElementObj;
-  elements?: ElementObj[];
-  element?: ElementObj;
-  label?: TextObj;
-  hint?: TextObj;
-  optional?: boolean;
-  dispatch_action?: boolean;
-  image_url?: string;
-  alt_text?: string;
-  title?: TextObj;
-}
+// The Block Kit shapes are shared with the page's type check (page/types.d.ts), so the server
+// and the page read the same objects the same way.
+export type {
+  BlockObj,
+  ConfirmObj,
+  ElementObj,
+  OptionGroup,
+  OptionObj,
+  TextObj,
+} from './page/types.js';
 
 export type Surface = 'message' | 'modal' | 'home';
 

@@ -3,12 +3,11 @@
 // or a modal in their own stack. Shared by block_actions and block_suggestion.
 
 import { type BlockObj, type ElementObj, findElement } from './block-kit.js';
+import type { Container } from './page/types.js';
 import type { SandboxMessage, SlackView } from './records.js';
 import type { SandboxState } from './state.js';
 
-export type Container =
-  | { type: 'message'; channel: string; ts: string }
-  | { type: 'view'; viewId: string };
+export type { Container } from './page/types.js';
 
 export type Located =
   | { ok: true; block: BlockObj; element: ElementObj; message: SandboxMessage; view?: undefined }

@@ -3,9 +3,11 @@
 // (unknown options, numbers, dates, times, lengths, e-mails, URLs), and its initial value.
 
 import { allOptions, type ElementObj, isCalendarDate, type OptionObj, shown } from './block-kit.js';
+import type { RawValue } from './page/types.js';
 
-/** What the user entered for one element, as the page sends it. */
-export type RawValue = string | string[] | null;
+/** What the user entered for one element, as the page sends it (page/types.d.ts). */
+export type { RawValue } from './page/types.js';
+/** What the user entered in a view, by block and action id (any may be missing). */
 export type RawValues = Record<string, Record<string, RawValue | undefined> | undefined>;
 
 export interface StateContext {

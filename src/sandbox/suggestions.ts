@@ -5,23 +5,13 @@
 
 import { z } from 'zod';
 import { errMessage } from '../error-message.js';
-import type { ElementObj, OptionObj, TextObj } from './block-kit.js';
+import type { ElementObj, OptionObj } from './block-kit.js';
 import { validateOptionsAnswer } from './block-validation.js';
+import type { SuggestAnswer } from './page/types.js';
 import type { Delivery } from './signer.js';
 
-export interface OptionGroup {
-  label: TextObj;
-  options: OptionObj[];
-}
-
-/** What the page gets back for what the user typed. */
-export interface SuggestResult {
-  ok: boolean;
-  problem?: string;
-  status?: number;
-  options?: OptionObj[];
-  option_groups?: OptionGroup[];
-}
+/** What the page gets back for what the user typed (typed once, for the page's check too). */
+export type SuggestResult = SuggestAnswer;
 
 /** Slack asks the app only once this many characters are typed, unless the element says. */
 export const DEFAULT_MIN_QUERY_LENGTH = 3;

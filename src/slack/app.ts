@@ -244,6 +244,15 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
   // First in the chain: odd payload types made plain, and an answer for any that still fails.
   app.use(answerOnFailure(deps));
   app.use(normalizePayload);
+  const { metrics } = deps;
+  if (metrics) {
+    // Slack's 429s by method (/metrics): the clients Bolt hands each listener, watched once.
+    metrics.watchClient(app.client);
+    app.use(async ({ client, next }) => {
+      metrics.watchClient(client);
+      await next();
+    });
+  }
   const router = new WorkRouter(workSubcommands(options.subcommands));
   router.register(app, deps);
   registerProjectPick(app, deps, (ctx, text) => router.dispatch(ctx, text));

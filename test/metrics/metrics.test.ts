@@ -95,3 +95,33 @@ it('serves the same numbers on a port of its own', async () => {
     await new Promise((r) => server.close(r));
   }
 });
+
+it("counts Slack's 429s by method, whoever made the call, and each team's index lag", async () => {
+  const url = `${h.worklink.url}/metrics`;
+  const tooMany = { status: 429, headers: { 'retry-after': '1' } };
+  // The DM worker's client (it rejects a 429 and retries the row itself)…
+  h.fake.script('chat.postMessage', (_body, n) => (n === 1 ? tooMany : undefined));
+  const [row] = await h.worklink.store.outbox.enqueue(
+    [matchedRow(h.teamId, h.users.carol.id)],
+    'slack',
+  );
+  h.worklink.parts.notifications.worker.wake();
+  // …and the client Bolt hands a listener (App Home's views.publish retries after the pause).
+  h.fake.script('views.publish', (_body, n) => (n === 1 ? tooMany : undefined));
+  await h.slack.event({ type: 'app_home_opened', user: 'U_ALICE', tab: 'home', channel: 'D1' });
+  await h.waitFor(async () => (await h.worklink.store.outbox.get(row!.id))?.status === 'sent', {
+    timeoutMs: 20_000,
+  });
+  await h.waitFor(
+    () => h.fake.calls.filter((c) => c.method === 'views.publish' && c.doneSeq).length >= 2,
+    { timeoutMs: 20_000 },
+  );
+
+  const samples = parsePrometheus(await (await scrape(url, TOKEN)).text());
+  expect(samples.get('worklink_slack_rate_limited_total{method="chat.postMessage"}')).toBe(1);
+  expect(samples.get('worklink_slack_rate_limited_total{method="views.publish"}')).toBe(1);
+  // The index has the tasks `/work list` read above: its stalest one was read seconds ago.
+  const lag = samples.get(`worklink_team_lag_seconds{team="${h.teamId}",kind="index"}`);
+  expect(lag).toBeGreaterThanOrEqual(0);
+  expect(lag).toBeLessThan(600);
+});

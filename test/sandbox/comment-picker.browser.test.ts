@@ -8,7 +8,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxStack } from '../../src/sandbox/start.js';
-import { useSandboxBrowser } from '../support/sandbox-browser.js';
+import { send, useSandboxBrowser } from '../support/sandbox-browser.js';
 import { SureWorkClient } from '../support/sure-work.js';
 
 const TASK_NAME = 'Draft the sitemap';
@@ -27,12 +27,6 @@ function work(): SureWorkClient {
   return new SureWorkClient({ ...stack.worklink.workUrls, apiKey: seed.apiKey });
 }
 
-async function send(text: string): Promise<void> {
-  const box = page.getByRole('textbox', { name: 'Message' });
-  await box.fill(text);
-  await box.press('Enter');
-}
-
 describe('Add to task as comment, in the sandbox page', () => {
   it('finds the task by typing, and posts the message as its comment', async () => {
     const website = stack.setup.seed?.projects.find((p) => p.projectName === 'Website relaunch');
@@ -44,12 +38,12 @@ describe('Add to task as comment, in the sandbox page', () => {
     await page.getByRole('button', { name: '# website' }).click();
     await page.getByRole('heading', { name: '# website' }).waitFor();
     // Listing the project is how the app first learns its tasks (the index), as a user would.
-    await send('/work list all');
+    await send(page, '/work list all');
     await page
       .getByRole('article', { name: 'Message from Worklink' })
       .filter({ hasText: TASK_NAME })
       .waitFor();
-    await send(MESSAGE);
+    await send(page, MESSAGE);
     const message = page
       .getByRole('article', { name: 'Message from Alice Adams' })
       .filter({ hasText: MESSAGE });

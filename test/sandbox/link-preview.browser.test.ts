@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxStack } from '../../src/sandbox/start.js';
-import { useSandboxBrowser } from '../support/sandbox-browser.js';
+import { send, useSandboxBrowser } from '../support/sandbox-browser.js';
 
 const demo = useSandboxBrowser('link-preview');
 let stack: SandboxStack;
@@ -15,18 +15,12 @@ beforeAll(() => {
   ({ stack, page } = demo());
 });
 
-async function send(text: string): Promise<void> {
-  const box = page.getByRole('textbox', { name: 'Message' });
-  await box.fill(text);
-  await box.press('Enter');
-}
-
 describe('a task link in the sandbox page', () => {
   it('unfurls to a task preview card, and its title opens the side panel', async () => {
     await page.goto(stack.url);
     await page.getByRole('button', { name: '# website' }).click();
     await page.getByRole('heading', { name: '# website' }).waitFor();
-    await send('/work add Preview this task');
+    await send(page, '/work add Preview this task');
     const card = page
       .getByRole('article', { name: 'Message from Worklink' })
       .filter({ hasText: 'Preview this task' });
@@ -35,7 +29,7 @@ describe('a task link in the sandbox page', () => {
     const url = await card.getByRole('button', { name: /^Open in/ }).getAttribute('data-url');
     expect(url).toMatch(/\/pages\/task\/[0-9a-f]{24}\?sig=/);
 
-    await send(`Have a look: ${url}`);
+    await send(page, `Have a look: ${url}`);
     const preview = page.getByRole('region', { name: 'Preview: Preview this task' });
     await preview.waitFor();
     await expect(preview.textContent()).resolves.toMatch(/#\d+ Preview this task/);

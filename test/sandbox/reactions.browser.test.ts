@@ -7,7 +7,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxStack } from '../../src/sandbox/start.js';
-import { useSandboxBrowser } from '../support/sandbox-browser.js';
+import { send, useSandboxBrowser } from '../support/sandbox-browser.js';
 
 const TASK = 'Check the footer links';
 const REPLY = 'The privacy link is missing';
@@ -18,12 +18,6 @@ let page: Page;
 beforeAll(() => {
   ({ stack, page } = demo());
 });
-
-async function send(text: string): Promise<void> {
-  const box = page.getByRole('textbox', { name: 'Message' });
-  await box.fill(text);
-  await box.press('Enter');
-}
 
 /** A message everyone in the channel sees (not an ephemeral answer) with this text. */
 function shared(author: string, text: string): Locator {
@@ -37,15 +31,15 @@ describe('reactions in the sandbox page', () => {
   it('shows Worklink’s 📝 under a thread reply that became a comment', async () => {
     await page.goto(stack.url);
     await page.getByRole('heading', { name: '# website' }).waitFor();
-    await send('/work feed on sync');
+    await send(page, '/work feed on sync');
     await shared('Worklink', 'task feed on').first().waitFor();
-    await send(`/work add ${TASK} @bob`);
+    await send(page, `/work add ${TASK} @bob`);
     const card = shared('Worklink', TASK).first();
     await card.waitFor();
 
     await card.hover();
     await card.getByRole('button', { name: 'Reply in thread' }).click();
-    await send(REPLY);
+    await send(page, REPLY);
     const reply = shared('Alice Adams', REPLY);
     await reply.waitFor();
 

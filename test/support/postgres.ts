@@ -5,21 +5,31 @@
  * removed at the end. The server refuses to run as root, so as root it runs as the
  * `postgres` user (runuser) in a directory that user owns.
  *
- * One server per test file is cheap to share: `usePostgres()` starts it on first use and
- * stops it after the file; each test takes a fresh empty database (CREATE DATABASE, a few
- * tens of ms).
+ * One server for the whole run (`npm test`): test/support/postgres-run.ts starts it before
+ * the first file (vitest.config.ts `globalSetup`) and stops it after the last; each test
+ * takes a fresh empty database (CREATE DATABASE, a few tens of ms) and `usePostgres()` drops
+ * its file's databases after the file. Without that run-wide server (a run of the fast tier
+ * only, or a benchmark), `usePostgres()` starts one for the file on first use.
  *
  *   const pg = usePostgres();
  *   it('…', async () => { const url = await pg.freshDatabase(); … });
  */
 import { execFile, spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { afterAll } from 'vitest';
+import { afterAll, inject } from 'vitest';
+
+declare module 'vitest' {
+  interface ProvidedContext {
+    /** The run-wide server's port (test/support/postgres-run.ts); absent without one. */
+    postgresPort?: number;
+  }
+}
 
 const run = promisify(execFile);
 const BIN = process.env.POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin';
@@ -140,23 +150,9 @@ export async function startPostgres(): Promise<PostgresServer> {
   // A test process that ends without afterAll (a crash, a timeout) still stops its server.
   process.once('exit', stopNow);
 
-  const url = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
-  let created = 0;
   let stopped = false;
   return {
-    port,
-    url,
-    async createDatabase() {
-      const name = `t${process.pid}_${++created}`;
-      const admin = new pg.Client({ connectionString: url('postgres') });
-      await admin.connect();
-      try {
-        await admin.query(`CREATE DATABASE ${name}`);
-      } finally {
-        await admin.end();
-      }
-      return url(name);
-    },
+    ...onPort(port),
     async stop() {
       if (stopped) return;
       stopped = true;
@@ -175,8 +171,56 @@ export interface SharedPostgres {
   freshDatabase(): Promise<string>;
 }
 
-/** One server for the calling test file: started when first asked for, stopped after the file. */
+/** URLs and new databases on the server listening on `port`. */
+function onPort(port: number): Omit<PostgresServer, 'stop'> & { drop(url: string): Promise<void> } {
+  const url = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: url('postgres') });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  return {
+    port,
+    url,
+    async createDatabase() {
+      // Unique across the files and processes sharing the server.
+      const name = `t_${randomUUID().replaceAll('-', '')}`;
+      await admin(`CREATE DATABASE ${name}`);
+      return url(name);
+    },
+    drop: (database: string) =>
+      admin(`DROP DATABASE IF EXISTS ${new URL(database).pathname.slice(1)} WITH (FORCE)`),
+  };
+}
+
+/**
+ * The server for the calling test file: the run's (its databases dropped after the file), or
+ * one of the file's own, started when first asked for and stopped after the file.
+ */
 export function usePostgres(): SharedPostgres {
+  const runPort = inject('postgresPort');
+  if (runPort !== undefined) {
+    const shared = onPort(runPort);
+    const made: string[] = [];
+    const server: PostgresServer = {
+      ...shared,
+      async createDatabase() {
+        const url = await shared.createDatabase();
+        made.push(url);
+        return url;
+      },
+      // The run's server outlives the file.
+      stop: async () => {},
+    };
+    afterAll(async () => {
+      for (const url of made.splice(0)) await shared.drop(url);
+    });
+    return { server: async () => server, freshDatabase: () => server.createDatabase() };
+  }
   let started: Promise<PostgresServer> | undefined;
   const server = () => {
     started ??= startPostgres();

@@ -5,6 +5,8 @@
  *
  *   const demo = useSandboxBrowser('first-hour');
  *   it('…', async () => { const { stack, page } = demo(); await page.goto(stack.url); });
+ *
+ * `send(page, text)` types a line into the composer and sends it, as a person does.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,4 +54,11 @@ export function useSandboxBrowser(
     if (!stack || !page) throw new Error('The sandbox and its page start in beforeAll.');
     return { stack, page };
   };
+}
+
+/** Types `text` into the page's composer and sends it with Enter (a message or a command). */
+export async function send(page: Page, text: string): Promise<void> {
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill(text);
+  await box.press('Enter');
 }

@@ -6,7 +6,7 @@
 // drawing functions share. No imports: nothing here may pull Node's types into the
 // page's check.
 
-// ---------- Block Kit, as the page reads it ----------
+// ---------- Block Kit, as the sandbox (server and page) reads it ----------
 
 export interface TextObj {
   type: string;
@@ -63,9 +63,15 @@ export interface ElementObj {
   initial_channel?: string;
   initial_channels?: string[];
   multiline?: boolean;
+  min_length?: number;
+  max_length?: number;
   is_decimal_allowed?: boolean;
+  min_value?: string;
+  max_value?: string;
   max_selected_items?: number;
+  /** external_select: characters typed before the app is asked (Slack's default: 3). */
   min_query_length?: number;
+  max_files?: number;
   image_url?: string;
   alt_text?: string;
   dispatch_action_config?: { trigger_actions_on?: string[] };
@@ -224,17 +230,22 @@ export type Container =
   | { type: 'message'; channel: string; ts: string }
   | { type: 'view'; viewId: string };
 
-/** The answer to a /sandbox/* POST. */
+/** The answer to a /sandbox/* POST (the server's InteractionResult). */
 export interface InteractionAnswer {
   ok: boolean;
+  /** A sentence for the person when something went wrong. */
   problem?: string;
+  /** Per block_id, messages to show under modal fields. */
   errors?: Record<string, string>;
+  /** The HTTP status the app answered with (0: no answer). */
+  status?: number;
 }
 
-/** The answer to /sandbox/suggest: the options the app offered. */
+/** The answer to /sandbox/suggest: the options the app offered (the server's SuggestResult). */
 export interface SuggestAnswer {
   ok: boolean;
   problem?: string;
+  status?: number;
   options?: OptionObj[];
   option_groups?: OptionGroup[];
 }

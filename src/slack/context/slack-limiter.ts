@@ -10,7 +10,7 @@
  * hold up every DM and answer sharing the client for a minute. Here only that team's tier
  * waits; a DM (chat.postMessage) or another person's answer goes on.
  */
-import { type WebAPICallResult, WebClient } from '@slack/web-api';
+import { type WebAPICallResult, WebClient, WebClientEvent } from '@slack/web-api';
 
 export const CONCURRENCY = 3;
 
@@ -154,6 +154,10 @@ export class SlackLimiter {
         timeout: 10_000,
       });
       this.clients.set(key, own);
+      // Its 429s are the given client's to tell (/metrics counts them there).
+      own.on(WebClientEvent.RATE_LIMITED, (...args: unknown[]) =>
+        client.emit(WebClientEvent.RATE_LIMITED, ...args),
+      );
     }
     return own;
   }

@@ -36,6 +36,8 @@ export interface LiveMessagesDeps {
   directory: ServiceDirectory;
   matcher: SlackMatcher;
   links: WorkLinks;
+  /** One update per this many ms per team after a burst (LiveUpdates' default: 1,200). */
+  intervalMs?: number;
 }
 
 export function createLiveMessages({
@@ -46,8 +48,10 @@ export function createLiveMessages({
   directory,
   matcher,
   links,
+  intervalMs,
 }: LiveMessagesDeps): LiveMessages {
   const updates = new LiveUpdates({
+    intervalMs,
     messages: store.taskMessages,
     logger,
     slackFor,

@@ -4,12 +4,14 @@
  * subscription pointed at this app. Built by src/slack/start/worklink.ts, held in
  * `deps.notifications`, started and stopped by src/slack/start/lifecycle.ts.
  */
+
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
 import type { SeenEntry } from '../../activity/seen.js';
 import type { AppConfig } from '../../config.js';
 import type { LongLivedPart } from '../../long-lived-part.js';
+import type { Metrics } from '../../metrics/metrics.js';
 import type { Store } from '../../store/index.js';
 import type { RouteHandler } from '../context/routes.js';
 import type { ServiceDirectory } from '../context/service-directory.js';
@@ -49,6 +51,8 @@ export interface NotificationsDeps {
   matcher: SlackMatcher;
   /** Who this process is in the leases it takes (src/slack/start/worklink.ts). */
   instanceId?: string;
+  /** Counts the DM clients' 429s (/metrics), when metrics are wanted. */
+  metrics?: Pick<Metrics, 'watchClient'>;
   /** The embedded service, when this process started it. */
   service?: { setEventsSubscriber(s: { url: string; secret: string }): void };
   /** Told of each task an event announces (the task-change owner's `seen`). */
@@ -99,6 +103,7 @@ export function createNotifications(
         ...(orgWide ? { teamId } : {}),
       });
       clients.set(key, client);
+      deps.metrics?.watchClient(client);
     }
     return client;
   };

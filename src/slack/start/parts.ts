@@ -32,7 +32,7 @@ import { DigestScheduler } from '../digest/scheduler.js';
 import { type ChannelFeedsPart, createChannelFeeds } from '../feeds/feeds-part.js';
 import { createLiveMessages, type LiveMessages } from '../live/live-messages.js';
 import { activityDms } from '../notify/activity-dms.js';
-import { dmGate, QuietRelease } from '../notify/dm-gate.js';
+import { BURST_AFTER, dmGate, QuietRelease } from '../notify/dm-gate.js';
 import { createNotifications, type Notifications } from '../notify/notifications.js';
 import { ReminderScheduler } from '../remind/scheduler.js';
 import { seenTelling, teamWorkClients } from './seen-telling.js';
@@ -90,7 +90,7 @@ export function buildParts(input: PartsInput): BuiltParts {
   const seenEntry: SeenEntry = (teamId, before, after, options) =>
     seen(told, teamId, before, after, options);
   // Prometheus numbers (src/metrics/), read late from the parts made below.
-  const metrics = appMetrics(config, store.outbox, () => ({
+  const metrics = appMetrics(config, store, () => ({
     dms: notifications.worker.stats,
     looks: watcher.oldestLooks(),
   }));
@@ -120,10 +120,11 @@ export function buildParts(input: PartsInput): BuiltParts {
       instanceId,
       seen: seenEntry,
       activity,
+      metrics,
       seenChange: seenTelling(told),
     },
-    // Each person's settings and quiet hours, applied as their DM goes out.
-    { gate: dmGate({ store, users, now }) },
+    // Each person's settings, quiet hours and bursts, applied as their DM goes out.
+    { gate: dmGate({ store, users, now, burst: burstRule(config) }) },
   );
   const { slackFor } = notifications;
   // Tasks made outside Slack, found by looking (the hosted service sends no events).
@@ -145,7 +146,10 @@ export function buildParts(input: PartsInput): BuiltParts {
   });
   // The watcher's open lists already feed the index; the refresh need not read them too.
   watcher.observe(indexRefresh);
-  const live = createLiveMessages({ store, logger, slackFor, workFor, directory, matcher, links });
+  const live = createLiveMessages({
+    ...{ store, logger, slackFor, workFor, directory, matcher, links },
+    intervalMs: config.waits?.liveUpdateIntervalMs,
+  });
   told.live = live;
   const feeds = createChannelFeeds({
     store,
@@ -231,4 +235,10 @@ export function buildParts(input: PartsInput): BuiltParts {
     seen: seenEntry,
   };
   return { deps, parts, metrics, startOrder };
+}
+
+/** DM_BURST_SECONDS as the gate's rule; none when off. */
+function burstRule(config: AppConfig) {
+  const seconds = config.dmBurstSeconds ?? 0;
+  return seconds > 0 ? { windowMs: seconds * 1000, after: BURST_AFTER } : undefined;
 }
