@@ -387,6 +387,24 @@ export class NotifyWorker {
         this.stats.skipped++;
         return;
       }
+      if (!claimed.slackUserId) {
+        // The channel became known just now: wait for its slot if it is busy (here or at
+        // another instance). The team's slot was taken at the claim.
+        const now = Date.now();
+        const channel = row.slackUserId!;
+        let notYet = this.channels.readyAt(row.teamId, channel, now);
+        if (notYet === undefined)
+          notYet = (await this.pace.begin(row.teamId, channel, now, false))?.at;
+        if (notYet !== undefined) {
+          this.channels.limited(row.teamId, channel, notYet - now, now);
+          const at = this.channels.slotFor(row.teamId, channel, row.id, now);
+          await outbox.requeue(row.id, at, now);
+          return;
+        }
+        this.channels.starting(row.teamId, channel, row.id, now);
+      }
+      // The recipient's say comes last before the post (after the channel's slot), so a DM
+      // waiting for its slot is not counted twice in their burst window (dm-gate.ts).
       if (this.options.gate && !row.uncertain) {
         let say: Awaited<ReturnType<GateRow>>;
         try {
@@ -404,22 +422,6 @@ export class NotifyWorker {
           this.stats.held++;
           return;
         }
-      }
-      if (!claimed.slackUserId) {
-        // The channel became known just now: wait for its slot if it is busy (here or at
-        // another instance). The team's slot was taken at the claim.
-        const now = Date.now();
-        const channel = row.slackUserId!;
-        let notYet = this.channels.readyAt(row.teamId, channel, now);
-        if (notYet === undefined)
-          notYet = (await this.pace.begin(row.teamId, channel, now, false))?.at;
-        if (notYet !== undefined) {
-          this.channels.limited(row.teamId, channel, notYet - now, now);
-          const at = this.channels.slotFor(row.teamId, channel, row.id, now);
-          await outbox.requeue(row.id, at, now);
-          return;
-        }
-        this.channels.starting(row.teamId, channel, row.id, now);
       }
       if (row.uncertain) {
         const found = await this.reconciler.find(slack, row);
