@@ -8,7 +8,7 @@
 import { type WebClient, WebClientEvent } from '@slack/web-api';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { cacheStats } from '../bounded-cache.js';
-import type { OutboxStatus } from '../store/outbox.js';
+import type { OutboxStatus } from '../store/index.js';
 
 /** What a scrape reads from the running app. */
 export interface MetricsSources {
