@@ -24,10 +24,8 @@ const SLOW = [
   'test/sandbox/start.test.ts',
   'test/sandbox/launch.test.ts',
   'test/sandbox/page.test.ts',
-  'test/slack/live/live-messages.test.ts',
   'test/slack/notify/worker.test.ts',
   'test/slack/notify/kill.test.ts',
-  'test/slack/feeds/feeds.test.ts',
   'test/workapi/fuzz.test.ts',
   'test/store/pg-*.test.ts',
   'test/store/upkeep.test.ts',
@@ -69,16 +67,29 @@ export default defineConfig({
           isolate: false,
           // Two files at a time even on 2 cores: most of a file's time is waiting on sockets.
           maxWorkers: 2,
+          // vitest runs projects with different maxWorkers in separate groups: this one first.
+          sequence: { groupOrder: 0 },
           exclude: SLOW,
           env: { WORKLINK_TEST_ENGINES: 'sqlite' },
         },
       },
-      { test: { ...shared, name: 'slow', include: SLOW } },
+      // One file at a time (processes, browsers, servers), after the fast tier.
+      {
+        test: {
+          ...shared,
+          name: 'slow',
+          include: SLOW,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+        },
+      },
       {
         test: {
           ...shared,
           name: 'postgres',
           include: BOTH_ENGINES,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
           // The same files as the fast tier's SQLite halves: no module state to isolate.
           isolate: false,
           exclude: SLOW,

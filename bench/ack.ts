@@ -155,6 +155,7 @@ async function main() {
       [portOf(bare.url), 'bare Bolt'],
     ]),
   );
+  breakdown.countStoreCalls(h.worklink.store);
   const users = Object.values(h.users).map((u) => u.id);
   const secret = h.config.slack.mode === 'http' ? h.config.slack.signingSecret : '';
   // The worker runs this same file; register tsx there first so it can load TypeScript.

@@ -26,6 +26,8 @@ export class Breakdown {
   private readonly inServer = new Map<string, Samples>();
   /** Outgoing undici calls by destination, method and path. */
   private readonly calls = new Map<string, number>();
+  /** Store calls by table and method (countStoreCalls). */
+  private readonly storeCalls = new Map<string, number>();
   private readonly started = new WeakMap<object, { at: number; sent?: number }>();
   private readonly delay = monitorEventLoopDelay({ resolution: 10 });
   private elu?: EventLoopUtilization;
@@ -101,6 +103,7 @@ export class Breakdown {
   clear(): void {
     for (const m of [this.outQueued, this.outTotal, this.inServer]) m.clear();
     this.calls.clear();
+    this.storeCalls.clear();
     this.delay.reset();
     this.busy = { active: 0, idle: 0, cpuUs: 0 };
   }
@@ -144,7 +147,31 @@ export class Breakdown {
       .sort((a, b) => b[1] - a[1])
       .map(([what, n]) => `${(n / commands).toFixed(2)} ${what}`);
     lines.push(`  calls per command: ${perCommand.join('; ')}`);
+    if (this.storeCalls.size > 0) {
+      const store = [...this.storeCalls]
+        .sort((a, b) => b[1] - a[1])
+        .map(([what, n]) => `${(n / commands).toFixed(2)} ${what}`);
+      lines.push(`  store calls per command: ${store.join('; ')}`);
+    }
     return lines;
+  }
+
+  /**
+   * Counts the calls of every table method of `store` (wrapped in place, so every user of the
+   * store is counted): the SQLite reads and writes a command costs.
+   */
+  countStoreCalls(store: object): void {
+    for (const [table, methods] of Object.entries(store)) {
+      if (typeof methods !== 'object' || methods === null) continue;
+      for (const [name, fn] of Object.entries(methods)) {
+        if (typeof fn !== 'function') continue;
+        const key = `${table}.${name}`;
+        Reflect.set(methods, name, (...args: unknown[]) => {
+          this.storeCalls.set(key, (this.storeCalls.get(key) ?? 0) + 1);
+          return Reflect.apply(fn, methods, args);
+        });
+      }
+    }
   }
 
   stop(): void {

@@ -22,7 +22,7 @@
  *   npm run bench:notify [-- --limit 50 --people 500 --repeat-people 50 --repeats 10 --latency 100 --mixed-people 200]
  */
 import { parseArgs } from 'node:util';
-import type { NewOutboxRow } from '../src/store/outbox.js';
+import type { NewOutboxRow } from '../src/store/index.js';
 import { startFakeSlack } from '../test/support/fake-slack.js';
 import { matchedRow, tempStore, testWorker } from '../test/support/notify-rows.js';
 import {

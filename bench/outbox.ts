@@ -14,8 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { createSecretBox } from '../src/store/crypto.js';
-import type { Store } from '../src/store/index.js';
-import type { NewOutboxRow, OutboxStore } from '../src/store/outbox.js';
+import type { NewOutboxRow, OutboxStore, Store } from '../src/store/index.js';
 import { openPgStore } from '../src/store/pg/index.js';
 import { startFakeSlack } from '../test/support/fake-slack.js';
 import { matchedRow, type TempStore, tempStore, testWorker } from '../test/support/notify-rows.js';

@@ -6,8 +6,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { OutboxStore } from '../store/outbox.js';
-import type { TaskIndexStore } from '../store/task-index.js';
+import type { OutboxStore, TaskIndexStore } from '../store/index.js';
 import { Metrics, type MetricsSources } from './metrics.js';
 
 export const METRICS_PATH = '/metrics';

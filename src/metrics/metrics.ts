@@ -7,7 +7,8 @@
  */
 import { type WebClient, WebClientEvent } from '@slack/web-api';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { OutboxStatus } from '../store/outbox.js';
+import { cacheStats } from '../bounded-cache.js';
+import type { OutboxStatus } from '../store/index.js';
 
 /** What a scrape reads from the running app. */
 export interface MetricsSources {
@@ -100,6 +101,33 @@ export class Metrics {
       labelNames: ['outcome'],
       registers: [registry],
       collect: sync,
+    });
+    new Gauge({
+      name: 'worklink_cache_entries',
+      help: 'Entries in each in-memory cache (users.info answers, work clients, …) and its bound (kind="max").',
+      labelNames: ['cache', 'kind'],
+      registers: [registry],
+      collect() {
+        for (const c of cacheStats()) {
+          this.set({ cache: c.name, kind: 'entries' }, c.size);
+          this.set({ cache: c.name, kind: 'max' }, c.max);
+        }
+      },
+    });
+    new Counter({
+      name: 'worklink_cache_lookups_total',
+      help: 'Look-ups of each in-memory cache by result (hit, miss), and entries evicted to keep it bounded (result="evicted").',
+      labelNames: ['cache', 'result'],
+      registers: [registry],
+      collect() {
+        // The caches count for themselves; the totals are brought in as they stand.
+        this.reset();
+        for (const c of cacheStats()) {
+          this.inc({ cache: c.name, result: 'hit' }, c.hits);
+          this.inc({ cache: c.name, result: 'miss' }, c.misses);
+          this.inc({ cache: c.name, result: 'evicted' }, c.evictions);
+        }
+      },
     });
     if (sources.lags) {
       const lags = sources.lags;

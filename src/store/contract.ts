@@ -4,9 +4,10 @@
  * inside the store, written once in units/), never a transaction opened by a caller.
  * Engines: SQLite (sqlite/open.ts) and PostgreSQL (pg/index.ts); open.ts picks one.
  */
-import type { ChannelProject } from './channel-projects.js';
-import type { Connection, ConnectionInfo } from './connections.js';
+
 import type { SecretBox } from './crypto.js';
+import type { ChannelProject } from './tables/channel-projects/contract.js';
+import type { Connection, ConnectionInfo } from './tables/connections/contract.js';
 import { type ChannelLinkInput, connect, linkChannel } from './units/connect.js';
 import {
   type ForgottenTeam,

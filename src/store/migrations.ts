@@ -55,7 +55,7 @@ export const migrations: Migration[] = [
   ) STRICT;
   `,
   // 2: notifications — the DM outbox, explicit user links, the e-mail lookup cache and the
-  // ids of service events already taken in (src/store/outbox.ts, user-links.ts, lookup-cache.ts).
+  // ids of service events already taken in (src/store/tables/outbox/, user-links.ts, lookup-cache.ts).
   `
   CREATE TABLE notify_outbox (
     id                    INTEGER PRIMARY KEY,
@@ -117,7 +117,7 @@ export const migrations: Migration[] = [
   ) STRICT;
   CREATE INDEX notify_seen_events_age ON notify_seen_events (seen_at);
   `,
-  // 3: the task index (src/store/task-index.ts): what Worklink knows of each task of a team's
+  // 3: the task index (src/store/tables/task-index/): what Worklink knows of each task of a team's
   // service workspace, its words for FTS5 search, and who is assigned (for "my tasks").
   `
   CREATE TABLE task_index (
@@ -162,7 +162,7 @@ export const migrations: Migration[] = [
     INSERT INTO task_index_fts (rowid, name) VALUES (new.rowid, new.name);
   END;
   `,
-  // 4: requests already taken in (src/store/seen-requests.ts): signatures of signed requests
+  // 4: requests already taken in (src/store/tables/seen-requests/): signatures of signed requests
   // and Slack event ids, kept until their replay window closes.
   `
   CREATE TABLE seen_requests (
@@ -171,7 +171,7 @@ export const migrations: Migration[] = [
   ) STRICT;
   CREATE INDEX seen_requests_expiry ON seen_requests (expires_at);
   `,
-  // 5: per-person notification settings (src/store/notify-settings.ts), one row per kind a
+  // 5: per-person notification settings (src/store/tables/notify-settings/), one row per kind a
   // person changed; and DMs that carry their own message (the daily digest) in the outbox.
   `
   CREATE TABLE notify_settings (
@@ -184,7 +184,7 @@ export const migrations: Migration[] = [
   ) STRICT;
   ALTER TABLE notify_outbox ADD COLUMN message TEXT; -- JSON {text, blocks}; NULL: assignment DM
   `,
-  // 6: what the watcher has seen (src/store/watch-state.ts): per watched project its first
+  // 6: what the watcher has seen (src/store/tables/watch-state/): per watched project its first
   // and last look, and the task ids seen there (new ones are announced once).
   `
   CREATE TABLE watched_projects (
@@ -202,7 +202,7 @@ export const migrations: Migration[] = [
     PRIMARY KEY (team_id, project_id, task_id)
   ) STRICT, WITHOUT ROWID;
   `,
-  // 7: the worker asks for a team's due rows (src/store/outbox.ts, due/nextDueAt): one index
+  // 7: the worker asks for a team's due rows (src/store/tables/outbox/, due/nextDueAt): one index
   // range per team, in due order, instead of walking every pending row of paused teams.
   `
   CREATE INDEX notify_outbox_team_due ON notify_outbox (status, team_id, next_attempt_at);
@@ -214,7 +214,7 @@ export const migrations: Migration[] = [
   CREATE INDEX task_index_assignees_task ON task_index_assignees (team_id, task_id);
   `,
   // 9: the messages Worklink posted about each task, kept current with chat.update
-  // (src/store/task-messages.ts). Assignment DMs are recorded by the trigger when the outbox
+  // (src/store/tables/task-messages/). Assignment DMs are recorded by the trigger when the outbox
   // worker marks one sent, in the same transaction as that mark.
   `
   CREATE TABLE task_messages (
@@ -242,7 +242,7 @@ export const migrations: Migration[] = [
   END;
   `,
   // 10: channel feeds (`/work feed on|off [sync]`) and what each feed posted for each task
-  // (src/store/channel-feeds.ts): a task's card (its thread gets the task's later activity)
+  // (src/store/tables/channel-feeds/): a task's card (its thread gets the task's later activity)
   // or its line in a burst's summary; one row per channel and task, so nothing posts twice.
   `
   CREATE TABLE channel_feeds (
@@ -269,8 +269,8 @@ export const migrations: Migration[] = [
   `,
   // 11: several instances on one database (docs/architecture.md, "Several instances"). Who
   // holds an outbox row's lease; leases on periodic work (a watched project's look, a team's
-  // digest look: src/store/leases.ts); and each team's DM pace and each DM channel's next
-  // free moment, shared by every instance (src/store/pace.ts).
+  // digest look: src/store/tables/leases/); and each team's DM pace and each DM channel's next
+  // free moment, shared by every instance (src/store/tables/pace/).
   `
   ALTER TABLE notify_outbox ADD COLUMN claimed_by TEXT; -- the instance holding the lease
 
@@ -298,8 +298,8 @@ export const migrations: Migration[] = [
   `,
   // 12: notification kinds and quiet hours (issue 11). A setting may carry a value (quiet
   // hours '20:00-08:00'); DMs held during someone's quiet hours wait in notify_held
-  // (src/store/held-dms.ts) and go out together after; task_creators remembers who created
-  // a task as Slack knows it (src/store/task-creators.ts), told "completed" and comments.
+  // (src/store/tables/held-dms/) and go out together after; task_creators remembers who created
+  // a task as Slack knows it (src/store/tables/task-creators/), told "completed" and comments.
   `
   ALTER TABLE notify_settings ADD COLUMN value TEXT;
   CREATE TABLE notify_held (

@@ -8,7 +8,7 @@
 import type { Actor } from '../activity/hub.js';
 import type { SeenTask } from '../activity/seen.js';
 import type { Store } from '../store/index.js';
-import { CREATOR_SKIPPED, type NewOutboxRow } from '../store/outbox.js';
+import { CREATOR_SKIPPED, type NewOutboxRow } from '../store/index.js';
 import type { Task } from '../workapi/contract.js';
 import { readId } from '../workapi/fields.js';
 

@@ -1,12 +1,12 @@
 /**
- * What a change seen by a read (src/store/task-index.ts, `see`) tells, in the words the
+ * What a change seen by a read (src/store/tables/task-index/, `see`) tells, in the words the
  * activity hub uses: completion or reopening, people added, and every other field that
  * changed (name, due date, priority, status name, people removed) — batched, so several
  * changes seen together are told together. Pure.
  */
 import type { ChangedField, FieldChange } from '../activity/hub.js';
 import type { SeenTaskChange } from '../activity/seen.js';
-import type { SeenChange } from '../store/task-index.js';
+import type { SeenChange } from '../store/index.js';
 
 export type { ChangedField, FieldChange, SeenTaskChange };
 

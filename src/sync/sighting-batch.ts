@@ -7,7 +7,7 @@
  * made the call reads it in the index next. An identical sighting told twice in one turn
  * is written once (the second would change nothing).
  */
-import type { SeenChange, TaskSighting } from '../store/task-index.js';
+import type { SeenChange, TaskSighting } from '../store/index.js';
 
 interface Waiting {
   resolve(): void;

@@ -16,16 +16,15 @@
  * (known_projects). The watcher (watcher.ts) lists the same open lists every
  * WORK_POLL_SECONDS; it tells this refresh (onTasksListed), which then skips those reads.
  *
- * Several instances on one database: each team's round is claimed first (src/store/leases.ts,
+ * Several instances on one database: each team's round is claimed first (src/store/tables/leases/,
  * key `index:<team>`, due again a minute later), so the budget is the team's, not each
  * instance's.
  */
 import type { Logger } from '@slack/bolt';
 import { newInstanceId } from '../instance-id.js';
 import { Periodic } from '../periodic.js';
-import type { Store } from '../store/index.js';
-import { runLeased } from '../store/leases.js';
-import type { IndexedTask } from '../store/task-index.js';
+import type { IndexedTask, Store } from '../store/index.js';
+import { runLeased } from '../store/index.js';
 import type { WorkClient } from '../workapi/client.js';
 import type { TasksListedObserver } from './watcher.js';
 

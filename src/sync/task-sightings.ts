@@ -11,7 +11,7 @@ import {
   seenDiffers,
   type TaskIndexStore,
   type TaskSighting,
-} from '../store/task-index.js';
+} from '../store/index.js';
 import { isWorkApiError, type WorkClient } from '../workapi/client.js';
 import {
   ACTIVITY_TYPE,

@@ -5,11 +5,11 @@
  * each watched project — channels' linked projects, projects used from Slack, and the
  * workspace's projects where the service lists them (`GET {base_url}/project`) — every
  * WORK_POLL_SECONDS. A look is ONE list call (the project's open tasks), compared with the
- * ids seen before (src/store/watch-state.ts); only ids never seen are read (get task) and
+ * ids seen before (src/store/tables/watch-state/); only ids never seen are read (get task) and
  * queued in the outbox like a `task.created` event, so each assignee gets one DM whoever
  * made the task. The first look at a project only records what is there.
  *
- * Several instances on one database: each look is claimed first (src/store/leases.ts, key
+ * Several instances on one database: each look is claimed first (src/store/tables/leases/, key
  * `watch:<team>:<project>`, due again one interval later), so one instance looks at a
  * project per interval; the others follow its next due time. An instance that looks after
  * another one reads the seen ids again (they changed). A look's lease (5 min) is far longer

@@ -7,7 +7,7 @@
  * plain channel messages are never taken.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FEED_EVENTS } from '../../src/store/channel-feeds.js';
+import { FEED_EVENTS } from '../../src/store/index.js';
 import type { RecordedCall } from '../support/fake-slack.js';
 import { waitFor } from '../support/harness.js';
 import { type HostedHarness, startHostedHarness } from '../support/hosted-harness.js';

@@ -7,7 +7,7 @@
  * assignee's DM — also when looked at again, and across a restart on the same files.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FEED_EVENTS } from '../../src/store/channel-feeds.js';
+import { FEED_EVENTS } from '../../src/store/index.js';
 import { waitFor } from '../support/harness.js';
 import { type HostedHarness, startHostedHarness } from '../support/hosted-harness.js';
 

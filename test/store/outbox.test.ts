@@ -6,8 +6,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/index.js';
+import { NO_SLACK_ACCOUNT, type OutboxStore } from '../../src/store/index.js';
 import { migrations } from '../../src/store/migrations.js';
-import { NO_SLACK_ACCOUNT, type OutboxStore, outboxStore } from '../../src/store/outbox.js';
+import { outboxStore } from '../../src/store/tables/outbox/sqlite.js';
 import { matchedRow, type TempStore, tempStore } from '../support/notify-rows.js';
 import { sqliteHandle } from '../support/sqlite-handle.js';
 import { storeEngines } from '../support/store-engines.js';

@@ -7,7 +7,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/index.js';
-import { foldText, indexWords, queryWords } from '../../src/store/words.js';
+import { foldText, indexWords, queryWords } from '../../src/store/tables/task-index/words.js';
 import { storeEngines } from '../support/store-engines.js';
 
 const T = 'T_WORDS';

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebClient } from '@slack/web-api';
 import { NotifyWorker, type NotifyWorkerOptions } from '../../src/slack/notify/worker.js';
+import type { NewOutboxRow } from '../../src/store/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
-import type { NewOutboxRow } from '../../src/store/outbox.js';
 
 export interface TempStore {
   dir: string;

@@ -5,7 +5,7 @@
  * read shows is told once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SeenChange, TaskIndexStore } from '../../src/store/task-index.js';
+import type { SeenChange, TaskIndexStore } from '../../src/store/index.js';
 import { indexWorkClient } from '../../src/sync/task-sightings.js';
 import { WorkClient } from '../../src/workapi/client.js';
 import { type Harness, startHarness } from '../support/harness.js';

@@ -3,6 +3,7 @@
  * project names, cached briefly per team so a burst of new tasks costs one listUsers call.
  * Failures are not cached.
  */
+import { BoundedCache } from '../../bounded-cache.js';
 import type { WorkClient } from '../../workapi/client.js';
 
 export interface ServiceUser {
@@ -11,30 +12,25 @@ export interface ServiceUser {
   email?: string;
 }
 
-interface Cached<T> {
-  at: number;
-  value: Promise<T>;
-}
-
 export class ServiceDirectory {
-  private readonly users = new Map<string, Cached<Map<string, ServiceUser>>>();
-  private readonly projects = new Map<string, Cached<string | undefined>>();
+  private readonly users: BoundedCache<string, Promise<Map<string, ServiceUser>>>;
+  private readonly projects: BoundedCache<string, Promise<string | undefined>>;
 
-  constructor(
-    private readonly usersTtlMs = 60_000,
-    private readonly projectsTtlMs = 5 * 60_000,
-  ) {}
+  constructor(usersTtlMs = 60_000, projectsTtlMs = 5 * 60_000, maxTeams = 1_000) {
+    this.users = new BoundedCache('service_users', maxTeams, usersTtlMs);
+    this.projects = new BoundedCache('project_names', maxTeams * 20, projectsTtlMs);
+  }
 
   /** The team's service users by id. Throws (uncached) when the service cannot answer. */
   usersOf(teamId: string, work: WorkClient): Promise<Map<string, ServiceUser>> {
-    return this.cached(this.users, teamId, this.usersTtlMs, async () => {
+    return cached(this.users, teamId, async () => {
       const list = await work.listUsers();
       return new Map(list.map((u) => [u.id, { id: u.id, name: u.name, email: u.email }]));
     });
   }
 
   projectName(teamId: string, projectId: string, work: WorkClient): Promise<string | undefined> {
-    return this.cached(this.projects, `${teamId}:${projectId}`, this.projectsTtlMs, async () => {
+    return cached(this.projects, `${teamId}:${projectId}`, async () => {
       const project = await work.getProject(projectId);
       return project.projectName || undefined;
     });
@@ -44,18 +40,18 @@ export class ServiceDirectory {
   forgetUsers(teamId: string): void {
     this.users.delete(teamId);
   }
+}
 
-  private cached<T>(
-    map: Map<string, Cached<T>>,
-    key: string,
-    ttlMs: number,
-    load: () => Promise<T>,
-  ): Promise<T> {
-    const hit = map.get(key);
-    if (hit && Date.now() - hit.at < ttlMs) return hit.value;
-    const value = load();
-    map.set(key, { at: Date.now(), value });
-    value.catch(() => map.delete(key));
-    return value;
-  }
+/** The cached promise, else `load()`'s, kept unless it fails. */
+function cached<T>(
+  cache: BoundedCache<string, Promise<T>>,
+  key: string,
+  load: () => Promise<T>,
+): Promise<T> {
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const value = load();
+  cache.set(key, value);
+  value.catch(() => cache.delete(key));
+  return value;
 }

@@ -8,9 +8,7 @@
  */
 
 import type { UsersLookupByEmailResponse, WebClient } from '@slack/web-api';
-import type { LookupCacheStore } from '../../store/lookup-cache.js';
-import type { PersonalKeysStore } from '../../store/personal-keys.js';
-import type { UserLinksStore } from '../../store/user-links.js';
+import type { LookupCacheStore, PersonalKeysStore, UserLinksStore } from '../../store/index.js';
 import { slackCode } from '../ui/error-text.js';
 import { type Priority, slackLimiter } from './slack-limiter.js';
 

@@ -2,7 +2,9 @@
  * users.info, cached: time zones, admin flags, e-mails of the people who act, and what the
  * acting seam needs to know who may write (guests; people of another organisation).
  */
+
 import type { UsersInfoResponse, WebClient } from '@slack/web-api';
+import { BoundedCache } from '../../bounded-cache.js';
 import { slackLimiter } from './slack-limiter.js';
 
 export interface SlackUser {
@@ -31,15 +33,17 @@ export function isForeign(user: SlackUser, teamId: string, enterpriseId?: string
   return !(enterpriseId && user.enterpriseId === enterpriseId);
 }
 
-/** users.info with a short cache; concurrent asks for one user share one call. */
+/** users.info with a short, bounded cache; concurrent asks for one user share one call. */
 export class SlackUserDirectory {
-  private readonly cache = new Map<string, { at: number; user: Promise<SlackUser> }>();
-  constructor(private readonly ttlMs = 5 * 60_000) {}
+  private readonly cache: BoundedCache<string, Promise<SlackUser>>;
+  constructor(ttlMs = 5 * 60_000, maxPeople = 10_000) {
+    this.cache = new BoundedCache('slack_users', maxPeople, ttlMs);
+  }
 
   get(client: WebClient, teamId: string, userId: string): Promise<SlackUser> {
     const key = `${teamId}:${userId}`;
     const hit = this.cache.get(key);
-    if (hit && Date.now() - hit.at < this.ttlMs) return hit.user;
+    if (hit !== undefined) return hit;
     const user = slackLimiter
       .call<UsersInfoResponse>(client, teamId, 'users.info', { user: userId })
       .then((r) => ({
@@ -54,7 +58,7 @@ export class SlackUserDirectory {
         enterpriseId: r.user?.enterprise_user?.enterprise_id,
         isStranger: Boolean(r.user?.is_stranger),
       }));
-    this.cache.set(key, { at: Date.now(), user });
+    this.cache.set(key, user);
     // A failed lookup is not remembered: the next ask tries again.
     user.catch(() => this.cache.delete(key));
     return user;

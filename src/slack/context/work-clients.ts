@@ -1,5 +1,6 @@
 /** The work-management service's clients: one per team and key. */
 import { createHash } from 'node:crypto';
+import { BoundedCache } from '../../bounded-cache.js';
 import type { Connection } from '../../store/index.js';
 import { WorkClient, type WorkClientOptions } from '../../workapi/client.js';
 
@@ -10,7 +11,8 @@ export interface WorkUrls {
 
 /** One WorkClient per (team, key): a new key after `/work connect` gets a new client. */
 export class WorkClientCache {
-  private readonly clients = new Map<string, WorkClient>();
+  /** A client per team and per person's key: bounded, so people who left do not pile up. */
+  private readonly clients = new BoundedCache<string, WorkClient>('work_clients', 20_000);
   /** `observe` sees each team's new client first (the task index wraps its answers). */
   constructor(
     private readonly urls: WorkUrls,

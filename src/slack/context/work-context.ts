@@ -118,7 +118,9 @@ export async function workContext(
     triggerId: body.trigger_id,
     responseUrl,
     slack: args.client,
-    respond: args.respond as WorkContext['respond'],
+    // Replies to the payload's own response_url go through postToResponseUrl (its pool);
+    // Bolt's respond stays only where another reply place was asked for.
+    respond: overrides.responseUrl ? (args.respond as WorkContext['respond']) : undefined,
   });
 }
 

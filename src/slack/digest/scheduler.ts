@@ -6,7 +6,7 @@
  * person) is unique, so each person gets at most one a day, across restarts and however many
  * instances look; a day with nothing to say stores a 'skipped' row, so nothing is sent later
  * that day either. With several instances on one database, each team's look is claimed
- * first (src/store/leases.ts, key `digest:<team>`, due again a minute later): one instance
+ * first (src/store/tables/leases/, key `digest:<team>`, due again a minute later): one instance
  * makes it per minute. The clock is injectable (tests).
  */
 import { TZDate } from '@date-fns/tz';
@@ -16,8 +16,7 @@ import { errMessage } from '../../error-message.js';
 import { newInstanceId } from '../../instance-id.js';
 import type { LongLivedPart } from '../../long-lived-part.js';
 import { Periodic } from '../../periodic.js';
-import { DecryptError, type Store } from '../../store/index.js';
-import { runLeased } from '../../store/leases.js';
+import { DecryptError, runLeased, type Store } from '../../store/index.js';
 import type { ServiceDirectory } from '../context/service-directory.js';
 import type { SlackMatcher } from '../context/slack-matcher.js';
 import type { SlackUserDirectory } from '../context/slack-users.js';

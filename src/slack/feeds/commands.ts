@@ -5,7 +5,7 @@
  * (everyone there sees the feed), like linking its project; when Worklink cannot post there
  * (not a member) nothing changes and the person is told how to invite it.
  */
-import type { FeedChoice } from '../../store/channel-feeds.js';
+import type { FeedChoice } from '../../store/index.js';
 import type { Subcommand } from '../commands/router.js';
 import { errMessage } from '../context/error-replies.js';
 import { canChangeChannelLinks } from '../context/permissions.js';

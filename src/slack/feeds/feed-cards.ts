@@ -14,7 +14,7 @@
  */
 
 import type { TaskActivity } from '../../activity/hub.js';
-import type { ChannelFeed } from '../../store/channel-feeds.js';
+import type { ChannelFeed } from '../../store/index.js';
 import { errMessage } from '../context/error-replies.js';
 import type { FeedPlace, TaskCardData } from '../context/ports.js';
 import type { TeamReader } from '../context/team-scope.js';

@@ -12,7 +12,7 @@ import {
   FEED_EVENTS,
   type FeedEvent,
   type FeedFilters,
-} from '../../store/channel-feeds.js';
+} from '../../store/index.js';
 import { PRIORITY_NAMES, priorityNumber, type Task } from '../../workapi/contract.js';
 import { esc } from '../format/text.js';
 import type { Assignee } from '../parse/quick-add.js';

@@ -3,7 +3,7 @@
  * state, linked channels, known projects and the /work commands it is given (src/slack/app.ts).
  */
 import type { App } from '@slack/bolt';
-import { isNotifyKind, NOTIFY_KINDS, type NotifyKind } from '../../store/notify-settings.js';
+import { isNotifyKind, NOTIFY_KINDS, type NotifyKind } from '../../store/index.js';
 import type { Subcommand } from '../commands/router.js';
 import { requireActing } from '../context/acting.js';
 import type { WorklinkDeps } from '../context/deps.js';

@@ -1,6 +1,6 @@
 /**
  * `/work settings` (admins change, everyone may look) and the admin's Home section: the
- * two policies of store/team-settings.ts —
+ * two policies of store/tables/team-settings/ —
  *   members  attributed | read-only   what members without their own key may change
  *   links    admins | everyone         who links channels and turns feeds on or off
  */
@@ -11,7 +11,7 @@ import {
   MEMBERS_POLICIES,
   type MembersPolicy,
   type TeamSettings,
-} from '../../store/team-settings.js';
+} from '../../store/index.js';
 import type { Subcommand } from '../commands/router.js';
 import { requireAdmin } from '../context/permissions.js';
 import type { WorkContext } from '../context/work-context.js';

@@ -3,7 +3,7 @@
  * tasks and projects unfurl — everywhere the app is (the default), only in channels linked to
  * the task's project, or nowhere.
  */
-import { UNFURL_MODES, type UnfurlMode } from '../../store/unfurl-settings.js';
+import { UNFURL_MODES, type UnfurlMode } from '../../store/index.js';
 import type { Subcommand } from '../commands/router.js';
 import { requireAdmin } from '../context/permissions.js';
 

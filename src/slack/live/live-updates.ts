@@ -3,14 +3,14 @@
  * the one door: the Slack listeners call it after an edit, completion, reopening, comment or
  * assignment, and the watcher / task index may call it when they see a change made elsewhere.
  * It returns at once (never blocks an ack); a small queue then reads the task once and
- * chat.update-s each remembered message (src/store/task-messages.ts), paced per team so a
+ * chat.update-s each remembered message (src/store/tables/task-messages/), paced per team so a
  * burst stays inside Slack's chat.update limit (Tier 3, about 50 a minute), pausing on 429.
  * A message that can no longer be updated is forgotten after that one failure.
  */
 import type { Logger } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { ChangeHint, LiveRefresh } from '../../activity/seen.js';
-import type { TaskMessage, TaskMessagesStore } from '../../store/task-messages.js';
+import type { TaskMessage, TaskMessagesStore } from '../../store/index.js';
 import type { LiveMessage } from '../tasks/card/live-view.js';
 import { fitMessage } from '../ui/limits.js';
 

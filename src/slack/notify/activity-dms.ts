@@ -9,7 +9,7 @@
  *   (key `comment:<task>:<comment id>`);
  * - completed → the task's creator (key `completed:<task>:<event>`);
  * - created → nothing sent here (the task-change owner and `seen` note its creator,
- *   store/task-creators.ts).
+ *   store/tables/task-creators/).
  * Service users become Slack users as for assignment DMs (directory + matcher); one the
  * listener cannot match now is queued by service user id for the worker to match. Settings
  * and quiet hours are applied when the DM is sent (dm-gate.ts).
@@ -18,9 +18,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { ActivityListener, Actor, TaskActivity } from '../../activity/hub.js';
-import type { Store } from '../../store/index.js';
-import type { NewOutboxRow } from '../../store/outbox.js';
-import type { TaskCreator } from '../../store/task-creators.js';
+import type { NewOutboxRow, Store, TaskCreator } from '../../store/index.js';
 import type { WorkClient } from '../../workapi/client.js';
 import { orDebug } from '../context/error-replies.js';
 import type { ServiceDirectory } from '../context/service-directory.js';

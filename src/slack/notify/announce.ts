@@ -20,7 +20,7 @@ import {
   type NewOutboxRow,
   NO_SLACK_ACCOUNT,
   type OutboxRow,
-} from '../../store/outbox.js';
+} from '../../store/index.js';
 import type { WorkClient } from '../../workapi/client.js';
 import type { Task } from '../../workapi/contract.js';
 import { errMessage, orDebug } from '../context/error-replies.js';

@@ -5,7 +5,7 @@
  * A pure function of the outbox row's inputs.
  */
 import type { KnownBlock } from '@slack/types';
-import type { OutboxRow } from '../../store/outbox.js';
+import type { OutboxRow } from '../../store/index.js';
 import { PRIORITY_NAMES, priorityNumber } from '../../workapi/contract.js';
 import { calendarDate, formatDueDate } from '../format/date-text.js';
 import { esc } from '../format/text.js';

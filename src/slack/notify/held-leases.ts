@@ -1,5 +1,5 @@
 /**
- * The outbox rows one worker is sending, and their leases (src/store/outbox.ts).
+ * The outbox rows one worker is sending, and their leases (src/store/tables/outbox/).
  *
  * A claim stamps the row with this instance and a lease (default 30 s, three Web API
  * timeouts). While the row is being worked on, its lease is renewed every third of that, for
@@ -12,7 +12,7 @@
  */
 import type { Logger } from '@slack/bolt';
 import { errMessage } from '../../error-message.js';
-import type { OutboxStore } from '../../store/outbox.js';
+import type { OutboxStore } from '../../store/index.js';
 
 export class HeldLeases {
   /** Row id → epoch ms its lease ends. */

@@ -3,7 +3,7 @@
  * hours (`/work notify quiet 20:00-08:00`, `quiet off`) in my Slack time zone. The same
  * settings are checkboxes in App Home (home/publish.ts).
  */
-import { isNotifyKind, NOTIFY_KINDS, type NotifyKind } from '../../store/notify-settings.js';
+import { isNotifyKind, NOTIFY_KINDS, type NotifyKind } from '../../store/index.js';
 import type { Subcommand } from '../commands/router.js';
 import type { WorkContext } from '../context/work-context.js';
 import { esc, plural } from '../format/text.js';

@@ -3,7 +3,7 @@
  * failed for this Slack workspace, and the latest failures with their reasons (to members:
  * only their own, see people/commands.ts).
  */
-import type { OutboxRow, OutboxSummary } from '../../store/outbox.js';
+import type { OutboxRow, OutboxSummary } from '../../store/index.js';
 import { formatMoment } from '../format/date-text.js';
 import { esc } from '../format/text.js';
 

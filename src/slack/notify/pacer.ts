@@ -15,10 +15,10 @@
  *   was shared with a busy moment speeds up again.
  *
  * The rules (PaceRules) work on one team's state, plain data: the worker keeps it in the
- * database (src/store/pace.ts, src/slack/notify/shared-pace.ts) so that every instance on it
+ * database (src/store/tables/pace/, src/slack/notify/shared-pace.ts) so that every instance on it
  * keeps to one limit.
  */
-import type { TeamPaceState } from '../../store/pace.js';
+import type { TeamPaceState } from '../../store/index.js';
 
 export interface PacerOptions {
   /** Fraction of the learned rate to use (default 0.97). */

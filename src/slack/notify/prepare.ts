@@ -6,8 +6,13 @@
  */
 
 import type { Logger } from '@slack/bolt';
-import { DecryptError, type Store } from '../../store/index.js';
-import { CREATOR_SKIPPED, NO_SLACK_ACCOUNT, type OutboxRow } from '../../store/outbox.js';
+import {
+  CREATOR_SKIPPED,
+  DecryptError,
+  NO_SLACK_ACCOUNT,
+  type OutboxRow,
+  type Store,
+} from '../../store/index.js';
 import type { WorkClient } from '../../workapi/client.js';
 import { orDebug } from '../context/error-replies.js';
 import type { ServiceDirectory } from '../context/service-directory.js';

@@ -6,7 +6,7 @@
  */
 import type { Logger } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import type { OutboxRow, OutboxStore } from '../../store/outbox.js';
+import type { OutboxRow, OutboxStore } from '../../store/index.js';
 import { classifySlackError } from './slack-errors.js';
 
 /** The message metadata event type that marks Worklink's assignment DMs. */

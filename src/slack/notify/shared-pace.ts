@@ -1,7 +1,7 @@
 /**
  * The DM pace every instance on one database keeps: the team's limit (pacer.ts's rules) and
  * each DM channel's one message a second, read and changed in the database
- * (src/store/pace.ts) in one transaction per step, so two instances together keep to one
+ * (src/store/tables/pace/) in one transaction per step, so two instances together keep to one
  * limit instead of each spending all of it.
  *
  * Per send: `begin` (is the team paced or paused? is the channel free? — if so, take the
@@ -13,7 +13,7 @@
  * The local ChannelPacer still hands out the slots rows wait for and estimates the round
  * trip; the database has the last word on when a channel is free.
  */
-import type { PaceStore } from '../../store/pace.js';
+import type { PaceStore } from '../../store/index.js';
 import type { ChannelPacer } from './channel-pacer.js';
 import { PaceRules, type PacerOptions } from './pacer.js';
 

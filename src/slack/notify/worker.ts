@@ -1,7 +1,7 @@
 /**
  * The outbox worker: delivers queued assignment DMs with chat.postMessage, exactly once.
  *
- * - Rows are claimed with a lease stamped with this instance (src/store/outbox.ts, renewed
+ * - Rows are claimed with a lease stamped with this instance (src/store/tables/outbox/, renewed
  *   by held-leases.ts); all state is in the database, so a restarted worker continues where
  *   the last one stopped, and several instances on one database share the work.
  * - A row is marked sent only after Slack said ok. Each DM carries the row's marker in its
@@ -26,13 +26,13 @@ import type { Logger } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { errMessage } from '../../error-message.js';
 import { newInstanceId } from '../../instance-id.js';
+import type { PaceStore } from '../../store/index.js';
 import {
   CREATOR_SKIPPED,
   NO_SLACK_ACCOUNT,
   type OutboxRow,
   type OutboxStore,
-} from '../../store/outbox.js';
-import type { PaceStore } from '../../store/pace.js';
+} from '../../store/index.js';
 import { fitMessage } from '../ui/limits.js';
 import { rowMessage } from './assignment-message.js';
 import { ChannelPacer, type ChannelPacerOptions } from './channel-pacer.js';
@@ -67,9 +67,9 @@ export type GateRow = (
 ) => Promise<{ kind: 'send' } | { kind: 'skipped'; reason: string } | { kind: 'held' }>;
 
 export interface NotifyWorkerOptions {
-  /** The app store's outbox (src/store/outbox.ts); its changed() wakes the worker. */
+  /** The app store's outbox (src/store/tables/outbox/); its changed() wakes the worker. */
   outbox: OutboxStore;
-  /** The teams' and DM channels' pace, shared by every instance (src/store/pace.ts). */
+  /** The teams' and DM channels' pace, shared by every instance (src/store/tables/pace/). */
   pace: PaceStore;
   /** Who this worker is in the rows' leases (default: host, pid and a random part). */
   instanceId?: string;
@@ -387,6 +387,24 @@ export class NotifyWorker {
         this.stats.skipped++;
         return;
       }
+      if (!claimed.slackUserId) {
+        // The channel became known just now: wait for its slot if it is busy (here or at
+        // another instance). The team's slot was taken at the claim.
+        const now = Date.now();
+        const channel = row.slackUserId!;
+        let notYet = this.channels.readyAt(row.teamId, channel, now);
+        if (notYet === undefined)
+          notYet = (await this.pace.begin(row.teamId, channel, now, false))?.at;
+        if (notYet !== undefined) {
+          this.channels.limited(row.teamId, channel, notYet - now, now);
+          const at = this.channels.slotFor(row.teamId, channel, row.id, now);
+          await outbox.requeue(row.id, at, now);
+          return;
+        }
+        this.channels.starting(row.teamId, channel, row.id, now);
+      }
+      // The recipient's say comes last before the post (after the channel's slot), so a DM
+      // waiting for its slot is not counted twice in their burst window (dm-gate.ts).
       if (this.options.gate && !row.uncertain) {
         let say: Awaited<ReturnType<GateRow>>;
         try {
@@ -404,22 +422,6 @@ export class NotifyWorker {
           this.stats.held++;
           return;
         }
-      }
-      if (!claimed.slackUserId) {
-        // The channel became known just now: wait for its slot if it is busy (here or at
-        // another instance). The team's slot was taken at the claim.
-        const now = Date.now();
-        const channel = row.slackUserId!;
-        let notYet = this.channels.readyAt(row.teamId, channel, now);
-        if (notYet === undefined)
-          notYet = (await this.pace.begin(row.teamId, channel, now, false))?.at;
-        if (notYet !== undefined) {
-          this.channels.limited(row.teamId, channel, notYet - now, now);
-          const at = this.channels.slotFor(row.teamId, channel, row.id, now);
-          await outbox.requeue(row.id, at, now);
-          return;
-        }
-        this.channels.starting(row.teamId, channel, row.id, now);
       }
       if (row.uncertain) {
         const found = await this.reconciler.find(slack, row);

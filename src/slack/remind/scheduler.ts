@@ -1,6 +1,6 @@
 /**
  * Fires reminders, a long-lived part (start/lifecycle.ts). Every few seconds it takes the
- * reminders due by now (src/store/reminders.ts), reads each task as it is then, and queues one
+ * reminders due by now (src/store/tables/reminders/), reads each task as it is then, and queues one
  * outbox DM per reminder (key `remind:<id>`, unique per team and person), so the outbox worker
  * sends it exactly once — across restarts (the row and the reminder are in the database) and
  * instances (the outbox's claims; a reminder two instances queue at once is still one row) —
@@ -11,8 +11,7 @@ import type { Logger } from '@slack/bolt';
 import { errMessage } from '../../error-message.js';
 import type { LongLivedPart } from '../../long-lived-part.js';
 import { Periodic } from '../../periodic.js';
-import type { Store } from '../../store/index.js';
-import type { Reminder } from '../../store/reminders.js';
+import type { Reminder, Store } from '../../store/index.js';
 import type { WorkClient } from '../../workapi/client.js';
 import { reminderMessage } from './message.js';
 

@@ -18,7 +18,7 @@ import { z } from 'zod';
 import type { SeenEntry } from '../../activity/seen.js';
 import { errMessage } from '../../error-message.js';
 import type { ConnectionInfo, Store } from '../../store/index.js';
-import { CREATOR_SKIPPED, type NewOutboxRow } from '../../store/outbox.js';
+import { CREATOR_SKIPPED, type NewOutboxRow } from '../../store/index.js';
 import { describeIssue, responses } from '../../workapi/contract.js';
 import { verifyEventSignature } from '../../workapi/event-signature.js';
 import { parseStorableJson } from '../../workapi/storable.js';

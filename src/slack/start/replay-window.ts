@@ -14,7 +14,7 @@
 import type { Logger } from '@slack/bolt';
 import { errMessage } from '../../error-message.js';
 import { type RareLog, rareLog } from '../../rare-log.js';
-import type { SeenRequestsStore } from '../../store/seen-requests.js';
+import type { SeenRequestsStore } from '../../store/index.js';
 
 /** Keys this front claims (others, e.g. workflow steps' `fn:`, are not its business). */
 const PREFIXES = ['sig:', 'event:'];

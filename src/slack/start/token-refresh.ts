@@ -6,7 +6,7 @@
  *
  * So `authorize` is single-flight per installation: calls that arrive while one runs share its
  * answer. Across instances on one database, an instance about to refresh takes the lease
- * `token-refresh:<installation>` first (src/store/leases.ts); one that finds it held waits
+ * `token-refresh:<installation>` first (src/store/tables/leases/); one that finds it held waits
  * for the holder's refreshed installation to be saved and then authorizes with it.
  */
 import type { Logger } from '@slack/bolt';

@@ -4,7 +4,7 @@
  * task index; when it knows nothing yet, the projects concerned are listed first (once per
  * few minutes, through the refresh) and the look-up is tried again.
  */
-import type { IndexedTask } from '../../store/task-index.js';
+import type { IndexedTask } from '../../store/index.js';
 import type { WorkContext } from '../context/work-context.js';
 import { decodeSlackEntities, esc } from '../format/text.js';
 import { findProject } from '../projects/find-project.js';

@@ -9,7 +9,7 @@
 import type { App } from '@slack/bolt';
 import type { ExternalSelect, Option } from '@slack/types';
 import { z } from 'zod';
-import type { IndexedTask } from '../../store/task-index.js';
+import type { IndexedTask } from '../../store/index.js';
 import type { WorklinkDeps } from '../context/deps.js';
 import { cut } from '../format/text.js';
 import { ACTION } from '../ui/block-ids.js';

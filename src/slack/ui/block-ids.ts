@@ -40,7 +40,7 @@ export const ACTION = {
   /** App Home's "My tasks" paging; value = the page (0-based); ids get ":prev" / ":next". */
   homeMinePage: 'home_mine_page',
   homeNewProject: 'home_new_project',
-  /** App Home's notification checkboxes; option value = the kind (store/notify-settings.ts). */
+  /** App Home's notification checkboxes; option value = the kind (store/tables/notify-settings/). */
   homeNotify: 'home_notify',
   /** `/work remind`'s Cancel; value = the reminder's id. */
   reminderCancel: 'reminder_cancel',

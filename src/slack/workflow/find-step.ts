@@ -5,7 +5,7 @@
  * workflow can go on (or branch) instead of failing. A project that does not exist, or a
  * service failure, still fails the step.
  */
-import type { IndexedTask } from '../../store/task-index.js';
+import type { IndexedTask } from '../../store/index.js';
 import { isWorkApiError } from '../../workapi/client.js';
 import type { WorkContext } from '../context/work-context.js';
 import { indexedStatusName, statusWords } from '../format/status-words.js';

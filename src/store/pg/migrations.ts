@@ -208,7 +208,7 @@ export const pgMigrations: readonly string[] = [
           AND strpos(NEW.task_id, ':') = 0)
     EXECUTE FUNCTION task_messages_from_outbox();
   `,
-  // 2: SQLite's migration 10 — channel feeds and what each posted (src/store/channel-feeds.ts).
+  // 2: SQLite's migration 10 — channel feeds and what each posted (src/store/tables/channel-feeds/).
   // `seq` keeps the order rows were claimed in (SQLite's rowid).
   `
   CREATE TABLE channel_feeds (
@@ -235,8 +235,8 @@ export const pgMigrations: readonly string[] = [
   CREATE INDEX feed_posts_message ON feed_posts (team_id, channel_id, ts);
   `,
   // 3: SQLite's 11 — several instances on one database: who holds an outbox row's lease,
-  // leases on periodic work, and the DM pace every instance keeps (src/store/leases.ts,
-  // src/store/pace.ts).
+  // leases on periodic work, and the DM pace every instance keeps (src/store/tables/leases/,
+  // src/store/tables/pace/).
   `
   ALTER TABLE notify_outbox ADD COLUMN claimed_by TEXT;
 

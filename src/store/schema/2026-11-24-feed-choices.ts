@@ -2,7 +2,7 @@
  * Each channel feed chooses what it hears (`/work feed on [created] [done] [comments]
  * [assigned] [changes] [priority:high+] [group:…] [assignee:@…] [label:…]`): the kinds of
  * activity, a comma-separated list (default: created, done, comments — also for feeds made
- * before), and the filters as a JSON object (src/store/channel-feeds.ts, FeedFilters).
+ * before), and the filters as a JSON object (src/store/tables/channel-feeds/, FeedFilters).
  */
 import type { SchemaChange } from './schema-change.js';
 

@@ -1,5 +1,5 @@
 /**
- * The task index searches the words src/store/words.ts makes (one normaliser for both
+ * The task index searches the words src/store/tables/task-index/words.ts makes (one normaliser for both
  * engines), not each engine's own reading of the name: SQLite's FTS5 table now indexes a
  * `words` column of task_index (tokens split on spaces only, dots kept: "1.2.3"), and
  * PostgreSQL's `words` tsvector is built from the same words as they are. Existing rows get

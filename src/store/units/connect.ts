@@ -2,8 +2,8 @@
  * Connecting a team and linking a channel to a project, written once for both engines over
  * a transaction (tx.ts).
  */
-import type { ChannelProject } from '../channel-projects.js';
-import type { Connection, ConnectionInfo } from '../connections.js';
+import type { ChannelProject } from '../tables/channel-projects/contract.js';
+import type { Connection, ConnectionInfo } from '../tables/connections/contract.js';
 import { forgetTeam } from './forget-team.js';
 import type { Tx } from './tx.js';
 

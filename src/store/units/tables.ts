@@ -3,27 +3,28 @@
  * inside its transaction. Each engine builds one of these per connection (SQLite: once; on
  * PostgreSQL: over the pool, and again over each transaction).
  */
-import type { ChannelFeedsStore } from '../channel-feeds.js';
-import type { ChannelProjectsStore } from '../channel-projects.js';
-import type { ConnectionsStore } from '../connections.js';
-import type { HeldDmsStore } from '../held-dms.js';
-import type { InstallationsStore } from '../installations.js';
-import type { KnownProjectsStore } from '../known-projects.js';
-import type { LeasesStore } from '../leases.js';
-import type { LookupCacheStore } from '../lookup-cache.js';
-import type { NotifySettingsStore } from '../notify-settings.js';
-import type { OutboxStore, SeenEventsStore } from '../outbox.js';
-import type { PaceStore } from '../pace.js';
-import type { PersonalKeysStore } from '../personal-keys.js';
-import type { RemindersStore } from '../reminders.js';
-import type { SeenRequestsStore } from '../seen-requests.js';
-import type { TaskCreatorsStore } from '../task-creators.js';
-import type { TaskIndexStore } from '../task-index.js';
-import type { TaskMessagesStore } from '../task-messages.js';
-import type { TeamSettingsStore } from '../team-settings.js';
-import type { UnfurlSettingsStore } from '../unfurl-settings.js';
-import type { UserLinksStore } from '../user-links.js';
-import type { WatchStateStore } from '../watch-state.js';
+import type { ChannelFeedsStore } from '../tables/channel-feeds/contract.js';
+import type { ChannelProjectsStore } from '../tables/channel-projects/contract.js';
+import type { ConnectionsStore } from '../tables/connections/contract.js';
+import type { HeldDmsStore } from '../tables/held-dms/contract.js';
+import type { InstallationsStore } from '../tables/installations/contract.js';
+import type { KnownProjectsStore } from '../tables/known-projects/contract.js';
+import type { LeasesStore } from '../tables/leases/contract.js';
+import type { LookupCacheStore } from '../tables/lookup-cache/contract.js';
+import type { NotifySettingsStore } from '../tables/notify-settings/contract.js';
+import type { OutboxStore } from '../tables/outbox/contract.js';
+import type { PaceStore } from '../tables/pace/contract.js';
+import type { PersonalKeysStore } from '../tables/personal-keys/contract.js';
+import type { RemindersStore } from '../tables/reminders/contract.js';
+import type { SeenEventsStore } from '../tables/seen-events/contract.js';
+import type { SeenRequestsStore } from '../tables/seen-requests/contract.js';
+import type { TaskCreatorsStore } from '../tables/task-creators/contract.js';
+import type { TaskIndexStore } from '../tables/task-index/contract.js';
+import type { TaskMessagesStore } from '../tables/task-messages/contract.js';
+import type { TeamSettingsStore } from '../tables/team-settings/contract.js';
+import type { UnfurlSettingsStore } from '../tables/unfurl-settings/contract.js';
+import type { UserLinksStore } from '../tables/user-links/contract.js';
+import type { WatchStateStore } from '../tables/watch-state/contract.js';
 
 export interface Tables {
   readonly connections: ConnectionsStore;

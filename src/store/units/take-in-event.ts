@@ -1,6 +1,6 @@
 /** Taking in a service event once, written once for both engines over a transaction (tx.ts). */
-import type { ConnectionInfo } from '../connections.js';
-import type { NewOutboxRow } from '../outbox.js';
+import type { ConnectionInfo } from '../tables/connections/contract.js';
+import type { NewOutboxRow } from '../tables/outbox/contract.js';
 import type { Tx } from './tx.js';
 
 /** A service event whose DMs are queued at most once (takeInEvent). */

@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACTION } from '../../../src/slack/ui/block-ids.js';
-import { FEED_EVENTS } from '../../../src/store/channel-feeds.js';
+import { FEED_EVENTS } from '../../../src/store/index.js';
 import { findTask, serviceView, shown } from '../tasks/helpers.js';
 import { replyTs, useFeedHarness } from './feed-harness.js';
 

@@ -5,7 +5,7 @@
  * card's thread once. The first answer seen for a task only marks its comments.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { FEED_EVENTS } from '../../../src/store/channel-feeds.js';
+import { FEED_EVENTS } from '../../../src/store/index.js';
 import { type Harness, startHarness } from '../../support/harness.js';
 import { SureWorkClient } from '../../support/sure-work.js';
 import { findTask, linkChannel } from '../tasks/helpers.js';

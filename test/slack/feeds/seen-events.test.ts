@@ -8,7 +8,7 @@
  * update in place is checked in the first.) A change made from Slack is told once, not again when its event comes.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FEED_EVENTS } from '../../../src/store/channel-feeds.js';
+import { FEED_EVENTS } from '../../../src/store/index.js';
 import { SureWorkClient } from '../../support/sure-work.js';
 import { findTask, shown } from '../tasks/helpers.js';
 import { useFeedHarness } from './feed-harness.js';

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ACTION } from '../../../src/slack/ui/block-ids.js';
-import type { TaskMessage } from '../../../src/store/task-messages.js';
+import type { TaskMessage } from '../../../src/store/index.js';
 import type { RecordedCall } from '../../support/fake-slack.js';
 import { type Harness, startHarness } from '../../support/harness.js';
 import {
@@ -24,7 +24,12 @@ let h: Harness;
 let website: string;
 
 beforeAll(async () => {
-  h = await startHarness({ connect: true });
+  // Live updates paced 50 ms apart after a burst instead of Slack's 1.2 s: the same updates,
+  // sooner (the pace itself: live-updates.test.ts, on a fake clock).
+  h = await startHarness({
+    connect: true,
+    configure: (c) => ({ ...c, waits: { liveUpdateIntervalMs: 50 } }),
+  });
   website = await linkChannel(h, 0);
 });
 afterAll(() => h?.stop());

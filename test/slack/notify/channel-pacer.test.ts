@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ChannelPacer } from '../../../src/slack/notify/channel-pacer.js';
 import { PaceRules } from '../../../src/slack/notify/pacer.js';
-import type { TeamPaceState } from '../../../src/store/pace.js';
+import type { TeamPaceState } from '../../../src/store/index.js';
 
 describe('ChannelPacer', () => {
   it('spaces sends into one channel; other channels and teams are free', () => {

@@ -15,7 +15,7 @@ import {
 } from '../../../src/slack/notify/announce.js';
 import type { Notifications } from '../../../src/slack/notify/notifications.js';
 import { ACTION } from '../../../src/slack/ui/block-ids.js';
-import type { OutboxStore } from '../../../src/store/outbox.js';
+import type { OutboxStore } from '../../../src/store/index.js';
 import type { Task } from '../../../src/workapi/contract.js';
 import { signEvent } from '../../../src/workapi/event-signature.js';
 import type { RecordedCall } from '../../support/fake-slack.js';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PaceRules } from '../../../src/slack/notify/pacer.js';
-import type { TeamPaceState } from '../../../src/store/pace.js';
+import type { TeamPaceState } from '../../../src/store/index.js';
 
 /** Each test's teams' states, made on first use. */
 function teamStates() {

@@ -6,7 +6,7 @@
 import { WebClient } from '@slack/web-api';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { NotifyWorker } from '../../../src/slack/notify/worker.js';
-import type { OutboxStore } from '../../../src/store/outbox.js';
+import type { OutboxStore } from '../../../src/store/index.js';
 import { type FakeSlack, startFakeSlack } from '../../support/fake-slack.js';
 import { waitFor } from '../../support/harness.js';
 import { matchedRow, type TempStore, tempStore, testWorker } from '../../support/notify-rows.js';

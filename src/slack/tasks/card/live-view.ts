@@ -6,7 +6,7 @@
  * assignees and status; once it is done their buttons become Reopen, Details and Open in ….
  */
 import type { Button, KnownBlock } from '@slack/types';
-import type { TaskMessageKind } from '../../../store/task-messages.js';
+import type { TaskMessageKind } from '../../../store/index.js';
 import type { TaskCardData } from '../../context/ports.js';
 import { calendarDate, formatDueDate } from '../../format/date-text.js';
 import { cut, esc } from '../../format/text.js';

@@ -6,7 +6,7 @@
  */
 import type { App, BlockAction } from '@slack/bolt';
 import type { Block, KnownBlock, ModalView } from '@slack/types';
-import type { IndexedTask } from '../../../store/task-index.js';
+import type { IndexedTask } from '../../../store/index.js';
 import type { WorklinkDeps } from '../../context/deps.js';
 import { errMessage } from '../../context/error-replies.js';
 import { cut, esc } from '../../format/text.js';

@@ -69,22 +69,23 @@ export async function loadListPage(
     const u = users.find((x) => x.id === id);
     return { name: u ? userName(u) : id };
   };
-  const rows = await mapLimit(slice, LIST_CONCURRENCY, async (item) => {
+  const reads = await mapLimit(slice, LIST_CONCURRENCY, async (item) => {
     try {
-      const facts = factsFromTask(await ctx.work.getTask(item.taskId));
-      const indexed = await ctx.store.taskIndex.get(ctx.teamId, item.taskId);
-      const known = {
-        number: indexed?.number,
-        statusName: indexedStatusName(indexed, facts.done),
-      };
-      return withOpenIn(
-        ctx,
-        cardDataFrom({ ...facts, ...known }, project, person),
-        facts.projectId,
-      );
+      return { item, facts: factsFromTask(await ctx.work.getTask(item.taskId)) };
     } catch (e) {
       // One unreadable task does not spoil the page.
       ctx.logger.debug(`Task ${item.taskId} of a list page: ${errMessage(e)}`);
+      return { item };
+    }
+  });
+  // What the index knows of the page (numbers, status names), read after the reads wrote
+  // to it, in one query: a look-up per row was 20 per list.
+  const read = reads.flatMap((r) => (r.facts ? [r.item.taskId] : []));
+  const indexed = new Map(
+    (await ctx.store.taskIndex.getMany(ctx.teamId, read)).map((t) => [t.taskId, t]),
+  );
+  const rows = reads.map(({ item, facts }) => {
+    if (!facts) {
       return {
         taskId: item.taskId,
         name: item.taskName ?? item.taskId,
@@ -93,6 +94,9 @@ export async function loadListPage(
         partial: true,
       };
     }
+    const row = indexed.get(item.taskId);
+    const known = { number: row?.number, statusName: indexedStatusName(row, facts.done) };
+    return withOpenIn(ctx, cardDataFrom({ ...facts, ...known }, project, person), facts.projectId);
   });
   const now = ctx.deps.clock?.() ?? Date.now();
   return {

@@ -4,7 +4,7 @@
  * (DESIGN.md), so a task due on the 24th is overdue in Tokyo hours before it is in New York.
  */
 import { TZDate } from '@date-fns/tz';
-import type { IndexedTask } from '../../../store/task-index.js';
+import type { IndexedTask } from '../../../store/index.js';
 
 export type DueGroup = 'overdue' | 'today' | 'week' | 'later' | 'none';
 

@@ -3,7 +3,7 @@
  * (no service read: the reply is quick at any size), ordered by due-date group in the
  * VIEWER's time zone.
  */
-import type { IndexedTask } from '../../../store/task-index.js';
+import type { IndexedTask } from '../../../store/index.js';
 import type { WorkContext } from '../../context/work-context.js';
 import type { WorkLinks } from '../../context/work-links.js';
 import { serviceUserOf } from '../../people/service-user-of.js';

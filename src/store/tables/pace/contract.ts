@@ -1,0 +1,46 @@
+/**
+ * team_pace and channel_pace: how fast each Slack team's DMs may go, and when each DM
+ * channel may take its next message — in the database, so that every instance on it keeps
+ * to ONE team limit and one message a second per channel (two instances must not each spend
+ * the whole limit). The rules live with the worker (src/slack/notify/pacer.ts); here each
+ * change is one transaction over the team's row and the channel's, so two instances'
+ * changes never interleave.
+ */
+
+/** A team's pace as the rules keep it; plain data (stored as JSON). */
+export interface TeamPaceState {
+  /** A 429 that was the team's limit: no send starts before. */
+  pausedUntil?: number;
+  /** The pace learned from the last such 429: sends start `intervalMs` apart. */
+  pace?: { intervalMs: number; nextAt: number; expiresAt: number };
+  /** Sends Slack accepted since the team's sends last started flowing. */
+  run?: { start: number; last: number; count: number };
+  /**
+   * The burst the pace was last learned from: sends that started before `since` (when its
+   * 429 was taken for the team's limit) belong to it, whenever they are answered — an
+   * accepted one adds to what it learned, a refused one only pauses.
+   */
+  burst?: { since: number; start: number; count: number; windowMs: number };
+  /** The last refused send, while it may pair with one in another channel. */
+  refusal?: { channel: string; at: number };
+}
+
+export interface PaceChange<R> {
+  result: R;
+  /** No send of the team starts before this (epoch ms; 0 = not blocked). */
+  blockedUntil: number;
+  /** The channel's next free moment, when it changed. */
+  channelReadyAt?: number;
+}
+
+/** Given the team's state (changed in place) and the channel's next free moment (0: free). */
+export type PaceChanger<R> = (team: TeamPaceState, channelReadyAt: number) => PaceChange<R>;
+
+export interface PaceStore {
+  /** Reads, changes and writes back a team's pace (and a channel's) in one transaction. */
+  change<R>(teamId: string, channel: string | undefined, fn: PaceChanger<R>): Promise<R>;
+  /** Teams whose sends may not start at `now`, with when they may. */
+  blocked(now: number): Promise<{ teamId: string; until: number }[]>;
+  /** Forgets channels free for a minute and teams idle for an hour; returns how many. */
+  sweep(now: number): Promise<number>;
+}

@@ -1,0 +1,59 @@
+/** pace on SQLite: the table store over better-sqlite3 (what it holds: contract.ts). */
+import type Database from 'better-sqlite3';
+import type { Sync } from '../../sqlite/async-over-sync.js';
+import type { PaceChanger, PaceStore, TeamPaceState } from './contract.js';
+
+const CHANNEL_KEEP_MS = 60_000;
+
+const TEAM_KEEP_MS = 3_600_000;
+
+export function paceStore(db: Database.Database): Sync<PaceStore> {
+  const team = db.prepare<[string], { state: string }>(
+    'SELECT state FROM team_pace WHERE team_id = ?',
+  );
+  const channel = db.prepare<[string, string], { ready_at: number }>(
+    'SELECT ready_at FROM channel_pace WHERE team_id = ? AND channel = ?',
+  );
+  const putTeam = db.prepare(
+    `INSERT INTO team_pace (team_id, state, blocked_until) VALUES (?, ?, ?)
+     ON CONFLICT (team_id) DO UPDATE SET state = excluded.state,
+       blocked_until = excluded.blocked_until`,
+  );
+  const putChannel = db.prepare(
+    `INSERT INTO channel_pace (team_id, channel, ready_at) VALUES (?, ?, ?)
+     ON CONFLICT (team_id, channel) DO UPDATE SET ready_at = excluded.ready_at`,
+  );
+  const blocked = db.prepare<[number], { teamId: string; until: number }>(
+    'SELECT team_id AS teamId, blocked_until AS until FROM team_pace WHERE blocked_until > ?',
+  );
+  const sweepChannels = db.prepare('DELETE FROM channel_pace WHERE ready_at < ?');
+  const sweepTeams = db.prepare(
+    `DELETE FROM team_pace WHERE blocked_until < ?
+        AND COALESCE(json_extract(state, '$.run.last'), 0) < ?`,
+  );
+
+  const change = db.transaction(
+    <R>(teamId: string, channelId: string | undefined, fn: PaceChanger<R>): R => {
+      const before = team.get(teamId)?.state ?? '{}';
+      const state = JSON.parse(before) as TeamPaceState;
+      const readyAt = channelId ? (channel.get(teamId, channelId)?.ready_at ?? 0) : 0;
+      const out = fn(state, readyAt);
+      const after = JSON.stringify(state);
+      // An unpaced team's send changes nothing of the team: no write.
+      // Whole milliseconds: a learned pace spaces sends by fractions of one.
+      if (after !== before) putTeam.run(teamId, after, Math.ceil(out.blockedUntil));
+      const channelAt = Math.ceil(out.channelReadyAt ?? readyAt);
+      if (channelId && channelAt !== readyAt) putChannel.run(teamId, channelId, channelAt);
+      return out.result;
+    },
+  );
+
+  return {
+    change: <R>(teamId: string, channelId: string | undefined, fn: PaceChanger<R>) =>
+      change(teamId, channelId, fn) as R,
+    blocked: (now) => blocked.all(now),
+    sweep: (now) =>
+      sweepChannels.run(now - CHANNEL_KEEP_MS).changes +
+      sweepTeams.run(now - TEAM_KEEP_MS, now - TEAM_KEEP_MS).changes,
+  };
+}

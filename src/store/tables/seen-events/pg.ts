@@ -1,0 +1,16 @@
+/** seen-events on PostgreSQL (what it holds: contract.ts). */
+
+import type { Sql } from '../../pg/db.js';
+import type { SeenEventsStore } from './contract.js';
+
+export function pgSeenEventsStore(sql: Sql): SeenEventsStore {
+  return {
+    markSeen: async (eventId, now = Date.now()) =>
+      (await sql.run(
+        'INSERT INTO notify_seen_events (event_id, seen_at) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+        [eventId, now],
+      )) === 1,
+    prune: (olderThanMs, now = Date.now()) =>
+      sql.run('DELETE FROM notify_seen_events WHERE seen_at < $1', [now - olderThanMs]),
+  };
+}
