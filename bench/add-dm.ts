@@ -10,7 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import { insertProject } from '../src/service/projects.js';
-import { createTask } from '../src/service/tasks.js';
+import { createTask } from '../src/service/task-create.js';
 import { startHarness } from '../test/support/harness.js';
 import { dmCalls } from '../test/support/notify-slack.js';
 

@@ -27,7 +27,7 @@ import { Pool } from 'undici';
 import { openDatabase } from '../src/service/db.js';
 import { type SeedResult, seedDemoWorkspace, startService } from '../src/service/index.js';
 import { insertProject } from '../src/service/projects.js';
-import { createTask } from '../src/service/tasks.js';
+import { createTask } from '../src/service/task-create.js';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
 const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 5) * 1000;

@@ -78,6 +78,12 @@ export interface AppConfig {
    */
   workPollSeconds?: number;
   /**
+   * DM_BURST_SECONDS (default 60; 0 = off): past the first few DMs to one person within this
+   * many seconds, the rest go out as one message at its end (notify/dm-gate.ts). Undefined
+   * (a configuration not read from the environment) is off.
+   */
+  dmBurstSeconds?: number;
+  /**
    * WORK_INDEX_READS_PER_MINUTE: the task index refresh's service reads a minute per workspace;
    * undefined = the default in sync/task-index-refresh.ts (40).
    */
@@ -100,6 +106,10 @@ export interface Waits {
   submitBudgetMs?: number;
   /** Between looks for a create the service did not confirm (tasks/form/follow-up.ts, 2 s). */
   unconfirmedLookMs?: number;
+  /** Between a team's live-message updates after a burst (live/live-updates.ts, 1.2 s). */
+  liveUpdateIntervalMs?: number;
+  /** Between DMs into one channel (notify/channel-pacer.ts, 1.05 s: Slack's 1 a second). */
+  dmChannelIntervalMs?: number;
 }
 
 /** A wrong or partial setting. `message` is one sentence that names the variable. */
@@ -133,6 +143,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     workEventsSecret: get('WORK_EVENTS_SECRET'),
     workMaxResponseBytes: byteCount('WORK_MAX_RESPONSE_BYTES', get('WORK_MAX_RESPONSE_BYTES')),
     workPollSeconds: pollSeconds(get('WORK_POLL_SECONDS')),
+    dmBurstSeconds: burstSeconds(get('DM_BURST_SECONDS')),
     workIndexReadsPerMinute: readsPerMinute(get('WORK_INDEX_READS_PER_MINUTE')),
     links: linkSettings(get, (sentence) => new ConfigError(sentence)),
     logLevel: logLevel(get('LOG_LEVEL')),
@@ -299,6 +310,18 @@ function pollSeconds(value: string | undefined): number {
   if (!/^\d+$/.test(value) || n > 86_400) {
     throw new ConfigError(
       `WORK_POLL_SECONDS must be a whole number of seconds from 0 (off) to 86400, not "${value}".`,
+    );
+  }
+  return n;
+}
+
+/** Whole seconds from 0 (off) to an hour; default 60. */
+function burstSeconds(value: string | undefined): number {
+  if (value === undefined) return 60;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 3600) {
+    throw new ConfigError(
+      `DM_BURST_SECONDS must be a whole number of seconds from 0 (off) to 3600, not "${value}".`,
     );
   }
   return n;

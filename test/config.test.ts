@@ -35,7 +35,18 @@ describe('modes', () => {
       workEventsSecret: undefined,
       logLevel: 'info',
       workPollSeconds: 60,
+      dmBurstSeconds: 60,
     });
+  });
+
+  it('reads DM_BURST_SECONDS: 0 turns grouping off; anything else odd is one sentence', () => {
+    expect(loadConfig({ DM_BURST_SECONDS: '0' }).dmBurstSeconds).toBe(0);
+    expect(loadConfig({ DM_BURST_SECONDS: '30' }).dmBurstSeconds).toBe(30);
+    for (const bad of ['-1', '2.5', 'soon', '7200']) {
+      expect(() => loadConfig({ DM_BURST_SECONDS: bad })).toThrow(
+        `DM_BURST_SECONDS must be a whole number of seconds from 0 (off) to 3600, not "${bad}".`,
+      );
+    }
   });
 
   it('reads WORK_POLL_SECONDS: 0 turns the watcher off; anything else odd is one sentence', () => {

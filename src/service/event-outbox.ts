@@ -1,4 +1,5 @@
 import { type Db, sql } from './db.js';
+import { JsonText } from './json-text.js';
 import { newId } from './new-ids.js';
 import { nowIso } from './time.js';
 
@@ -13,7 +14,10 @@ export interface EventEnvelope {
 
 /**
  * Appends an event to the outbox. Call inside the transaction that makes the change, so the
- * event exists exactly when the change does.
+ * event exists exactly when the change does. The payload is the envelope's fields, then
+ * `data`'s: each as JSON, except a JsonText (a Task that SQLite built as JSON), which is
+ * spliced in as it is rather than parsed only to be serialised again. Undefined values are
+ * left out, as JSON.stringify leaves them out.
  */
 export function recordEvent(
   db: Db,
@@ -23,16 +27,16 @@ export function recordEvent(
   data: Record<string, unknown>,
 ): string {
   const envelope: EventEnvelope = { id: newId(), type, createdAt: nowIso(), workspaceId, actorId };
+  let payload = JSON.stringify(envelope).slice(0, -1);
+  for (const [key, value] of Object.entries(data)) {
+    if (value === undefined) continue;
+    const json = value instanceof JsonText ? value.text.toString() : JSON.stringify(value);
+    payload += `,${JSON.stringify(key)}:${json}`;
+  }
   sql(
     db,
     `INSERT INTO events (id, type, workspace_id, payload, created_at) VALUES (?, ?, ?, ?, ?)`,
-  ).run(
-    envelope.id,
-    type,
-    workspaceId,
-    JSON.stringify({ ...envelope, ...data }),
-    envelope.createdAt,
-  );
+  ).run(envelope.id, type, workspaceId, `${payload}}`, envelope.createdAt);
   return envelope.id;
 }
 

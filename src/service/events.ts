@@ -87,6 +87,12 @@ export class EventDelivery {
 
   private async loop(): Promise<void> {
     while (!this.closed) {
+      if (this.db.inTransaction) {
+        // A shared transaction of the server's (group-commit.ts) is open: what it holds is
+        // not committed yet. It commits at the end of this turn.
+        await new Promise((resolve) => setImmediate(resolve));
+        continue;
+      }
       const subscriber = this.subscriber;
       const event = subscriber ? oldestUndelivered(this.db) : undefined;
       if (!subscriber || !event) {

@@ -12,7 +12,10 @@ import {
   projectDetails,
   updateProject,
 } from './projects.js';
-import { createTask, getTaskJson, listTasksJson, postComment, updateTask } from './tasks.js';
+import { createTaskJson } from './task-create.js';
+import { listTasksJson } from './task-list.js';
+import { getTaskJson } from './task-reads.js';
+import { postComment, updateTask } from './task-update.js';
 import { listUsers } from './users.js';
 import type { Caller } from './workspaces.js';
 
@@ -47,13 +50,13 @@ export const handlers: Handlers = {
     createdBy: caller.userId,
   }),
   createTask: (ctx, { body }) => {
-    const task = createTask(ctx.db, ctx.caller, body);
+    const task = createTaskJson(ctx.db, ctx.caller, body);
     ctx.eventRecorded();
-    return task;
+    return new JsonText(task);
   },
   listTasks: ({ db, caller }, { query }) => {
-    const { json, total } = listTasksJson(db, caller, query);
-    return new JsonText(json, total === undefined ? undefined : { 'x-total-count': String(total) });
+    const { body, total } = listTasksJson(db, caller, query);
+    return new JsonText(body, total === undefined ? undefined : { 'x-total-count': String(total) });
   },
   getTask: ({ db, caller }, { params }) => new JsonText(getTaskJson(db, caller, params.taskId)),
   // Both record an event (task.updated when something changed, task.commented).

@@ -5,6 +5,7 @@
 import type { AddressInfo } from 'node:net';
 import { type Db, openDatabase } from './db.js';
 import { EventDelivery, type EventsSubscriber, type Logger } from './events.js';
+import { GroupCommit } from './group-commit.js';
 import { buildServer } from './server.js';
 import { type Caller, revokeApiKey } from './workspaces.js';
 
@@ -55,7 +56,7 @@ export async function startService(options: ServiceOptions): Promise<ServiceHand
   const knownKeys = new Map<string, Caller>();
   const app = buildServer({
     db,
-    onEvent: () => events.notify(),
+    commits: new GroupCommit(db, () => events.notify()),
     logger: options.logger,
     knownKeys,
   });

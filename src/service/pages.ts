@@ -18,6 +18,7 @@ import {
 } from '../workapi/page-links.js';
 import { taskComments } from './activity.js';
 import { type Db, sql } from './db.js';
+import type { GroupCommit } from './group-commit.js';
 import { listStatuses } from './statuses.js';
 import { usersByIds } from './users.js';
 
@@ -173,40 +174,53 @@ function projectPage(
 }
 
 /** Adds `GET /pages/task/:taskId` and `GET /pages/project/:projectId` (no apiKey header). */
-export function registerPages(app: FastifyInstance, db: Db): void {
+export function registerPages(app: FastifyInstance, db: Db, commits: GroupCommit): void {
   const route = (kind: PageKind) =>
     app.get<{ Params: { id: string }; Querystring: { sig?: unknown } }>(
       `${PAGES_PREFIX}/${kind}/:id`,
       (request, reply) => {
         const { id } = request.params;
         const sig = typeof request.query.sig === 'string' ? request.query.sig : '';
-        const found =
-          kind === 'task'
-            ? sql<TaskPageRow>(
-                db,
-                `SELECT t.id, t.project_id, p.name AS project_name, p.workspace_id, t.task_number,
-                        t.name, t.description, t.status_id, t.complete, t.priority, t.due_date,
-                        t.created_by
-                   FROM tasks t JOIN projects p ON p.id = t.project_id WHERE t.id = ?`,
-              ).get(id)
-            : sql<{ id: string; name: string; workspace_id: string }>(
-                db,
-                'SELECT id, name, workspace_id FROM projects WHERE id = ?',
-              ).get(id);
-        if (!found) return send(reply, 404, NOT_FOUND);
-        const hashes = keyHashes(db, found.workspace_id);
-        if (!sig || !pageSignatureValid(hashes, kind, id, sig)) {
-          return send(reply, 404, NOT_FOUND);
-        }
-        // Links within the page are signed with the key that signed this one.
-        const signer = hashes.find((h) => pageSignature(h, kind, id) === sig) ?? '';
-        const link = (k: PageKind, target: string) =>
-          `${PAGES_PREFIX}/${k}/${encodeURIComponent(target)}?sig=${pageSignature(signer, k, target)}`;
-        const body =
-          kind === 'task' ? taskPage(db, found as TaskPageRow, link) : projectPage(db, found, link);
-        return send(reply, 200, body);
+        // After the commit of a shared transaction (group-commit.ts): only committed state.
+        commits.whenCommitted(
+          () => {
+            const answer = pageAnswer(db, kind, id, sig);
+            send(reply, answer ? 200 : 404, answer ?? NOT_FOUND);
+          },
+          (e) => reply.send(e),
+        );
       },
     );
   route('task');
   route('project');
+}
+
+/** The page's HTML, or undefined for an unknown id or a wrong signature (the same 404). */
+function pageAnswer(db: Db, kind: PageKind, id: string, sig: string): string | undefined {
+  const task =
+    kind === 'task'
+      ? sql<TaskPageRow>(
+          db,
+          `SELECT t.id, t.project_id, p.name AS project_name, p.workspace_id, t.task_number,
+                  t.name, t.description, t.status_id, t.complete, t.priority, t.due_date,
+                  t.created_by
+             FROM tasks t JOIN projects p ON p.id = t.project_id WHERE t.id = ?`,
+        ).get(id)
+      : undefined;
+  const found =
+    task ??
+    (kind === 'project'
+      ? sql<{ id: string; name: string; workspace_id: string }>(
+          db,
+          'SELECT id, name, workspace_id FROM projects WHERE id = ?',
+        ).get(id)
+      : undefined);
+  if (!found) return undefined;
+  const hashes = keyHashes(db, found.workspace_id);
+  if (!sig || !pageSignatureValid(hashes, kind, id, sig)) return undefined;
+  // Links within the page are signed with the key that signed this one.
+  const signer = hashes.find((h) => pageSignature(h, kind, id) === sig) ?? '';
+  const link = (k: PageKind, target: string) =>
+    `${PAGES_PREFIX}/${k}/${encodeURIComponent(target)}?sig=${pageSignature(signer, k, target)}`;
+  return task ? taskPage(db, task, link) : projectPage(db, found, link);
 }

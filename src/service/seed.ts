@@ -2,7 +2,7 @@ import { createCustomer } from './customers.js';
 import { type Db, openDatabase } from './db.js';
 import { groupRows } from './groups.js';
 import { insertProject } from './projects.js';
-import { createTask } from './tasks.js';
+import { createTask } from './task-create.js';
 import { createUser } from './users.js';
 import { type Caller, createApiKey, createWorkspace } from './workspaces.js';
 

@@ -20,6 +20,7 @@ import { PAGES_PREFIX } from '../workapi/page-links.js';
 import type { Db } from './db.js';
 import { isServiceError, ServiceError } from './errors.js';
 import type { Logger } from './events.js';
+import type { GroupCommit } from './group-commit.js';
 import { extensionHandlers, type Handlers, handlers, type Input } from './handlers.js';
 import { JsonText } from './json-text.js';
 import { registerPages } from './pages.js';
@@ -29,8 +30,8 @@ const BODY_LIMIT = 1024 * 1024;
 
 export interface ServerOptions {
   db: Db;
-  /** Called after a request committed an event (wakes the delivery worker). */
-  onEvent?: () => void;
+  /** The shared transaction writes run in; it wakes the delivery worker after events. */
+  commits: GroupCommit;
   logger?: Logger;
   /** Known keys → caller (the auth cache); given, so a revoked key can be dropped from it. */
   knownKeys?: Map<string, Caller>;
@@ -44,7 +45,7 @@ export interface ServerOptions {
  */
 export function buildServer({
   db,
-  onEvent,
+  commits,
   logger,
   knownKeys = new Map<string, Caller>(),
 }: ServerOptions): FastifyInstance {
@@ -115,7 +116,12 @@ export function buildServer({
     done();
   });
 
-  const eventRecorded = () => onEvent?.();
+  const eventRecorded = () => commits.eventRecorded();
+  const ctx = (request: FastifyRequest) => ({
+    db,
+    caller: (request as AuthedRequest).workCaller as Caller,
+    eventRecorded,
+  });
   const route = <N extends OperationName>(prefix: string, name: N) => {
     const op: Operation = operations[name];
     const params = z.strictObject(Object.fromEntries(op.params.map((p) => [p, pathId])));
@@ -130,8 +136,7 @@ export function buildServer({
           query: op.query ? parse(op.query, request.query) : undefined,
           body: op.body ? parse(op.body, request.body) : undefined,
         } as Input<N>;
-        const caller = (request as AuthedRequest).workCaller as Caller;
-        send(reply, op, handler({ db, caller, eventRecorded }, input));
+        answer(commits, reply, op, () => handler(ctx(request), input));
       },
     });
   };
@@ -150,13 +155,12 @@ export function buildServer({
       url: BASE_PREFIX + op.path,
       handler: (request: FastifyRequest, reply: FastifyReply) => {
         const input = { params: checkParams(op, params, request.params) };
-        const caller = (request as AuthedRequest).workCaller as Caller;
-        send(reply, op, extensionHandlers[name]({ db, caller, eventRecorded }, input));
+        answer(commits, reply, op, () => extensionHandlers[name](ctx(request), input));
       },
     });
   }
 
-  registerPages(app, db);
+  registerPages(app, db, commits);
 
   app.setNotFoundHandler((request, reply) => {
     reply
@@ -197,6 +201,21 @@ const FRAMEWORK_ERRORS: Record<string, { status: number; message: string }> = {
 };
 
 type AuthedRequest = FastifyRequest & { workCaller: Caller | null };
+
+/**
+ * Runs an operation's handler and sends its result. A write runs in the turn's shared
+ * transaction and answers after its commit; a read runs once no shared transaction is open
+ * (group-commit.ts). A failure goes to the error handler.
+ */
+function answer(commits: GroupCommit, reply: FastifyReply, op: Operation, run: () => unknown) {
+  const fail = (e: unknown) => reply.send(e);
+  if (op.method === 'GET') {
+    commits.whenCommitted(() => send(reply, op, run()), fail);
+  } else {
+    const result = commits.write(run);
+    commits.whenCommitted(() => send(reply, op, result), fail);
+  }
+}
 
 /** A handler's result as the answer: JSON text as is, an object as JSON, 204 with nothing. */
 function send(reply: FastifyReply, op: Operation, result: unknown): void {

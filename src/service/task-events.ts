@@ -1,6 +1,6 @@
 /**
  * The embedded service's `task.updated` and `task.commented` events (docs/events.md), beside
- * `task.created` (tasks.ts). Each is recorded inside the transaction that makes the change
+ * `task.created` (task-create.ts). Each is recorded inside the transaction that makes the change
  * (event-outbox.ts), so it exists exactly when the change does, and is delivered signed and
  * in order by events.ts. The hosted service sends none of them; Worklink then finds changes
  * by reading (src/sync).
@@ -10,9 +10,9 @@
  * added and removed ids). An update that changes nothing records no event.
  * task.commented: `{task, comment: {commentId, content, createdBy, createdTime}, actor}`.
  */
-import type { Task } from '../workapi/contract.js';
 import type { Db } from './db.js';
 import { recordEvent } from './event-outbox.js';
+import type { JsonText } from './json-text.js';
 import { findStatus } from './statuses.js';
 import { usersByIds } from './users.js';
 import type { Caller } from './workspaces.js';
@@ -81,7 +81,8 @@ export function taskChanges(
 export function recordTaskUpdated(
   db: Db,
   caller: Caller,
-  task: Task,
+  /** The Task answer after the change, as SQLite built it. */
+  task: JsonText,
   changes: TaskChanges,
 ): string | undefined {
   if (Object.keys(changes).length === 0) return undefined;
@@ -98,7 +99,8 @@ export function recordTaskUpdated(
 export function recordTaskCommented(
   db: Db,
   caller: Caller,
-  task: Task,
+  /** The Task answer, as SQLite built it. */
+  task: JsonText,
   comment: { commentId: string; content: string; createdTime: string },
 ): string {
   return recordEvent(db, 'task.commented', caller.workspaceId, caller.userId, {

@@ -7,7 +7,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../src/service/db.js';
 import { seedDemoWorkspace } from '../../src/service/index.js';
-import { createTask, listTasksJson } from '../../src/service/tasks.js';
+import { createTask } from '../../src/service/task-create.js';
+import { listTasksJson } from '../../src/service/task-list.js';
 import { type Caller, findCaller } from '../../src/service/workspaces.js';
 import { raw, startTestService, type TestService } from './support.js';
 
@@ -43,13 +44,16 @@ function truthOf(projectId: string, query: Record<string, string>) {
   const fresh = openDatabase(t.dbPath);
   try {
     const caller = findCaller(fresh, t.seed.apiKey) as Caller;
-    const { json, total } = listTasksJson(fresh, caller, {
+    const { body, total } = listTasksJson(fresh, caller, {
       projectId,
       complete: query.complete as 'true' | 'false' | undefined,
       limit: query.limit === undefined ? undefined : Number(query.limit),
       offset: query.offset === undefined ? undefined : Number(query.offset),
     });
-    return { json: JSON.parse(json) as unknown, total: total === undefined ? null : String(total) };
+    return {
+      json: JSON.parse(body.toString()) as unknown,
+      total: total === undefined ? null : String(total),
+    };
   } finally {
     fresh.close();
   }

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/service/db.js';
 import { seedDemoWorkspace } from '../../src/service/index.js';
-import { getTaskJson } from '../../src/service/tasks.js';
+import { getTaskJson } from '../../src/service/task-reads.js';
 import { type Caller, findCaller } from '../../src/service/workspaces.js';
 import { raw, startTestService, type TestService } from './support.js';
 

@@ -3,7 +3,7 @@
  * it was, several as one new row, never twice), and who created each task (first one wins).
  */
 import { describe, expect, it } from 'vitest';
-import { HELD_REASON, SENT_COMBINED } from '../../src/store/index.js';
+import { BURST_REASON, HELD_REASON, SENT_COMBINED, SENT_GROUPED } from '../../src/store/index.js';
 import { matchedRow } from '../support/notify-rows.js';
 import { storeEngines } from '../support/store-engines.js';
 
@@ -102,6 +102,87 @@ for (const engine of storeEngines()) {
       // The other person's DM still waits for their own quiet hours to end.
       expect((await store.outbox.get(b!.id))?.status).toBe('skipped');
       expect(await store.heldDms.nextReleaseAt()).toBe(9_000);
+    });
+
+    it('counts each person’s DMs in a burst window: the first few go, the rest wait for its end', async () => {
+      const store = await open();
+      const rule = { windowMs: 60_000, after: 3 };
+      const count = (user: string, at: number) => store.heldDms.countInBurst('T1', user, at, rule);
+      expect(await count('U1', 1_000)).toBeUndefined();
+      expect(await count('U1', 2_000)).toBeUndefined();
+      expect(await count('U1', 3_000)).toBeUndefined();
+      // The fourth and later in the window: held to its end (its first DM + 60 s).
+      expect(await count('U1', 4_000)).toBe(61_000);
+      expect(await count('U1', 60_999)).toBe(61_000);
+      // Someone else's window is their own.
+      expect(await count('U2', 5_000)).toBeUndefined();
+      // Once the window is over, a new one starts with the next DM.
+      expect(await count('U1', 61_000)).toBeUndefined();
+      expect(await count('U1', 61_500)).toBeUndefined();
+      // Forgetting the team forgets its windows.
+      await store.heldDms.deleteTeam('T1');
+      for (const at of [62_000, 62_001, 62_002]) expect(await count('U1', at)).toBeUndefined();
+      expect(await count('U1', 62_003)).toBe(122_000);
+    });
+
+    it('keeps what a held DM is about, and groups a burst under its own key and reasons', async () => {
+      const store = await open();
+      const rows = await store.outbox.enqueue(
+        [matchedRow('T1', 'U1'), matchedRow('T1', 'U1'), matchedRow('T1', 'U1')],
+        'slack',
+      );
+      for (const [i, row] of rows.entries()) {
+        await store.heldDms.hold({
+          outboxId: row.id,
+          teamId: 'T1',
+          slackUserId: 'U1',
+          releaseAt: 61_000,
+          summary: `line ${i}`,
+          kind: 'assigned',
+          projectName: 'Website relaunch',
+          taskName: `Task ${i}`,
+          cause: 'burst',
+        });
+      }
+      expect((await store.outbox.get(rows[0]!.id))?.lastError).toBe(BURST_REASON);
+      const held = await store.heldDms.heldFor('T1', 'U1');
+      expect(held[2]).toEqual({
+        outboxId: rows[2]!.id,
+        teamId: 'T1',
+        slackUserId: 'U1',
+        releaseAt: 61_000,
+        summary: 'line 2',
+        kind: 'assigned',
+        projectName: 'Website relaunch',
+        taskName: 'Task 2',
+        cause: 'burst',
+      });
+      const combine = (h: readonly { taskName?: string }[]) =>
+        JSON.stringify({ text: h.map((x) => x.taskName).join(', '), blocks: [] });
+      expect(await store.heldDms.release(61_000, combine)).toBe(1);
+      for (const row of rows) {
+        expect(await store.outbox.get(row.id)).toMatchObject({
+          status: 'skipped',
+          lastError: SENT_GROUPED,
+        });
+      }
+      const [grouped] = await store.outbox.forTask('T1', 'burst:61000');
+      expect(grouped).toMatchObject({
+        status: 'pending',
+        slackUserId: 'U1',
+        taskName: '3 notifications sent as one',
+        message: JSON.stringify({ text: 'Task 0, Task 1, Task 2', blocks: [] }),
+      });
+      // A DM held for quiet hours before this change reads as one held for quiet hours.
+      const [old] = await store.outbox.enqueue([matchedRow('T1', 'U2')], 'slack');
+      await store.heldDms.hold({
+        outboxId: old!.id,
+        teamId: 'T1',
+        slackUserId: 'U2',
+        releaseAt: 5,
+        summary: 'old',
+      });
+      expect((await store.heldDms.heldFor('T1', 'U2'))[0]?.cause).toBe('quiet');
     });
 
     it('remembers the first creator of a task, and forgets them with the team', async () => {

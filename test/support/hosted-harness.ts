@@ -47,6 +47,8 @@ export async function startHostedHarness(
         WORK_API_URL: fake.baseUrl,
         WORK_ALT_API_URL: fake.altUrl,
         WORK_POLL_SECONDS: String(options.pollSeconds ?? 0),
+        // Every DM as it comes, as the embedded harness has it (bursts: dm-bursts.test.ts).
+        DM_BURST_SECONDS: '0',
         ...options.env,
       },
       close: () => (options.fake ? Promise.resolve() : fake.close()),

@@ -96,6 +96,9 @@ export async function startScaleFixture(options: ScaleFixtureOptions): Promise<S
       WORK_API_URL: service.baseUrl,
       WORK_ALT_API_URL: service.altUrl,
       WORK_POLL_SECONDS: '0',
+      // One DM per assignee per task is what scale runs count (and time): no grouping of a
+      // person's burst (test/slack/notify/dm-bursts.test.ts covers that).
+      DM_BURST_SECONDS: '0',
       LOG_LEVEL: 'warn',
       ...extra,
     }),

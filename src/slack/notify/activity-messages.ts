@@ -1,12 +1,11 @@
 /**
  * The DMs for what happens to a task after it was made (notify/activity-dms.ts queues them):
  * a comment (quoted, first 300 characters, with Reply and Open), a completion (to the task's
- * creator), and the one message that lists the DMs held during someone's quiet hours.
+ * creator). (Several held DMs go out as one: grouped-message.ts.)
  * Pure; each returns the {text, blocks} an outbox row carries.
  */
 
 import type { KnownBlock } from '@slack/types';
-import type { HeldDm } from '../../store/index.js';
 import { cut, esc } from '../format/text.js';
 import { openButtons } from '../tasks/card/task-card.js';
 import { ACTION } from '../ui/block-ids.js';
@@ -82,31 +81,6 @@ export function completedMessage(about: About): ActivityMessage {
         block_id: 'completed_dm_actions',
         elements: [button(ACTION.taskOpen, 'Details', about.taskId), ...openButtons(about)],
       },
-    ],
-  };
-}
-
-/** Lines a combined message lists (Slack allows 50 blocks; a few are left for the rest). */
-const MAX_LINES = 40;
-
-/** The DMs held during quiet hours, as one message. */
-export function heldMessage(held: readonly Pick<HeldDm, 'summary'>[]): ActivityMessage {
-  const head = `While your quiet hours were on, ${held.length} notifications came in:`;
-  const lines = held.slice(0, MAX_LINES).map((h) => section(`• ${h.summary}`));
-  const more = held.length - MAX_LINES;
-  return {
-    text: head.replace(/:$/, '.'),
-    blocks: [
-      section(`*${head}*`),
-      ...lines,
-      ...(more > 0
-        ? [
-            {
-              type: 'context',
-              elements: [{ type: 'mrkdwn', text: `…and ${more} more.` }],
-            } as KnownBlock,
-          ]
-        : []),
     ],
   };
 }

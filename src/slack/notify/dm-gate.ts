@@ -2,19 +2,22 @@
  * Each person's say over the DMs sent to them, applied by the outbox worker just before a DM
  * goes out (worker.ts `gate`), whichever path queued it (new task, event, watcher, activity,
  * digest): a kind they turned off is skipped; during their quiet hours (in their Slack time
- * zone) the DM is held (store/tables/held-dms/). `QuietRelease`, a long-lived part, releases held
- * DMs when the hours end: one alone as it was, several as one message listing them.
+ * zone) the DM is held (store/tables/held-dms/). Bursts: past the first few DMs to one person in a
+ * short window (60 tasks assigned to them in a minute), the rest are held to the window's
+ * end. `QuietRelease`, a long-lived part, releases held DMs when their time comes: one alone
+ * as it was, several as one message (grouped-message.ts) — nothing is dropped, and the one
+ * message is an outbox row like any other (retried, reconciled).
  */
 import type { Logger } from '@slack/bolt';
 import type { KnownBlock } from '@slack/types';
 import type { LongLivedPart } from '../../long-lived-part.js';
 import { Periodic } from '../../periodic.js';
-import type { NotifyKind, OutboxRow, Store } from '../../store/index.js';
+import type { DmBurstRule, HeldDm, NotifyKind, OutboxRow, Store } from '../../store/index.js';
 import type { SlackUserDirectory } from '../context/slack-users.js';
-import { heldMessage } from './activity-messages.js';
 import { rowMessage } from './assignment-message.js';
+import { groupedMessage } from './grouped-message.js';
 import { parseQuietHours, quietUntil } from './quiet-hours.js';
-import type { GateRow } from './worker.js';
+import type { GateRow } from './worker-options.js';
 
 /** An outbox key's prefix → the setting that governs it (activity-dms.ts makes the keys). */
 const KEY_KINDS: Record<string, NotifyKind> = {
@@ -43,12 +46,33 @@ export interface GateDeps {
   users: SlackUserDirectory;
   /** Epoch ms now (tests: a fake clock). */
   now: () => number;
+  /** DMs to one person past `after` in `windowMs` wait for the window's end; none: no bursts. */
+  burst?: DmBurstRule;
 }
 
 /** Keys whose DMs a person asked for themselves (reminders): no setting, but quiet hours. */
 const QUIET_ONLY = ['remind:'];
 
-export function dmGate({ store, users, now }: GateDeps): GateRow {
+/** DMs to one person that go out as they come in a burst window; the rest are grouped. */
+export const BURST_AFTER = 3;
+
+/** The kinds that come in floods and are grouped; the digest is one message already. */
+const BURST_KINDS: readonly NotifyKind[] = ['assigned', 'comments', 'completed'];
+
+/** What a held DM keeps for the one message it goes out in. */
+function heldOf(row: Parameters<GateRow>[0], kind: NotifyKind | undefined) {
+  return {
+    outboxId: row.id,
+    teamId: row.teamId,
+    slackUserId: row.slackUserId,
+    summary: summaryOf(row),
+    ...(kind ? { kind } : {}),
+    ...(row.projectName ? { projectName: row.projectName } : {}),
+    taskName: row.taskName,
+  } satisfies Omit<HeldDm, 'releaseAt'>;
+}
+
+export function dmGate({ store, users, now, burst }: GateDeps): GateRow {
   return async (row, slack) => {
     const kind = kindOfRow(row.taskId);
     const quietOnly = QUIET_ONLY.some((p) => row.taskId.startsWith(p));
@@ -58,18 +82,22 @@ export function dmGate({ store, users, now }: GateDeps): GateRow {
     }
     const stored = await store.notifySettings.quietHours(row.teamId, row.slackUserId);
     const window = stored ? parseQuietHours(stored) : undefined;
-    if (!window) return { kind: 'send' };
-    const tz = (await users.get(slack, row.teamId, row.slackUserId)).tz || 'UTC';
-    const releaseAt = quietUntil(window, tz, now());
-    if (releaseAt === undefined) return { kind: 'send' };
-    await store.heldDms.hold({
-      outboxId: row.id,
-      teamId: row.teamId,
-      slackUserId: row.slackUserId,
-      releaseAt,
-      summary: summaryOf(row),
-    });
-    return { kind: 'held' };
+    if (window) {
+      const tz = (await users.get(slack, row.teamId, row.slackUserId)).tz || 'UTC';
+      const releaseAt = quietUntil(window, tz, now());
+      if (releaseAt !== undefined) {
+        await store.heldDms.hold({ ...heldOf(row, kind), releaseAt, cause: 'quiet' });
+        return { kind: 'held' };
+      }
+    }
+    if (burst && kind && BURST_KINDS.includes(kind)) {
+      const releaseAt = await store.heldDms.countInBurst(row.teamId, row.slackUserId, now(), burst);
+      if (releaseAt !== undefined) {
+        await store.heldDms.hold({ ...heldOf(row, kind), releaseAt, cause: 'burst' });
+        return { kind: 'held' };
+      }
+    }
+    return { kind: 'send' };
   };
 }
 
@@ -77,7 +105,7 @@ export interface QuietReleaseDeps {
   store: Store;
   logger: Pick<Logger, 'warn'>;
   now: () => number;
-  /** How often held DMs are looked at (default 30 s). */
+  /** How often held DMs are looked at (default 5 s: a burst's message follows its window). */
   intervalMs?: number;
 }
 
@@ -89,7 +117,7 @@ export class QuietRelease implements LongLivedPart {
   constructor(private readonly deps: QuietReleaseDeps) {
     this.rounds = new Periodic({
       name: 'Releasing held DMs',
-      intervalMs: deps.intervalMs ?? 30_000,
+      intervalMs: deps.intervalMs ?? 5_000,
       round: () => this.runOnce(),
       logger: deps.logger,
     });
@@ -106,7 +134,7 @@ export class QuietRelease implements LongLivedPart {
   /** Queues what is due now; returns how many messages were queued. */
   runOnce(): Promise<number> {
     return this.deps.store.heldDms.release(this.deps.now(), (held) =>
-      JSON.stringify(heldMessage(held) satisfies { text: string; blocks: KnownBlock[] }),
+      JSON.stringify(groupedMessage(held) satisfies { text: string; blocks: KnownBlock[] }),
     );
   }
 }

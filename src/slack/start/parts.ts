@@ -26,13 +26,14 @@ import { RouteRegistry } from '../context/routes.js';
 import { ServiceDirectory } from '../context/service-directory.js';
 import { SlackMatcher } from '../context/slack-matcher.js';
 import { SlackUserDirectory } from '../context/slack-users.js';
+import type { TeamReaders } from '../context/team-scope.js';
 import type { WorkUrls } from '../context/work-clients.js';
 import { WorkLinks } from '../context/work-links.js';
 import { DigestScheduler } from '../digest/scheduler.js';
 import { type ChannelFeedsPart, createChannelFeeds } from '../feeds/feeds-part.js';
 import { createLiveMessages, type LiveMessages } from '../live/live-messages.js';
 import { activityDms } from '../notify/activity-dms.js';
-import { dmGate, QuietRelease } from '../notify/dm-gate.js';
+import { BURST_AFTER, dmGate, QuietRelease } from '../notify/dm-gate.js';
 import { createNotifications, type Notifications } from '../notify/notifications.js';
 import { ReminderScheduler } from '../remind/scheduler.js';
 import { seenTelling, teamWorkClients } from './seen-telling.js';
@@ -123,8 +124,11 @@ export function buildParts(input: PartsInput): BuiltParts {
       metrics,
       seenChange: seenTelling(told),
     },
-    // Each person's settings and quiet hours, applied as their DM goes out.
-    { gate: dmGate({ store, users, now }) },
+    {
+      // Each person's settings, quiet hours and bursts, applied as their DM goes out.
+      gate: dmGate({ store, users, now, burst: burstRule(config) }),
+      channelPacing: { intervalMs: config.waits?.dmChannelIntervalMs },
+    },
   );
   const { slackFor } = notifications;
   // Tasks made outside Slack, found by looking (the hosted service sends no events).
@@ -146,22 +150,17 @@ export function buildParts(input: PartsInput): BuiltParts {
   });
   // The watcher's open lists already feed the index; the refresh need not read them too.
   watcher.observe(indexRefresh);
-  const live = createLiveMessages({ store, logger, slackFor, workFor, directory, matcher, links });
+  const readers: TeamReaders = { store, logger, slackFor, workFor, directory, matcher, links };
+  const live = createLiveMessages({ ...readers, intervalMs: config.waits?.liveUpdateIntervalMs });
   told.live = live;
   const feeds = createChannelFeeds({
-    store,
-    logger,
-    slackFor,
-    workFor,
-    directory,
-    matcher,
-    links,
+    ...readers,
     graceMs: () => notifications.tuning.eventGraceMs,
     now,
   });
   activity.on((teamId, a) => feeds.onActivity(teamId, a));
   // Task activity → DMs (assigned, comments, completed), through the outbox.
-  activity.on(activityDms({ store, logger, slackFor, workFor, directory, matcher, links }));
+  activity.on(activityDms(readers));
   const digest = new DigestScheduler({
     store,
     logger,
@@ -232,4 +231,10 @@ export function buildParts(input: PartsInput): BuiltParts {
     seen: seenEntry,
   };
   return { deps, parts, metrics, startOrder };
+}
+
+/** DM_BURST_SECONDS as the gate's rule; none when off. */
+function burstRule(config: AppConfig) {
+  const seconds = config.dmBurstSeconds ?? 0;
+  return seconds > 0 ? { windowMs: seconds * 1000, after: BURST_AFTER } : undefined;
 }

@@ -37,7 +37,10 @@ export function register(app: App, deps: WorklinkDeps): void {
       ));
     const data = await loadMine(ctx, value.user);
     const message = 'problem' in data ? { text: data.problem } : mineMessage(data, value.page);
-    if (args.respond) await args.respond(fitMessage({ replace_original: true, ...message }));
+    // ":open" (a grouped DM's "See all in My tasks") keeps its message; paging replaces the page.
+    const keep = 'action_id' in args.action && args.action.action_id.endsWith(':open');
+    if (args.respond && !keep)
+      await args.respond(fitMessage({ replace_original: true, ...message }));
     else await ctx.reply(message);
   });
 }

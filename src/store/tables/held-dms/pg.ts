@@ -1,14 +1,21 @@
 /**
- * notify_held on PostgreSQL: DMs held during quiet hours (sqlite.ts, statement for
- * statement). Releasing deletes the due rows with RETURNING inside one transaction, so of two
+ * notify_held and notify_bursts on PostgreSQL: DMs held during quiet hours or a burst
+ * (sqlite.ts, statement for statement). Releasing deletes the due rows with RETURNING inside one transaction, so of two
  * instances releasing at once each held DM is released by one of them.
  */
-
 import type { Sql } from '../../pg/db.js';
 import type { OutboxStore } from '../outbox/contract.js';
 import { pgOutboxStore } from '../outbox/pg.js';
-import { HELD_REASON, type HeldDm, type HeldDmsStore, SENT_COMBINED } from './contract.js';
-import { fromRow, type Row } from './rows.js';
+import { type HeldDm, type HeldDmsStore, REASONS } from './contract.js';
+import {
+  burstHold,
+  COUNT_IN_BURST,
+  combinedRow,
+  fromRow,
+  heldParams,
+  INSERT_HELD,
+  type Row,
+} from './rows.js';
 
 const SET_STATUS = `UPDATE notify_outbox SET status = $1, last_error = $2, next_attempt_at = $3,
     claimed_until = NULL, updated_at = $4 WHERE id = $5`;
@@ -19,12 +26,9 @@ export function pgHeldDmsStore(sql: Sql, outbox: Pick<OutboxStore, 'changed'>): 
     hold: (dm, now = Date.now()) =>
       sql.tx(async (tx) => {
         const at = new Date(now).toISOString();
-        await tx.run(SET_STATUS, ['skipped', HELD_REASON, now, at, dm.outboxId]);
-        await tx.run(
-          `INSERT INTO notify_held (outbox_id, team_id, slack_user_id, release_at, summary)
-           VALUES ($1, $2, $3, $4, $5) ON CONFLICT (outbox_id) DO NOTHING`,
-          [dm.outboxId, dm.teamId, dm.slackUserId, dm.releaseAt, dm.summary],
-        );
+        const reason = REASONS[dm.cause ?? 'quiet'].held;
+        await tx.run(SET_STATUS, ['skipped', reason, now, at, dm.outboxId]);
+        await tx.run(INSERT_HELD, heldParams(dm));
       }),
     heldFor: async (teamId, slackUserId) =>
       (
@@ -58,24 +62,11 @@ export function pgHeldDmsStore(sql: Sql, outbox: Pick<OutboxStore, 'changed'>): 
             await tx.run(SET_STATUS, ['pending', null, now, at, first.outboxId]);
             continue;
           }
-          for (const h of held)
-            await tx.run(SET_STATUS, ['skipped', SENT_COMBINED, now, at, h.outboxId]);
-          const releaseAt = Math.max(...held.map((h) => h.releaseAt));
-          await pgOutboxStore(tx).enqueue(
-            [
-              {
-                teamId: first.teamId,
-                taskId: `quiet:${releaseAt}`,
-                serviceUserId: `slack:${first.slackUserId}`,
-                slackUserId: first.slackUserId,
-                source: 'slack',
-                taskName: `${held.length} notifications held during quiet hours`,
-                message: combine(held),
-              },
-            ],
-            'ignore',
-            now,
-          );
+          for (const h of held) {
+            const reason = REASONS[h.cause ?? 'quiet'].combined;
+            await tx.run(SET_STATUS, ['skipped', reason, now, at, h.outboxId]);
+          }
+          await pgOutboxStore(tx).enqueue([combinedRow(held, combine)], 'ignore', now);
         }
         return groups.size;
       });
@@ -88,6 +79,17 @@ export function pgHeldDmsStore(sql: Sql, outbox: Pick<OutboxStore, 'changed'>): 
         teamId,
         slackUserId,
       ]),
-    deleteTeam: (teamId) => sql.run('DELETE FROM notify_held WHERE team_id = $1', [teamId]),
+    async countInBurst(teamId, slackUserId, now, rule) {
+      const window = await sql.row<{ window_start: number | string; count: number }>(
+        COUNT_IN_BURST,
+        [teamId, slackUserId, now, rule.windowMs],
+      );
+      return burstHold(window, rule);
+    },
+    deleteTeam: (teamId) =>
+      sql.tx(async (tx) => {
+        await tx.run('DELETE FROM notify_bursts WHERE team_id = $1', [teamId]);
+        return tx.run('DELETE FROM notify_held WHERE team_id = $1', [teamId]);
+      }),
   };
 }

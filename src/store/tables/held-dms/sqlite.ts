@@ -2,21 +2,27 @@
 import type Database from 'better-sqlite3';
 import type { Sync } from '../../sqlite/async-over-sync.js';
 import type { OutboxStore } from '../outbox/contract.js';
+import { type CombineHeld, type HeldDm, type HeldDmsStore, REASONS } from './contract.js';
 import {
-  type CombineHeld,
-  HELD_REASON,
-  type HeldDm,
-  type HeldDmsStore,
-  SENT_COMBINED,
-} from './contract.js';
-import { fromRow, type Row } from './rows.js';
+  burstHold,
+  COUNT_IN_BURST,
+  combinedRow,
+  fromRow,
+  heldParams,
+  INSERT_HELD,
+  type Row,
+} from './rows.js';
+
+/** Positional values as SQLite's `$1…` parameters. */
+const numbered = (values: readonly unknown[]) =>
+  Object.fromEntries(values.map((v, i) => [i + 1, v]));
 
 export function heldDmsStore(db: Database.Database, outbox: Sync<OutboxStore>): Sync<HeldDmsStore> {
-  const insert = db.prepare(
-    `INSERT INTO notify_held (outbox_id, team_id, slack_user_id, release_at, summary)
-     VALUES (@outboxId, @teamId, @slackUserId, @releaseAt, @summary)
-     ON CONFLICT (outbox_id) DO NOTHING`,
+  const insert = db.prepare(INSERT_HELD);
+  const countBurst = db.prepare<[Record<string, unknown>], { window_start: number; count: number }>(
+    COUNT_IN_BURST,
   );
+  const removeTeamBursts = db.prepare('DELETE FROM notify_bursts WHERE team_id = ?');
   const setStatus = db.prepare(
     `UPDATE notify_outbox SET status = @status, last_error = @reason, next_attempt_at = @at,
        claimed_until = NULL, updated_at = @iso
@@ -40,8 +46,9 @@ export function heldDmsStore(db: Database.Database, outbox: Sync<OutboxStore>): 
 
   const hold = db.transaction((dm: HeldDm, now: number) => {
     const iso = new Date(now).toISOString();
-    setStatus.run({ id: dm.outboxId, status: 'skipped', reason: HELD_REASON, at: now, iso });
-    insert.run(dm);
+    const reason = REASONS[dm.cause ?? 'quiet'].held;
+    setStatus.run({ id: dm.outboxId, status: 'skipped', reason, at: now, iso });
+    insert.run(numbered(heldParams(dm)));
   });
 
   const release = db.transaction((due: number, combine: CombineHeld, now: number) => {
@@ -58,24 +65,10 @@ export function heldDmsStore(db: Database.Database, outbox: Sync<OutboxStore>): 
         setStatus.run({ id: first.outboxId, status: 'pending', reason: null, at: now, iso });
       } else {
         for (const h of held) {
-          setStatus.run({ id: h.outboxId, status: 'skipped', reason: SENT_COMBINED, at: now, iso });
+          const reason = REASONS[h.cause ?? 'quiet'].combined;
+          setStatus.run({ id: h.outboxId, status: 'skipped', reason, at: now, iso });
         }
-        const releaseAt = Math.max(...held.map((h) => h.releaseAt));
-        outbox.enqueue(
-          [
-            {
-              teamId: first.teamId,
-              taskId: `quiet:${releaseAt}`,
-              serviceUserId: `slack:${first.slackUserId}`,
-              slackUserId: first.slackUserId,
-              source: 'slack',
-              taskName: `${held.length} notifications held during quiet hours`,
-              message: combine(held),
-            },
-          ],
-          'ignore',
-          now,
-        );
+        outbox.enqueue([combinedRow(held, combine)], 'ignore', now);
       }
       for (const h of held) remove.run(h.outboxId);
     }
@@ -95,6 +88,11 @@ export function heldDmsStore(db: Database.Database, outbox: Sync<OutboxStore>): 
     },
     reschedule: (teamId, slackUserId, releaseAt) =>
       moveRelease.run(releaseAt, teamId, slackUserId).changes,
-    deleteTeam: (teamId) => removeTeam.run(teamId).changes,
+    countInBurst: (teamId, slackUserId, now, rule) =>
+      burstHold(countBurst.get(numbered([teamId, slackUserId, now, rule.windowMs])), rule),
+    deleteTeam: (teamId) => {
+      removeTeamBursts.run(teamId);
+      return removeTeam.run(teamId).changes;
+    },
   };
 }

@@ -1,0 +1,58 @@
+/**
+ * What a create- or update-task body may ask of its project: fields whose feature is on, and
+ * a status, group and assignees that exist there. Each refusal is a 400 naming the field.
+ */
+import type { CreateTaskBody } from '../workapi/contract.js';
+import type { Db } from './db.js';
+import { badRequest } from './errors.js';
+import { findGroup } from './groups.js';
+import { type Features, featuresOf, type ProjectRow } from './projects.js';
+import { findStatus } from './statuses.js';
+import { usersByIds } from './users.js';
+import type { Caller } from './workspaces.js';
+
+/** Which project feature each task field needs (docs/design.md, feature flags). */
+const FEATURE_OF_FIELD: readonly {
+  field: 'priority' | 'estimateTime' | 'milestoneId' | 'groupId';
+  feature: Exclude<keyof Features, 'defaultPriority'>;
+}[] = [
+  { field: 'priority', feature: 'priority' },
+  { field: 'estimateTime', feature: 'estimate' },
+  { field: 'milestoneId', feature: 'milestone' },
+  { field: 'groupId', feature: 'groups' },
+];
+
+/** Refuses a task field whose feature is off for the project. */
+export function checkFeatures(project: ProjectRow, body: CreateTaskBody): void {
+  const enabled = featuresOf(project);
+  for (const { field, feature } of FEATURE_OF_FIELD) {
+    if (body[field] !== undefined && !enabled[feature]) {
+      throw badRequest(field, `the ${feature} feature is off for this project`);
+    }
+  }
+}
+
+/** Body references checked against the project and workspace; each unknown one is a 400. */
+export function checkReferences(db: Db, caller: Caller, project: ProjectRow, body: CreateTaskBody) {
+  const status =
+    body.statusId === undefined ? undefined : findStatus(db, project.id, body.statusId);
+  if (body.statusId !== undefined && !status) {
+    throw badRequest('statusId', 'no status with this id in this project');
+  }
+  const group = body.groupId === undefined ? undefined : findGroup(db, project.id, body.groupId);
+  if (body.groupId !== undefined && !group) {
+    throw badRequest('groupId', 'no group with this id in this project');
+  }
+  let assignees: { ids: string[]; users: ReturnType<typeof usersByIds> } | undefined;
+  if (body.taskUsers !== undefined) {
+    const ids = [...new Set(body.taskUsers)];
+    // In the order asked: the ones found are all of them exactly when none is unknown.
+    const users = usersByIds(db, caller.workspaceId, ids);
+    const unknown = ids.find((id, i) => users[i]?.id !== id);
+    if (unknown !== undefined) {
+      throw badRequest('taskUsers', `no user ${unknown} in this workspace`);
+    }
+    assignees = { ids, users };
+  }
+  return { status, group, assignees };
+}
