@@ -17,7 +17,7 @@ import type { SlackUserDirectory } from '../context/slack-users.js';
 import { rowMessage } from './assignment-message.js';
 import { groupedMessage } from './grouped-message.js';
 import { parseQuietHours, quietUntil } from './quiet-hours.js';
-import type { GateRow } from './worker.js';
+import type { GateRow } from './worker-options.js';
 
 /** An outbox key's prefix → the setting that governs it (activity-dms.ts makes the keys). */
 const KEY_KINDS: Record<string, NotifyKind> = {
