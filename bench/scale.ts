@@ -36,7 +36,7 @@ import { dmCalls, dmCountsByOutboxId, scriptRateLimit } from '../test/support/no
 import { startPostgres } from '../test/support/postgres.js';
 import { CHANNEL, type ScaleFixture, startScaleFixture } from '../test/support/scale-fixture.js';
 import { SlackRequests } from '../test/support/slack-requests.js';
-import { statementCounter } from './statement-counts.js';
+import { type StatementCounter, statementCounter } from './statement-counts.js';
 
 const { values } = parseArgs({
   options: {
@@ -56,6 +56,8 @@ const { values } = parseArgs({
     // or duplicates a DM.
     'log-level': { type: 'string', default: 'warn' },
     logs: { type: 'string', default: join(tmpdir(), 'worklink-bench-scale-logs') },
+    // Print the statements sent most often in each phase (PostgreSQL).
+    top: { type: 'string', default: '0' },
   },
 });
 const P99_MS = Number(values['p99-ms']);
@@ -231,6 +233,15 @@ async function dms(fixture: ScaleFixture, dataDir: string, databaseUrl?: string)
   }
 }
 
+async function printTop(counter: StatementCounter | undefined, phase: string) {
+  const n = Number(values.top);
+  if (!counter || !n) return;
+  console.log(`  statements sent most often (${phase}):`);
+  for (const t of await counter.top(n)) {
+    console.log(`  ${String(t.calls).padStart(7)}  ${t.query.slice(0, 150)}`);
+  }
+}
+
 async function run(setup: Setup, databaseUrl: string | undefined) {
   const dataDir = mkdtempSync(join(tmpdir(), 'worklink-bench-scale-'));
   const fixture = await startScaleFixture({ dataDir, databaseUrl, people: DMS });
@@ -258,6 +269,7 @@ async function run(setup: Setup, databaseUrl: string | undefined) {
       ? { rate: 0, throughput: 0, p99: Number.NaN, acked: 0 }
       : await commands(fixture, instances);
     const cmdCounts = await counter?.read();
+    await printTop(counter, 'commands');
     const cmdNet = cmdCounts && {
       statements: net(cmdCounts.statements, idlePerSecond, cmdStarted),
       transactions: net(cmdCounts.transactions, idleTxPerSecond, cmdStarted),
@@ -266,6 +278,7 @@ async function run(setup: Setup, databaseUrl: string | undefined) {
     const dmStarted = performance.now();
     const dm = await dms(fixture, dataDir, databaseUrl);
     const dmCounts = await counter?.read();
+    await printTop(counter, 'DMs');
     if (dm.losses > 0 || dm.duplicates > 0) keepLogs(setup, instances, dm);
     const trips: RoundTrips | undefined =
       cmdNet && dmCounts

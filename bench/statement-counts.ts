@@ -14,6 +14,8 @@ export interface StatementCounts {
 export interface StatementCounter {
   reset(): Promise<void>;
   read(): Promise<StatementCounts>;
+  /** The `n` statements sent most often since the reset, with how often. */
+  top(n: number): Promise<{ calls: number; query: string }[]>;
   close(): Promise<void>;
 }
 
@@ -39,6 +41,15 @@ export async function statementCounter(databaseUrl: string): Promise<StatementCo
         statements: Number(rows[0]?.statements ?? 0),
         transactions: Number(rows[0]?.transactions ?? 0),
       };
+    },
+    top: async (n) => {
+      const { rows } = await pool.query<{ calls: string; query: string }>(
+        `SELECT calls, query FROM pg_stat_statements
+          WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1)
+          ORDER BY calls DESC LIMIT $2`,
+        [database, n],
+      );
+      return rows.map((r) => ({ calls: Number(r.calls), query: r.query.replace(/\s+/g, ' ') }));
     },
     close: () => pool.end(),
   };

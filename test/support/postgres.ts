@@ -111,9 +111,7 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
   for (let attempt = 1; ; attempt++) {
     port = await freePort();
     // Durability is worthless for a throw-away server; speed is not.
-    const stats = options.statementStats
-      ? ' -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all'
-      : '';
+    const stats = options.statementStats ? ' -c shared_preload_libraries=pg_stat_statements' : '';
     const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300${stats}`;
     try {
       await run(
