@@ -1,9 +1,9 @@
 /**
  * DM bursts, end to end: the embedded service's signed events, the real app with
- * DM_BURST_SECONDS = 60, the fake Slack Web API and signed requests. Twelve tasks assigned to
+ * DM_BURST_SECONDS = 60, the fake Slack Web API and signed requests. Sixty tasks assigned to
  * Bob in the service give Bob his first three DMs as they come and then ONE message — "You
- * were assigned 9 tasks in Website relaunch", the first five named, "See all in My tasks" —
- * instead of twelve DMs over twelve seconds. Nothing is lost: every held row is marked sent
+ * were assigned 57 tasks in Website relaunch", the first five named, "See all in My tasks" —
+ * instead of sixty DMs over a minute. Nothing is lost: every held row is marked sent
  * in the one message, which is itself an outbox row (a failed send of it is retried); quiet
  * hours still hold, and what they held goes out as one message when they are turned off.
  * On both store engines (the burst windows and held rows are the store's).
@@ -67,9 +67,9 @@ describe.each(engines)('on %s', (engine) => {
   }
 
   it('sends the first few DMs of a burst as they come, the rest as one message; nothing is lost', async () => {
-    const names = Array.from({ length: 12 }, (_, i) => `Burst task ${i + 1}`);
+    const names = Array.from({ length: 60 }, (_, i) => `Burst task ${i + 1}`);
     const ids = await assignToBob(names);
-    await h.waitFor(async () => (await held()).length === 9 && dmsTo(h.fake, BOB).length === 3, {
+    await h.waitFor(async () => (await held()).length === 57 && dmsTo(h.fake, BOB).length === 3, {
       timeoutMs: 30_000,
     });
     const alone = dmsTo(h.fake, BOB);
@@ -93,20 +93,20 @@ describe.each(engines)('on %s', (engine) => {
     expect(dmAttempts(h.fake).filter((c) => c.body.channel === BOB && isGrouped(c))).toHaveLength(
       2,
     );
-    expect(text(grouped)).toBe('You were assigned 9 tasks in Website relaunch.');
+    expect(text(grouped)).toBe('You were assigned 57 tasks in Website relaunch.');
     const blocks = JSON.stringify(grouped.body.blocks);
-    expect(blocks).toContain('You were assigned 9 tasks in *Website relaunch*');
+    expect(blocks).toContain('You were assigned 57 tasks in *Website relaunch*');
     expect(blocks.match(/• \*Burst task \d+\*/g)).toHaveLength(5);
-    expect(blocks).toContain('…and 4 more.');
+    expect(blocks).toContain('…and 52 more.');
     expect(blocks).toContain(MINE_FROM_DM);
 
-    // Every assignment reached Bob: three alone, nine in the one message; none twice.
+    // Every assignment reached Bob: three alone, 57 in the one message; none twice.
     const rows = (await Promise.all(ids.map((id) => h.worklink.store.outbox.forTask(h.teamId, id))))
       .flat()
       .filter((r) => r.slackUserId === BOB);
     expect(rows.filter((r) => r.status === 'sent')).toHaveLength(3);
     expect(rows.filter((r) => r.status === 'skipped' && r.lastError === SENT_GROUPED)).toHaveLength(
-      9,
+      57,
     );
     expect(dmsTo(h.fake, BOB)).toHaveLength(4);
     expect(await held()).toEqual([]);
@@ -119,7 +119,7 @@ describe.each(engines)('on %s', (engine) => {
     );
     const list = await h.replyTo(res);
     expect(list.text).toMatch(/^Your open tasks/);
-    expect(JSON.stringify(list.blocks)).toContain('Burst task 12');
+    expect(JSON.stringify(list.blocks)).toContain('Burst task 1*');
     expect(list.replace_original).not.toBe(true);
   });
 
