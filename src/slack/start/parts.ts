@@ -124,8 +124,11 @@ export function buildParts(input: PartsInput): BuiltParts {
       metrics,
       seenChange: seenTelling(told),
     },
-    // Each person's settings, quiet hours and bursts, applied as their DM goes out.
-    { gate: dmGate({ store, users, now, burst: burstRule(config) }) },
+    {
+      // Each person's settings, quiet hours and bursts, applied as their DM goes out.
+      gate: dmGate({ store, users, now, burst: burstRule(config) }),
+      channelPacing: { intervalMs: config.waits?.dmChannelIntervalMs },
+    },
   );
   const { slackFor } = notifications;
   // Tasks made outside Slack, found by looking (the hosted service sends no events).
