@@ -11,8 +11,8 @@
  *   Slack (the fake) allows 50 chat.postMessage a second per team and one a second per DM
  *   channel, answering 429 + Retry-After past either, after --latency ms. Reported: DMs/s
  *   from the first to the last, 429s by kind, duplicates and losses.
- * - The shared pace's own cost per DM: `begin` + `answered` (two transactions) on each
- *   engine, one instance, no Slack.
+ * - The shared pace's own cost per DM: `begin` + `answered` on each engine, one instance, no
+ *   Slack, with its round trips and transactions on PostgreSQL and one round trip's floor.
  *
  *   npm run bench:scale [-- --p99-ms 250 --dms 500 --latency 100 --step-s 3 --rates 20,40,80]
  *
@@ -25,6 +25,7 @@ import { parseArgs } from 'node:util';
 import { ChannelPacer } from '../src/slack/notify/channel-pacer.js';
 import { SharedPace } from '../src/slack/notify/shared-pace.js';
 import { openConfiguredStore } from '../src/store/open.js';
+import { pgDatabase } from '../src/store/pg/index.js';
 import { SIGNING_SECRET, SLACK_USERS, TEAM_ID } from '../test/support/harness.js';
 import { type Instance, startInstance } from '../test/support/instances.js';
 import { matchedRow } from '../test/support/notify-rows.js';
@@ -44,6 +45,8 @@ const { values } = parseArgs({
     // hunt runs `--setups pg2 --skip-commands` in a loop.
     setups: { type: 'string', default: 'sqlite1,pg1,pg2' },
     'dms-only': { type: 'boolean', default: false },
+    // Only the shared pace's own cost per DM, on each engine (no instances).
+    'pace-only': { type: 'boolean', default: false },
     limit: { type: 'string', default: '50' },
     // The instances' log level, and where their logs and the lost rows go when a run loses
     // or duplicates a DM.
@@ -233,8 +236,18 @@ function keepLogs(setup: Setup, instances: Instance[], dm: DmFigures) {
   );
 }
 
-/** µs per DM of the shared pace's two transactions, on one engine, in this process. */
-async function paceCost(databaseUrl: string | undefined): Promise<number> {
+interface PaceCost {
+  /** µs per DM (begin + answered). */
+  us: number;
+  /** Statements (round trips) and transactions per DM; undefined on SQLite. */
+  statements?: number;
+  transactions?: number;
+  /** µs of one `SELECT 1` on the same pool: the round trip's floor (PostgreSQL). */
+  floorUs?: number;
+}
+
+/** The shared pace's cost per DM (begin + answered), on one engine, in this process. */
+async function paceCost(databaseUrl: string | undefined): Promise<PaceCost> {
   const dataDir = mkdtempSync(join(tmpdir(), 'worklink-bench-pace-'));
   const store = await openConfiguredStore({
     dataDir,
@@ -243,23 +256,48 @@ async function paceCost(databaseUrl: string | undefined): Promise<number> {
   });
   try {
     const pace = new SharedPace(store.pace, new ChannelPacer());
+    const db = pgDatabase(store);
     const n = 2_000;
+    const before = db?.counts();
     const t0 = performance.now();
     for (let i = 0; i < n; i++) {
       const now = Date.now();
       await pace.begin('T_COST', `U${i}`, now);
       await pace.answered('T_COST', `U${i}`, now, now + 1);
     }
-    return ((performance.now() - t0) * 1000) / n;
+    const us = ((performance.now() - t0) * 1000) / n;
+    if (!db || !before) return { us };
+    const after = db.counts();
+    const f0 = performance.now();
+    for (let i = 0; i < n; i++) await db.run('SELECT 1');
+    return {
+      us,
+      statements: (after.statements - before.statements) / n,
+      transactions: (after.transactions - before.transactions) / n,
+      floorUs: ((performance.now() - f0) * 1000) / n,
+    };
   } finally {
     await store.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
+/** The shared pace's cost per DM on each engine, against the aim (issue 25: ≤ 300 µs). */
+async function paceFigures(pg: Awaited<ReturnType<typeof startPostgres>>) {
+  const lite = await paceCost(undefined);
+  const post = await paceCost(await pg.createDatabase());
+  console.log(
+    `Shared pace per DM (begin + answered): SQLite ${lite.us.toFixed(0)} µs, PostgreSQL ${post.us.toFixed(0)} µs (${(post.us / lite.us).toFixed(2)}×; aim ≤ 300 µs) in ${post.statements?.toFixed(2)} round trips and ${post.transactions?.toFixed(2)} transactions; one round trip (SELECT 1) ${post.floorUs?.toFixed(0)} µs. At ${LIMIT} DMs/s, ${((post.us * LIMIT) / 1000).toFixed(1)} ms of every second on PostgreSQL.`,
+  );
+}
+
 async function main() {
   const pg = await startPostgres();
   try {
+    if (values['pace-only']) {
+      await paceFigures(pg);
+      return;
+    }
     const wanted = new Set(values.setups.split(','));
     const all: Setup[] = [
       { name: 'SQLite, 1 instance', engine: 'sqlite', instances: 1, key: 'sqlite1' },
@@ -308,11 +346,7 @@ async function main() {
     console.log(
       `Ratios: commands/s PostgreSQL 1 vs SQLite ${ratio(one.cmd.throughput, floor.cmd.throughput)}, PostgreSQL 2 vs 1 ${ratio(two.cmd.throughput, one.cmd.throughput)}; DMs/s PostgreSQL 2 vs 1 ${ratio(two.dm.rate, one.dm.rate)}, 2 instances vs the ${LIMIT}/s limit ${ratio(two.dm.rate, LIMIT)}.`,
     );
-    const sqliteCost = await paceCost(undefined);
-    const pgCost = await paceCost(await pg.createDatabase());
-    console.log(
-      `Shared pace per DM (begin + answered, two transactions): SQLite ${sqliteCost.toFixed(0)} µs, PostgreSQL ${pgCost.toFixed(0)} µs (${ratio(pgCost, sqliteCost)}); at ${LIMIT} DMs/s, ${((pgCost * LIMIT) / 1000).toFixed(1)} ms of every second on PostgreSQL.`,
-    );
+    await paceFigures(pg);
     if (bad) process.exitCode = 1;
   } finally {
     await pg.stop();

@@ -222,11 +222,19 @@ async function refresh() {
     return;
   }
   ui.loading = true;
+  const asked = ui.me;
   try {
-    const res = await fetch(`/sandbox/state?user=${encodeURIComponent(ui.me ?? '')}`);
+    const res = await fetch(`/sandbox/state?user=${encodeURIComponent(asked ?? '')}`);
     /** @type {PageSnapshot} */
     const snap = await res.json();
+    if (ui.me !== asked) {
+      // Another person was chosen while this view was on its way: ask again for theirs.
+      ui.again = true;
+      return;
+    }
     ui.snap = snap;
+    // The sandbox names who the view is for: the first person when none or an unknown one
+    // was asked.
     if (snap.me && ui.me !== snap.me) ui.me = snap.me;
     render();
   } catch {

@@ -253,6 +253,12 @@ export interface SuggestAnswer {
   option_groups?: OptionGroup[];
 }
 
+/** The answer to /sandbox/workflows/run: the step's outputs, its error, or why it did not run. */
+export type StepRunAnswer =
+  | { ok: true; state: 'completed'; outputs: Record<string, unknown> }
+  | { ok: true; state: 'failed'; error: string }
+  | { ok: false; problem: string };
+
 // ---------- drawing ----------
 
 /** Names for mentions and the reader's time zone (mrkdwn.d.ts). */

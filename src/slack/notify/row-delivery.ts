@@ -84,24 +84,9 @@ export class RowDelivery {
         this.parts.stats.skipped++;
         return;
       }
-      if (!claimed.slackUserId) {
-        // The channel became known just now: wait for its slot if it is busy (here or at
-        // another instance). The team's slot was taken at the claim.
-        const now = Date.now();
-        const channel = row.slackUserId!;
-        let notYet = this.parts.channels.readyAt(row.teamId, channel, now);
-        if (notYet === undefined)
-          notYet = (await this.parts.pace.begin(row.teamId, channel, now, false))?.at;
-        if (notYet !== undefined) {
-          this.parts.channels.limited(row.teamId, channel, notYet - now, now);
-          const at = this.parts.channels.slotFor(row.teamId, channel, row.id, now);
-          await outbox.requeue(row.id, at, now);
-          return;
-        }
-        this.parts.channels.starting(row.teamId, channel, row.id, now);
-      }
-      // The recipient's say comes last before the post (after the channel's slot), so a DM
-      // waiting for its slot is not counted twice in their burst window (dm-gate.ts).
+      // The recipient's say comes before the channel's slot: a DM held or skipped takes no
+      // slot (a burst of held DMs would otherwise go a second apart). A DM told to go that
+      // then waits for its slot is asked again; the gate counts it in a burst only once.
       if (this.parts.options.gate && !row.uncertain) {
         let say: Awaited<ReturnType<GateRow>>;
         try {
@@ -119,6 +104,22 @@ export class RowDelivery {
           this.parts.stats.held++;
           return;
         }
+      }
+      if (!claimed.slackUserId) {
+        // The channel became known just now: wait for its slot if it is busy (here or at
+        // another instance). The team's slot was taken at the claim.
+        const now = Date.now();
+        const channel = row.slackUserId!;
+        let notYet = this.parts.channels.readyAt(row.teamId, channel, now);
+        if (notYet === undefined)
+          notYet = (await this.parts.pace.begin(row.teamId, channel, now, false))?.at;
+        if (notYet !== undefined) {
+          this.parts.channels.limited(row.teamId, channel, notYet - now, now);
+          const at = this.parts.channels.slotFor(row.teamId, channel, row.id, now);
+          await outbox.requeue(row.id, at, now);
+          return;
+        }
+        this.parts.channels.starting(row.teamId, channel, row.id, now);
       }
       if (row.uncertain) {
         const found = await this.parts.reconciler.find(slack, row);
