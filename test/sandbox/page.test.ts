@@ -588,6 +588,13 @@ describe('the sandbox page', () => {
       'the message event',
     );
     expect(top.thread_ts).toBeUndefined();
+    // A thread chosen is the chooser's: another person starts in the channel.
+    await message.getByRole('button', { name: 'Reply in thread' }).click();
+    await page.getByText('↳ Replying in thread').waitFor();
+    await page.getByLabel('You are').selectOption({ label: 'Bob Brown' });
+    await page.waitForFunction(() => document.body.dataset.user === 'U0SBBOB');
+    expect(await page.getByText('↳ Replying in thread').isVisible()).toBe(false);
+    await page.getByLabel('You are').selectOption({ label: 'Alice Adams' });
   });
 
   it('wraps long words in Block Kit messages instead of pushing buttons off the page', async () => {

@@ -294,6 +294,8 @@ function boot() {
     localStorage.setItem('sandbox.me', ui.me);
     ui.drawn = nothingDrawn();
     ui.modal = noModal();
+    // The thread being replied in was the previous person's choice.
+    ui.replyTo = null;
     if (ui.target?.kind === 'app') post('/sandbox/home', { tab: ui.target.tab });
     else refresh();
   });
