@@ -41,7 +41,7 @@ import { errorFromAnswer, isWorkApiError, transportError, WorkApiError } from '.
 import { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLargeError, readCapped } from './read-capped.js';
 import { type DebugLog, readList, readOne, readWritten } from './reader.js';
 import type { ItemReader } from './responses.js';
-import { type ReadAnswer, SharedReads, writeMoment } from './shared-reads.js';
+import { changedBy, type ReadAnswer, readScope, SharedReads, writeEnded } from './shared-reads.js';
 
 export { isWorkApiError, WorkApiError, type WorkErrorKind } from './errors.js';
 
@@ -291,15 +291,15 @@ export class WorkClient {
     onHeaders?: (headers: IncomingHttpHeaders) => void,
   ): Promise<string> {
     if (operationOf(name).method !== 'GET') {
-      writeMoment();
       try {
         return (await this.timed(name, input, address)).text;
       } finally {
-        writeMoment();
+        writeEnded(changedBy(name, input.params));
       }
     }
     const key = `${name} ${address ?? ''} ${JSON.stringify(input)}`;
-    const answer = await this.reads.read(key, () => this.timed(name, input, address));
+    const scope = readScope(name, input.params);
+    const answer = await this.reads.read(key, scope, () => this.timed(name, input, address));
     onHeaders?.(answer.headers);
     return answer.text;
   }
