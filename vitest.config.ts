@@ -26,6 +26,8 @@ const SLOW = [
   'test/sandbox/page.test.ts',
   'test/slack/notify/worker.test.ts',
   'test/slack/notify/kill.test.ts',
+  // Paces real seconds against a fake Slack in the same process: one file at a time.
+  'test/slack/notify/two-workers.test.ts',
   'test/workapi/fuzz.test.ts',
   'test/store/pg-*.test.ts',
   'test/store/upkeep.test.ts',

@@ -125,8 +125,8 @@ async function main() {
       concurrency: { type: 'string', default: '8,32,200' },
       // Only the mixes whose name contains this ('list': list, task, add).
       mix: { type: 'string', default: '' },
-      // Where Worklink's time went (bench/breakdown.ts); --no-breakdown leaves it out.
-      breakdown: { type: 'boolean', default: true },
+      // Leaves out where Worklink's time went (bench/breakdown.ts).
+      brief: { type: 'boolean', default: false },
     },
   });
   const samples = Number(values.samples);
@@ -259,7 +259,7 @@ async function main() {
       console.log(
         `  Worklink reply posted    p50 ${ms(f.p50)}  p99 ${ms(f.p99)}  (send → response_url or card; aim p50 ≤ 250, p99 ≤ 600)`,
       );
-      if (values.breakdown) console.log(breakdown.report(workAcks.length).join('\n'));
+      if (!values.brief) console.log(breakdown.report(workAcks.length).join('\n'));
     }
   }
 

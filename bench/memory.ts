@@ -5,13 +5,16 @@
  * only not yet returned). The app runs in a child process bundled by esbuild as the
  * production build is (dist/bench-memory/), HTTP mode with the embedded service and a fake Slack Web
  * API in that process, as in the tests; the load comes from this process. --snapshot DIR
- * writes heap snapshots of the child (idle and after the commands) for DevTools.
+ * writes heap snapshots of the child (idle and after the commands) and an allocation
+ * sampling profile of the commands, for DevTools.
  *
  *   npm run bench:memory [-- --commands 10000 --idle 60 --snapshot /tmp]
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeHeapSnapshot } from 'node:v8';
@@ -31,6 +34,7 @@ type Ask =
   | { ask: 'usage'; gc: boolean }
   | { ask: 'settle'; answers: number }
   | { ask: 'snapshot'; dir: string }
+  | { ask: 'sample'; dir?: string }
   | { ask: 'stop' };
 
 const MB = 1024 * 1024;
@@ -54,6 +58,8 @@ async function child() {
   await h.worklink.store.channelProjects.link(h.teamId, 'C_GENERAL', projectId, h.users.alice.id);
   const [task] = await h.work.listTasks({ projectId });
   const gc = globalThis.gc;
+  const session = new Session();
+  session.connect();
   process.on('message', async (m: Ask) => {
     if (m.ask === 'usage') {
       if (m.gc && gc) gc();
@@ -67,6 +73,22 @@ async function child() {
       const got = h.fake.responses.length + h.fake.callsOf('chat.postMessage').length;
       h.fake.reset();
       process.send?.(got);
+    } else if (m.ask === 'sample') {
+      // Allocation sampling (DevTools' "Allocation sampling"): started, or stopped and written.
+      if (!m.dir) {
+        await session.post('HeapProfiler.startSampling', {
+          samplingInterval: 32_768,
+          // Every allocation, not only what is still alive: garbage is what grows the heap.
+          includeObjectsCollectedByMajorGC: true,
+          includeObjectsCollectedByMinorGC: true,
+        });
+        process.send?.('sampling');
+      } else {
+        const { profile } = await session.post('HeapProfiler.stopSampling');
+        const file = join(m.dir, `worklink-${Date.now()}.heapprofile`);
+        writeFileSync(file, JSON.stringify(profile));
+        process.send?.(file);
+      }
     } else if (m.ask === 'snapshot') {
       gc?.();
       process.send?.(writeHeapSnapshot(join(m.dir, `worklink-${Date.now()}.heapsnapshot`)));
@@ -102,6 +124,8 @@ async function parent() {
       burst: { type: 'string', default: '50' },
       idle: { type: 'string', default: '60' },
       snapshot: { type: 'string' },
+      // V8 flags for the app, e.g. --v8=--max-semi-space-size=4 (how heap sizing changes RSS).
+      v8: { type: 'string', default: '' },
     },
   });
   // The child bundled as `npm run build` bundles the app (scripts/build.ts): one file, not
@@ -122,7 +146,7 @@ async function parent() {
     logLevel: 'warning',
   });
   const app = fork(join(out, 'memory.mjs'), ['--child'], {
-    execArgv: ['--expose-gc'],
+    execArgv: ['--expose-gc', ...String(values.v8).split(' ').filter(Boolean)],
     env: { ...process.env, NODE_ENV: 'production' },
   });
   const [hello] = (await once(app, 'message')) as [
@@ -146,11 +170,12 @@ async function parent() {
   };
 
   console.log(
-    `Memory of the app process (production build, embedded service and fake Slack inside): ${total} commands in bursts of ${burst}. Aim: RSS idle ≤ 100 MB, after the commands ≤ 200 MB.`,
+    `Memory of the app process (production build, embedded service and fake Slack inside${values.v8 ? `; ${values.v8}` : ''}): ${total} commands in bursts of ${burst}. Aim: RSS idle ≤ 100 MB, after the commands ≤ 200 MB.`,
   );
   const idle = await ask<Usage>(app, { ask: 'usage', gc: false });
   console.log(`  idle after start              ${fmt(idle)}`);
   await snapshot('idle');
+  if (values.snapshot) await ask(app, { ask: 'sample' });
   let failed = 0;
   let unanswered = 0;
   for (let sent = 0; sent < total; sent += burst) {
@@ -170,6 +195,10 @@ async function parent() {
     unanswered += Math.max(0, n - (await ask<number>(app, { ask: 'settle', answers: n })));
   }
   const after = await ask<Usage>(app, { ask: 'usage', gc: false });
+  if (values.snapshot) {
+    const file = await ask<string>(app, { ask: 'sample', dir: values.snapshot });
+    console.log(`  allocation sampling of the commands: ${file}`);
+  }
   console.log(
     `  after ${String(total).padEnd(6)} commands        ${fmt(after)}${failed ? `  (${failed} not acked)` : ''}${unanswered ? `  (${unanswered} unanswered in 60 s)` : ''}`,
   );

@@ -108,6 +108,8 @@ export interface Waits {
   unconfirmedLookMs?: number;
   /** Between a team's live-message updates after a burst (live/live-updates.ts, 1.2 s). */
   liveUpdateIntervalMs?: number;
+  /** Between DMs into one channel (notify/channel-pacer.ts, 1.05 s: Slack's 1 a second). */
+  dmChannelIntervalMs?: number;
 }
 
 /** A wrong or partial setting. `message` is one sentence that names the variable. */

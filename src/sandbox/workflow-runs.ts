@@ -6,6 +6,7 @@
 
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import type { StepRunAnswer } from './page/types.js';
 import { deliverSigned } from './signer.js';
 import type { SandboxState } from './state.js';
 import {
@@ -25,10 +26,8 @@ export interface WorkflowRunDeps {
   waitMs?: number;
 }
 
-export type WorkflowRunResult =
-  | { ok: true; state: 'completed'; outputs: Record<string, unknown> }
-  | { ok: true; state: 'failed'; error: string }
-  | { ok: false; problem: string };
+/** What the page's Workflows panel gets back (typed once, for the page's check too). */
+export type WorkflowRunResult = StepRunAnswer;
 
 const InputValue = z.union([z.string().max(20_000), z.array(z.string().max(200)).max(100)]);
 const RunBody = z.object({

@@ -20,6 +20,7 @@ import { watchStatusSection } from './connection/watch-status.js';
 import type { WorklinkDeps } from './context/deps.js';
 import { answerUnreadableInstall } from './context/unreadable-installs.js';
 import { digestCommands } from './digest/commands.js';
+import { ListenerTable } from './dispatch.js';
 import { feedCommands } from './feeds/commands.js';
 import { registerThreadSync } from './feeds/thread-sync.js';
 import { publishHome, registerHome } from './home/publish.js';
@@ -253,18 +254,23 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
       await next();
     });
   }
+  // Features register on `on`: their listeners go into one table, dispatched by one
+  // middleware (dispatch.ts) instead of Bolt running every listener's chain per request.
+  const listeners = new ListenerTable();
+  const on = listeners.registrarFor(app);
   const router = new WorkRouter(workSubcommands(options.subcommands));
-  router.register(app, deps);
-  registerProjectPick(app, deps, (ctx, text) => router.dispatch(ctx, text));
-  registerUnfurls(app, deps);
-  registerConnection(app, deps);
-  registerTasks(app, deps);
-  registerProjects(app, deps);
-  registerThreadSync(app, deps);
-  registerReminders(app, deps);
-  registerHome(app, deps, router.visible());
-  registerIdentity(app, deps, (ctx) => publishHome(ctx, router.visible()));
-  registerWorkflowSteps(app, deps);
+  router.register(on, deps);
+  registerProjectPick(on, deps, (ctx, text) => router.dispatch(ctx, text));
+  registerUnfurls(on, deps);
+  registerConnection(on, deps);
+  registerTasks(on, deps);
+  registerProjects(on, deps);
+  registerThreadSync(on, deps);
+  registerReminders(on, deps);
+  registerHome(on, deps, router.visible());
+  registerIdentity(on, deps, (ctx) => publishHome(ctx, router.visible()));
+  registerWorkflowSteps(on, deps);
+  app.use(listeners.dispatch);
   return app;
 }
 

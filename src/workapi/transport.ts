@@ -21,7 +21,7 @@ import {
 } from './contract.js';
 import { errorFromAnswer, transportError, WorkApiError } from './errors.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLargeError, readCapped } from './read-capped.js';
-import { type ReadAnswer, SharedReads, writeMoment } from './shared-reads.js';
+import { changedBy, type ReadAnswer, readScope, SharedReads, writeEnded } from './shared-reads.js';
 
 export interface WorkCallOptions {
   /** `{base_url}`, e.g. https://work.example.com/v1.0 */
@@ -84,15 +84,15 @@ export class WorkCalls {
     onHeaders?: (headers: IncomingHttpHeaders) => void,
   ): Promise<string> {
     if (operationOf(name).method !== 'GET') {
-      writeMoment();
       try {
         return (await this.timed(name, input, address)).text;
       } finally {
-        writeMoment();
+        writeEnded(changedBy(name, input.params));
       }
     }
     const key = `${name} ${address ?? ''} ${JSON.stringify(input)}`;
-    const answer = await this.reads.read(key, () => this.timed(name, input, address));
+    const scope = readScope(name, input.params);
+    const answer = await this.reads.read(key, scope, () => this.timed(name, input, address));
     onHeaders?.(answer.headers);
     return answer.text;
   }

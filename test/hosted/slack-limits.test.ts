@@ -90,6 +90,8 @@ describe('a DM while the team’s look-ups wait out a 429', () => {
       assignees: h.hosted.userList.slice(10).map((u) => u.id),
     });
     const card = h.slack.slashCommand(`task ${bigTask}`);
+    // The card's look-ups are refused first (else the DM could simply go out before them).
+    await waitFor(() => refused > before, { timeoutMs: 15_000 });
     await h.slack.slashCommand('add Urgent for Bob @bob in:"Website relaunch"');
     await waitFor(() => dmTo('U_BOB', 'Urgent for Bob'), { timeoutMs: 15_000 });
     // The look-ups were refused and are waiting (30 s), yet the DM went out.

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_INPUT } from '../../src/slack/projects/form/fields.js';
 import { COMMENT_ACTION } from '../../src/slack/tasks/comment/comment-modals.js';
-import { TASK_ACTION } from '../../src/slack/tasks/form/task-form-modal.js';
+import { TASK_ACTION } from '../../src/slack/tasks/form/task-form-fields.js';
 import { ACTION, SHORTCUT, VIEW } from '../../src/slack/ui/block-ids.js';
 import { answeredView, shown, stateFor, type ViewJson, viewOf } from '../slack/tasks/helpers.js';
 import { type AppHarness, startHarness } from '../support/harness.js';

@@ -400,6 +400,33 @@ describe('the sandbox page', () => {
     expect(await page.getByText('Only visible to you').count()).toBe(0);
   });
 
+  it('stays with the person chosen while the page was still fetching the last one’s view', async () => {
+    await page.getByLabel('You are').selectOption({ label: 'Alice Adams' });
+    await page.waitForFunction(() => document.body.dataset.user === 'U0SBALICE');
+    // Hold the page's next snapshot request (Alice's) until Carol has been chosen.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let asked = () => {};
+    const askedForAlice = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    const isState = (url: URL) => url.pathname === '/sandbox/state';
+    await page.route(isState, async (route) => {
+      asked();
+      await held;
+      await route.continue();
+    });
+    sandbox.state.changed(); // the stream tells the page to fetch its view again
+    await askedForAlice;
+    await page.getByLabel('You are').selectOption({ label: 'Carol Chen' });
+    release();
+    await page.waitForFunction(() => document.body.dataset.user === 'U0SBCAROL');
+    await page.unroute(isState);
+    expect(await page.getByLabel('You are').inputValue()).toBe('U0SBCAROL');
+  });
+
   it('sends block_actions for dispatch_action inputs and keeps typed values through views.update', async () => {
     await page.getByLabel('You are').selectOption({ label: 'Alice Adams' });
     await page.getByRole('heading', { name: '# general' }).waitFor();
@@ -561,6 +588,13 @@ describe('the sandbox page', () => {
       'the message event',
     );
     expect(top.thread_ts).toBeUndefined();
+    // A thread chosen is the chooser's: another person starts in the channel.
+    await message.getByRole('button', { name: 'Reply in thread' }).click();
+    await page.getByText('↳ Replying in thread').waitFor();
+    await page.getByLabel('You are').selectOption({ label: 'Bob Brown' });
+    await page.waitForFunction(() => document.body.dataset.user === 'U0SBBOB');
+    expect(await page.getByText('↳ Replying in thread').isVisible()).toBe(false);
+    await page.getByLabel('You are').selectOption({ label: 'Alice Adams' });
   });
 
   it('wraps long words in Block Kit messages instead of pushing buttons off the page', async () => {

@@ -48,6 +48,7 @@ describe('reactions in the sandbox page', () => {
     await memo.waitFor();
     expect(await memo.textContent()).toBe('📝1');
     expect(await memo.getAttribute('title')).toBe('Worklink reacted with :memo:');
+    await page.screenshot({ path: 'test-results/sandbox-reaction.png' });
     // Only the reply carries it: the card above it has no reactions.
     expect(await card.getByRole('list', { name: 'Reactions' }).count()).toBe(0);
     const trouble = stack.sandbox.state.log.filter((e) => e.level !== 'info').map((e) => e.text);

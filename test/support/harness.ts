@@ -51,6 +51,9 @@ export const oauthMode = (config: AppConfig): AppConfig => ({
 });
 export const BOT_TOKEN = 'xoxb-test-token';
 
+/** The harness's AppConfig.waits: paces shortened (see startAppHarness). */
+export const TEST_WAITS = { dmChannelIntervalMs: 100, liveUpdateIntervalMs: 50 } as const;
+
 /** Slack users matching the seed's demo users by e-mail (the sandbox's list, with test ids). */
 export const SLACK_USERS = demoSlackUsers({
   alice: { id: 'U_ALICE', tz: 'America/New_York' },
@@ -179,6 +182,10 @@ export async function startAppHarness(
           secretsKey: options.secretsKey,
           logLevel: options.logLevel ?? 'debug',
         };
+    // Slack's paces — one DM a second into a channel, live updates 1.2 s apart after a burst —
+    // are the subject of their own tests (notify/worker, two-workers, live-updates); here they
+    // would only make tests wait. `configure` may set other waits.
+    config = { ...config, waits: TEST_WAITS };
     if (options.configure) config = options.configure(config);
     const workUrls = side.urls;
     worklink = await startWorklink({

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebClient } from '@slack/web-api';
-import { NotifyWorker, type NotifyWorkerOptions } from '../../src/slack/notify/worker.js';
+import { NotifyWorker } from '../../src/slack/notify/worker.js';
+import type { NotifyWorkerOptions } from '../../src/slack/notify/worker-options.js';
 import type { NewOutboxRow } from '../../src/store/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 

@@ -222,11 +222,19 @@ async function refresh() {
     return;
   }
   ui.loading = true;
+  const asked = ui.me;
   try {
-    const res = await fetch(`/sandbox/state?user=${encodeURIComponent(ui.me ?? '')}`);
+    const res = await fetch(`/sandbox/state?user=${encodeURIComponent(asked ?? '')}`);
     /** @type {PageSnapshot} */
     const snap = await res.json();
+    if (ui.me !== asked) {
+      // Another person was chosen while this view was on its way: ask again for theirs.
+      ui.again = true;
+      return;
+    }
     ui.snap = snap;
+    // The sandbox names who the view is for: the first person when none or an unknown one
+    // was asked.
     if (snap.me && ui.me !== snap.me) ui.me = snap.me;
     render();
   } catch {
@@ -286,6 +294,8 @@ function boot() {
     localStorage.setItem('sandbox.me', ui.me);
     ui.drawn = nothingDrawn();
     ui.modal = noModal();
+    // The thread being replied in was the previous person's choice.
+    ui.replyTo = null;
     if (ui.target?.kind === 'app') post('/sandbox/home', { tab: ui.target.tab });
     else refresh();
   });

@@ -104,7 +104,8 @@ export function applyTypeahead(box, values) {
  * @param {BlockObj} block
  * @param {ElementObj} e
  * @param {BlockContext} ctx
- * @param {{ id: string, attrs: Record<string, string | boolean | undefined>, dispatches: boolean }} how
+ * @param {{ id: string, attrs: Record<string, string | boolean | undefined>,
+ *   dispatches: boolean }} how
  */
 export function typeahead(block, e, ctx, { id, attrs, dispatches }) {
   const multiple = e.type === 'multi_external_select';

@@ -1,4 +1,6 @@
-// Types for the page's mrkdwn renderer, so tests can import the browser module.
+// Types for the page's mrkdwn renderer, so tests can import the browser module. mrkdwn.js
+// declares each export with `@type {typeof import('./mrkdwn.js').…}`, so the page's type check
+// holds the implementation to these signatures (they cannot drift apart).
 
 export interface MrkdwnContext {
   users?: Record<string, string>;

@@ -91,7 +91,7 @@ const MONTHS = [
   'December',
 ];
 
-/** @param {unknown} s */
+/** @type {typeof import('./mrkdwn.js').escapeHtml} */
 export function escapeHtml(s) {
   return String(s)
     .replaceAll('&', '&amp;')
@@ -107,7 +107,10 @@ function unescapeSlack(s) {
   return s.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
 }
 
-/** @param {string} escaped text already escaped for HTML (or the name of one emoji) */
+/**
+ * :emoji: in text already escaped for HTML (or the name of one emoji, as `:memo:`).
+ * @type {typeof import('./mrkdwn.js').emojify}
+ */
 export function emojify(escaped) {
   return escaped.replace(/:([a-z0-9_+-]+):/g, (m, /** @type {string} */ name) => EMOJI[name] ?? m);
 }
@@ -154,12 +157,9 @@ function dayNumber(p) {
   return Date.UTC(p.year, p.month - 1, p.day) / 86_400_000;
 }
 
-/** Formats `<!date^epoch^format|fallback>` the way Slack does, in the reader's time zone. */
 /**
- * @param {number} epochSeconds
- * @param {string} format
- * @param {string} tz
- * @returns {string | null}
+ * Formats `<!date^epoch^format|fallback>` the way Slack does, in the reader's time zone.
+ * @type {typeof import('./mrkdwn.js').formatSlackDate}
  */
 export function formatSlackDate(epochSeconds, format, tz, now = new Date()) {
   const date = new Date(epochSeconds * 1000);
@@ -270,8 +270,7 @@ function formatInline(escaped) {
 /**
  * mrkdwn → HTML. ctx: { users: {id: name}, channels: {id: name}, tz, now }.
  * Code spans and blocks are kept verbatim; tokens become links, mentions and dates.
- * @param {unknown} text
- * @param {MrkdwnContext} [ctx]
+ * @type {typeof import('./mrkdwn.js').mrkdwnToHtml}
  */
 export function mrkdwnToHtml(text, ctx = {}) {
   /** @type {string[]} */
@@ -312,7 +311,7 @@ export function mrkdwnToHtml(text, ctx = {}) {
 
 /**
  * plain_text objects: escaped, with :emoji: when `emoji` is not false.
- * @param {string | undefined} text
+ * @type {typeof import('./mrkdwn.js').plainToHtml}
  */
 export function plainToHtml(text, emoji = true) {
   const html = escapeHtml(text ?? '').replaceAll('\n', '<br>');

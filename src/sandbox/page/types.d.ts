@@ -1,10 +1,13 @@
 // The shapes the sandbox page works with, for the type checker only (the page is JavaScript
 // checked with // @ts-check and JSDoc; see tsconfig.json here): the snapshot /sandbox/state
 // sends (page-api.ts builds it to this type, so server and page cannot drift apart), Block Kit as
-// the page draws it (as the sandbox's checks have let it through, block-validation.ts), JSON the
+// the server and the page read it (block-kit.ts takes its shapes from here; loose, as the
+// sandbox's checks in block-validation.ts have let it through), JSON the
 // app sent unchecked (attachments, link previews: AppJson, read with care), and the context the
-// drawing functions share. No imports: nothing here may pull Node's types into the
-// page's check.
+// drawing functions share. It imports only the page's own mrkdwn.d.ts: nothing here may pull
+// Node's types into the page's check.
+
+import type { MrkdwnContext } from './mrkdwn.js';
 
 // ---------- Block Kit, as the sandbox (server and page) reads it ----------
 
@@ -250,14 +253,16 @@ export interface SuggestAnswer {
   option_groups?: OptionGroup[];
 }
 
+/** The answer to /sandbox/workflows/run: the step's outputs, its error, or why it did not run. */
+export type StepRunAnswer =
+  | { ok: true; state: 'completed'; outputs: Record<string, unknown> }
+  | { ok: true; state: 'failed'; error: string }
+  | { ok: false; problem: string };
+
 // ---------- drawing ----------
 
-export interface MrkdwnContext {
-  users?: Record<string, string>;
-  channels?: Record<string, string>;
-  tz?: string;
-  now?: Date;
-}
+/** Names for mentions and the reader's time zone (mrkdwn.d.ts). */
+export type { MrkdwnContext } from './mrkdwn.js';
 
 export type OnAction = (block: BlockObj, element: ElementObj, value: RawValue) => unknown;
 

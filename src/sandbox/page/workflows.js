@@ -1,10 +1,11 @@
 // The "Workflows" panel: runs one of the app's Workflow Builder steps with inputs typed here,
 // as a workflow would — the server sends the app a signed `function_executed` event and
 // waits for functions.completeSuccess / completeError — and shows the outputs or the error.
-// Self-contained: it asks /sandbox/workflows for the steps and /sandbox/state for the people.
+// It asks /sandbox/workflows for the steps and /sandbox/state for the people itself (the rest
+// of the page is not involved), finding its elements with session.js's lookups.
 // @ts-check
 
-const $ = (/** @type {string} */ id) => document.getElementById(id);
+import { $, byId } from './session.js';
 
 /**
  * @typedef {{ name: string, type: string, title: string, description: string,
@@ -36,9 +37,9 @@ function h(tag, attrs = {}, children = []) {
   return node;
 }
 
+/** The person the page shows (the sidebar's "You are"). */
 function me() {
-  const sw = /** @type {HTMLSelectElement | null} */ ($('user-switch'));
-  return sw?.value ?? '';
+  return byId('user-switch', HTMLSelectElement).value;
 }
 
 async function load() {
@@ -81,10 +82,10 @@ function field(p) {
 }
 
 function drawForm() {
-  const form = /** @type {HTMLFormElement} */ ($('workflows-form'));
+  const form = byId('workflows-form', HTMLFormElement);
   const step = panel.step;
   form.replaceChildren();
-  $('workflows-result')?.replaceChildren();
+  $('workflows-result').replaceChildren();
   if (!step) return;
   form.append(
     h('p', { class: 'wf-about' }, [step.description]),
@@ -122,9 +123,9 @@ function shownValue(value) {
   return String(value);
 }
 
-/** @param {any} result */
+/** @param {import('./types.js').StepRunAnswer} result */
 function drawResult(result) {
-  const out = /** @type {HTMLElement} */ ($('workflows-result'));
+  const out = $('workflows-result');
   if (!result.ok) {
     out.replaceChildren(h('p', { class: 'wf-problem', role: 'alert' }, [result.problem]));
     return;
@@ -147,12 +148,12 @@ function drawResult(result) {
   );
 }
 
-async function run(/** @type {SubmitEvent} */ ev) {
+async function run(/** @type {Event} */ ev) {
   ev.preventDefault();
-  if (!panel.step || panel.busy) return;
-  const form = /** @type {HTMLFormElement} */ (ev.target);
+  const form = ev.target;
+  if (!panel.step || panel.busy || !(form instanceof HTMLFormElement)) return;
   panel.busy = true;
-  const out = /** @type {HTMLElement} */ ($('workflows-result'));
+  const out = $('workflows-result');
   out.replaceChildren(h('p', { role: 'status' }, ['Running…']));
   try {
     const res = await fetch('/sandbox/workflows/run', {
@@ -174,9 +175,9 @@ async function run(/** @type {SubmitEvent} */ ev) {
 }
 
 async function open() {
-  const dialog = /** @type {HTMLDialogElement} */ ($('workflows'));
+  const dialog = byId('workflows', HTMLDialogElement);
   await load();
-  const picker = /** @type {HTMLSelectElement} */ ($('workflows-step'));
+  const picker = byId('workflows-step', HTMLSelectElement);
   picker.replaceChildren(
     ...panel.steps.map((s) => h('option', { value: s.callbackId }, [s.title])),
   );
@@ -186,18 +187,16 @@ async function open() {
 }
 
 function boot() {
-  $('workflows-open')?.addEventListener('click', () => void open());
-  $('workflows-step')?.addEventListener('change', (ev) => {
-    const id = /** @type {HTMLSelectElement} */ (ev.target).value;
+  $('workflows-open').addEventListener('click', () => void open());
+  const picker = byId('workflows-step', HTMLSelectElement);
+  picker.addEventListener('change', () => {
+    const id = picker.value;
     panel.step = panel.steps.find((s) => s.callbackId === id) ?? null;
     drawForm();
   });
-  $('workflows-form')?.addEventListener(
-    'submit',
-    (ev) => void run(/** @type {SubmitEvent} */ (ev)),
-  );
-  $('workflows-close')?.addEventListener('click', () =>
-    /** @type {HTMLDialogElement} */ ($('workflows')).close(),
+  $('workflows-form').addEventListener('submit', (ev) => void run(ev));
+  $('workflows-close').addEventListener('click', () =>
+    byId('workflows', HTMLDialogElement).close(),
   );
 }
 

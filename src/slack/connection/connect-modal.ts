@@ -3,6 +3,7 @@
  * Pure functions: data in, Block Kit out.
  */
 import type { ModalView } from '@slack/types';
+import { apiKeyModal, KEY_KEPT_HINT } from '../ui/api-key-modal.js';
 import { ReplyPlace, readCarried } from '../ui/metadata.js';
 
 export const CONNECT_CALLBACK_ID = 'connect_workspace';
@@ -17,38 +18,18 @@ export interface ConnectMeta {
 }
 
 export function connectModal(meta: ConnectMeta): ModalView {
-  return {
-    type: 'modal',
-    callback_id: CONNECT_CALLBACK_ID,
-    private_metadata: JSON.stringify(meta),
-    title: { type: 'plain_text', text: 'Connect Worklink' },
-    submit: { type: 'plain_text', text: 'Connect' },
-    close: { type: 'plain_text', text: 'Cancel' },
-    blocks: [
-      {
-        type: 'section',
-        text: {
-          type: 'mrkdwn',
-          text: 'Paste an API key of your work-management workspace. Everyone in this Slack workspace will act through it with `/work`.',
-        },
-      },
-      {
-        type: 'input',
-        block_id: API_KEY_BLOCK,
-        label: { type: 'plain_text', text: 'API key' },
-        element: {
-          type: 'plain_text_input',
-          action_id: API_KEY_ACTION,
-          placeholder: { type: 'plain_text', text: 'Paste the API key' },
-          max_length: 500,
-        },
-        hint: {
-          type: 'plain_text',
-          text: 'Worklink checks the key, stores it encrypted and never shows it again.',
-        },
-      },
-    ],
-  };
+  return apiKeyModal({
+    callbackId: CONNECT_CALLBACK_ID,
+    meta,
+    title: 'Connect Worklink',
+    intro:
+      'Paste an API key of your work-management workspace. Everyone in this Slack workspace will act through it with `/work`.',
+    blockId: API_KEY_BLOCK,
+    actionId: API_KEY_ACTION,
+    label: 'API key',
+    placeholder: 'Paste the API key',
+    hint: KEY_KEPT_HINT,
+  });
 }
 
 /** private_metadata back to ConnectMeta; junk gives an empty object. */

@@ -25,3 +25,36 @@ export interface TeamReader extends TeamScope {
   slack: WebClient;
   deps: Pick<WorklinkDeps, 'directory' | 'matcher' | 'links'>;
 }
+
+/**
+ * What background parts read teams with (live messages, feeds, activity DMs): the app's bot
+ * and work clients per team and its caches — built once in start/parts.ts.
+ */
+export interface TeamReaders {
+  store: Store;
+  logger: Logger;
+  /** The team's bot client for background calls (Notifications.slackFor). */
+  slackFor(teamId: string): Promise<WebClient | undefined>;
+  /** The team's WorkClient, or undefined when it has no usable connection. */
+  workFor(teamId: string): Promise<WorkClient | undefined>;
+  /** Who is who (the cards' assignees) and where tasks live. */
+  directory: WorklinkDeps['directory'];
+  matcher: WorklinkDeps['matcher'];
+  links: WorklinkDeps['links'];
+}
+
+/** The team as background work reads it (`slack`: a client already at hand); undefined
+ *  when the team has no bot client or no usable connection. */
+export async function teamReader(
+  readers: TeamReaders,
+  teamId: string,
+  slack?: WebClient,
+): Promise<TeamReader | undefined> {
+  const [bot, work] = await Promise.all([
+    slack ?? readers.slackFor(teamId),
+    readers.workFor(teamId),
+  ]);
+  if (!bot || !work) return undefined;
+  const { store, logger, directory, matcher, links } = readers;
+  return { teamId, work, store, logger, slack: bot, deps: { directory, matcher, links } };
+}

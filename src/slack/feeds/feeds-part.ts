@@ -1,27 +1,12 @@
-/**
- * Channel feeds as one long-lived part (`deps.feeds`), listening to the task activity hub
- * (`deps.activity`): a new task goes to the feed channels of its project (feed-cards.ts);
- * whatever happens to it later (comment, completion, reopening, assignment) is a reply in the
- * thread of each feed card it has, never a new channel message. A comment that came from a
- * card's thread (thread-sync.ts) is not echoed back into that thread.
- *
- * A task Worklink did not make from Slack (the service's event, the watcher) waits the
- * events' grace period first: when it was in fact made from Slack, the Slack path — which
- * knows who acted and may already have the card in the channel — takes the feed's place.
- */
-import type { Logger } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { TaskActivity } from '../../activity/hub.js';
 import type { LongLivedPart } from '../../long-lived-part.js';
-import type { ChannelFeed, Store } from '../../store/index.js';
-import { isWorkApiError, type WorkClient } from '../../workapi/client.js';
+import type { ChannelFeed } from '../../store/index.js';
+import { isWorkApiError } from '../../workapi/client.js';
 import type { Task } from '../../workapi/contract.js';
 import { errMessage } from '../context/error-replies.js';
 import type { FeedPlacement } from '../context/ports.js';
-import type { ServiceDirectory } from '../context/service-directory.js';
-import type { SlackMatcher } from '../context/slack-matcher.js';
-import type { TeamReader } from '../context/team-scope.js';
-import type { WorkLinks } from '../context/work-links.js';
+import { type TeamReader, type TeamReaders, teamReader } from '../context/team-scope.js';
 import { inDirectMessage } from '../shared/project-here.js';
 import { taskCardData } from '../tasks/card/load.js';
 import { factsFromTask } from '../tasks/facts.js';
@@ -39,16 +24,7 @@ export interface ChannelFeedsPart extends LongLivedPart, FeedPlacement {
 
 type TaskReader = () => Promise<Task | undefined>;
 
-export interface ChannelFeedsDeps {
-  store: Store;
-  logger: Logger;
-  slackFor(teamId: string): Promise<WebClient | undefined>;
-  /** The team's WorkClient, or undefined when it has no usable connection. */
-  workFor(teamId: string): Promise<WorkClient | undefined>;
-  /** Who is who and where tasks live (the cards): the app's caches. */
-  directory: ServiceDirectory;
-  matcher: SlackMatcher;
-  links: WorkLinks;
+export interface ChannelFeedsDeps extends TeamReaders {
   /** How long a task not made from Slack waits for the Slack path (the events' grace). */
   graceMs(): number;
   now(): number;
@@ -74,12 +50,7 @@ export function createChannelFeeds(o: ChannelFeedsDeps): ChannelFeedsPart {
     });
 
   /** The team as the feed reads and posts for it; undefined when it cannot. */
-  const contextFor = async (teamId: string, slack?: WebClient): Promise<TeamReader | undefined> => {
-    const [bot, work] = await Promise.all([slack ?? o.slackFor(teamId), o.workFor(teamId)]);
-    if (!bot || !work) return undefined;
-    const { store, logger, directory, matcher, links } = o;
-    return { teamId, work, store, logger, slack: bot, deps: { directory, matcher, links } };
-  };
+  const contextFor = (teamId: string, slack?: WebClient) => teamReader(o, teamId, slack);
 
   /** The task, read once however many feeds ask (undefined: it cannot be read). */
   const readerFor = (ctx: TeamReader, taskId: string): TaskReader => {

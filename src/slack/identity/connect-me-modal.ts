@@ -5,6 +5,7 @@
  */
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { esc } from '../format/text.js';
+import { apiKeyModal, KEY_KEPT_HINT } from '../ui/api-key-modal.js';
 import { ReplyPlace, readCarried } from '../ui/metadata.js';
 
 export const OWN_KEY_CALLBACK_ID = 'connect_own_key';
@@ -23,42 +24,21 @@ export interface OwnKeyMeta {
 }
 
 export function ownKeyModal(meta: OwnKeyMeta, workspaceName: string, demoKey?: string): ModalView {
-  return {
-    type: 'modal',
-    callback_id: OWN_KEY_CALLBACK_ID,
-    private_metadata: JSON.stringify(meta),
-    title: { type: 'plain_text', text: 'Connect your account' },
-    submit: { type: 'plain_text', text: 'Connect' },
-    close: { type: 'plain_text', text: 'Cancel' },
-    blocks: [
-      {
-        type: 'section',
-        text: {
-          type: 'mrkdwn',
-          text: `Paste an API key of *your own* account in *${esc(workspaceName)}*. What you change with Worklink is then done as you there, not through the workspace’s connection.`,
-        },
-      },
-      {
-        type: 'input',
-        block_id: OWN_KEY_BLOCK,
-        label: { type: 'plain_text', text: 'Your API key' },
-        element: {
-          type: 'plain_text_input',
-          action_id: OWN_KEY_ACTION,
-          placeholder: { type: 'plain_text', text: 'Paste your API key' },
-          max_length: 500,
-          // The sandbox knows its demo people's keys: one click, as the issue asks.
-          ...(demoKey ? { initial_value: demoKey } : {}),
-        },
-        hint: {
-          type: 'plain_text',
-          text: demoKey
-            ? 'Sandbox: your demo account’s key is filled in. Worklink checks it and stores it encrypted.'
-            : 'Worklink checks the key, stores it encrypted and never shows it again.',
-        },
-      },
-    ],
-  };
+  return apiKeyModal({
+    callbackId: OWN_KEY_CALLBACK_ID,
+    meta,
+    title: 'Connect your account',
+    intro: `Paste an API key of *your own* account in *${esc(workspaceName)}*. What you change with Worklink is then done as you there, not through the workspace’s connection.`,
+    blockId: OWN_KEY_BLOCK,
+    actionId: OWN_KEY_ACTION,
+    label: 'Your API key',
+    placeholder: 'Paste your API key',
+    // The sandbox knows its demo people's keys: one click, as the issue asks.
+    initialValue: demoKey,
+    hint: demoKey
+      ? 'Sandbox: your demo account’s key is filled in. Worklink checks it and stores it encrypted.'
+      : KEY_KEPT_HINT,
+  });
 }
 
 export function readOwnKeyMeta(privateMetadata: string | undefined): OwnKeyMeta {

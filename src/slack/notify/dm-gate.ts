@@ -17,7 +17,7 @@ import type { SlackUserDirectory } from '../context/slack-users.js';
 import { rowMessage } from './assignment-message.js';
 import { groupedMessage } from './grouped-message.js';
 import { parseQuietHours, quietUntil } from './quiet-hours.js';
-import type { GateRow } from './worker.js';
+import type { GateRow } from './worker-options.js';
 
 /** An outbox key's prefix → the setting that governs it (activity-dms.ts makes the keys). */
 const KEY_KINDS: Record<string, NotifyKind> = {
@@ -73,6 +73,7 @@ function heldOf(row: Parameters<GateRow>[0], kind: NotifyKind | undefined) {
 }
 
 export function dmGate({ store, users, now, burst }: GateDeps): GateRow {
+  const counted = new CountedDms(burst?.windowMs ?? 0);
   return async (row, slack) => {
     const kind = kindOfRow(row.taskId);
     const quietOnly = QUIET_ONLY.some((p) => row.taskId.startsWith(p));
@@ -90,15 +91,43 @@ export function dmGate({ store, users, now, burst }: GateDeps): GateRow {
         return { kind: 'held' };
       }
     }
-    if (burst && kind && BURST_KINDS.includes(kind)) {
-      const releaseAt = await store.heldDms.countInBurst(row.teamId, row.slackUserId, now(), burst);
+    // A DM told to go that waited for its channel's slot is asked again: counted once.
+    if (burst && kind && BURST_KINDS.includes(kind) && !counted.has(row.id, now())) {
+      const { teamId, slackUserId } = row;
+      const releaseAt = await store.heldDms.countInBurst(teamId, slackUserId, now(), burst);
       if (releaseAt !== undefined) {
         await store.heldDms.hold({ ...heldOf(row, kind), releaseAt, cause: 'burst' });
         return { kind: 'held' };
       }
+      counted.add(row.id, now());
+      return { kind: 'send' };
     }
     return { kind: 'send' };
   };
+}
+
+/**
+ * The outbox rows this process counted in a burst and told to go, for the window's length: a
+ * DM that then waits for its DM channel's slot comes back to the gate and must not be counted
+ * again (which would hold it, and the DMs after it, for nothing). Kept in memory: another
+ * instance or a restart may count one twice, which only groups a DM more eagerly.
+ */
+class CountedDms {
+  private readonly until = new Map<number, number>();
+
+  constructor(private readonly keepMs: number) {}
+
+  add(outboxId: number, now: number): void {
+    if (this.until.size > 10_000) {
+      for (const [id, at] of this.until) if (at <= now) this.until.delete(id);
+    }
+    this.until.set(outboxId, now + this.keepMs);
+  }
+
+  has(outboxId: number, now: number): boolean {
+    const at = this.until.get(outboxId);
+    return at !== undefined && at > now;
+  }
 }
 
 export interface QuietReleaseDeps {

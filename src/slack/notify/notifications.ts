@@ -23,7 +23,8 @@ import {
   eventsHandler,
 } from '../service-events/events-receiver.js';
 import { appPreparer } from './prepare.js';
-import { NotifyWorker, type NotifyWorkerOptions } from './worker.js';
+import { NotifyWorker } from './worker.js';
+import type { NotifyWorkerOptions } from './worker-options.js';
 
 /** Knobs tests and benchmarks may turn on a running app. */
 export interface NotifyTuning {

@@ -18,7 +18,7 @@ import { orDebug } from '../context/error-replies.js';
 import type { ServiceDirectory } from '../context/service-directory.js';
 import type { SlackMatcher } from '../context/slack-matcher.js';
 import type { WorkClientCache } from '../context/work-clients.js';
-import type { Preparation, PrepareRow } from './worker.js';
+import type { Preparation, PrepareRow } from './worker-options.js';
 
 export interface PrepareDeps {
   store: Store;

@@ -26,6 +26,7 @@ import { RouteRegistry } from '../context/routes.js';
 import { ServiceDirectory } from '../context/service-directory.js';
 import { SlackMatcher } from '../context/slack-matcher.js';
 import { SlackUserDirectory } from '../context/slack-users.js';
+import type { TeamReaders } from '../context/team-scope.js';
 import type { WorkUrls } from '../context/work-clients.js';
 import { WorkLinks } from '../context/work-links.js';
 import { DigestScheduler } from '../digest/scheduler.js';
@@ -123,8 +124,11 @@ export function buildParts(input: PartsInput): BuiltParts {
       metrics,
       seenChange: seenTelling(told),
     },
-    // Each person's settings, quiet hours and bursts, applied as their DM goes out.
-    { gate: dmGate({ store, users, now, burst: burstRule(config) }) },
+    {
+      // Each person's settings, quiet hours and bursts, applied as their DM goes out.
+      gate: dmGate({ store, users, now, burst: burstRule(config) }),
+      channelPacing: { intervalMs: config.waits?.dmChannelIntervalMs },
+    },
   );
   const { slackFor } = notifications;
   // Tasks made outside Slack, found by looking (the hosted service sends no events).
@@ -146,25 +150,17 @@ export function buildParts(input: PartsInput): BuiltParts {
   });
   // The watcher's open lists already feed the index; the refresh need not read them too.
   watcher.observe(indexRefresh);
-  const live = createLiveMessages({
-    ...{ store, logger, slackFor, workFor, directory, matcher, links },
-    intervalMs: config.waits?.liveUpdateIntervalMs,
-  });
+  const readers: TeamReaders = { store, logger, slackFor, workFor, directory, matcher, links };
+  const live = createLiveMessages({ ...readers, intervalMs: config.waits?.liveUpdateIntervalMs });
   told.live = live;
   const feeds = createChannelFeeds({
-    store,
-    logger,
-    slackFor,
-    workFor,
-    directory,
-    matcher,
-    links,
+    ...readers,
     graceMs: () => notifications.tuning.eventGraceMs,
     now,
   });
   activity.on((teamId, a) => feeds.onActivity(teamId, a));
   // Task activity → DMs (assigned, comments, completed), through the outbox.
-  activity.on(activityDms({ store, logger, slackFor, workFor, directory, matcher, links }));
+  activity.on(activityDms(readers));
   const digest = new DigestScheduler({
     store,
     logger,

@@ -12,7 +12,7 @@ import * as assigneePicker from './form/assignee-picker.js';
 import * as projectPicker from './form/project-picker.js';
 import * as similar from './form/similar.js';
 import * as formSubmit from './form/submit.js';
-import { TASK_ACTION } from './form/task-form-modal.js';
+import { TASK_ACTION } from './form/task-form-fields.js';
 import * as mine from './mine/command.js';
 import * as pickAction from './pick-action.js';
 import * as picker from './picker.js';

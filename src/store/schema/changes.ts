@@ -4,6 +4,7 @@
  */
 import { change as dmBursts } from './2026-11-24-dm-bursts.js';
 import { change as feedChoices } from './2026-11-24-feed-choices.js';
+import { change as paceVersion } from './2026-11-24-pace-version.js';
 import { change as personalKeys } from './2026-11-24-personal-keys.js';
 import { change as reminders } from './2026-11-24-reminders.js';
 import { change as taskWords } from './2026-11-24-task-words.js';
@@ -14,6 +15,7 @@ import type { SchemaChange } from './schema-change.js';
 export const schemaChanges: readonly SchemaChange[] = [
   dmBursts,
   feedChoices,
+  paceVersion,
   personalKeys,
   reminders,
   taskWords,

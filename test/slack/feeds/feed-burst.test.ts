@@ -4,7 +4,7 @@
  * from a message answers in that message's thread.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TASK_ACTION } from '../../../src/slack/tasks/form/task-form-modal.js';
+import { TASK_ACTION } from '../../../src/slack/tasks/form/task-form-fields.js';
 import { SHORTCUT } from '../../../src/slack/ui/block-ids.js';
 import {
   answeredView,

@@ -41,12 +41,7 @@ export function useFeedHarness(): FeedHarness {
     const h = await startHarness({
       connect: true,
       clock: () => now,
-      // Live updates (feed cards) 50 ms apart after a burst instead of Slack's 1.2 s.
-      configure: (c) => ({
-        ...c,
-        workEventsSecret: EVENTS_SECRET,
-        waits: { liveUpdateIntervalMs: 50 },
-      }),
+      configure: (c) => ({ ...c, workEventsSecret: EVENTS_SECRET }),
     });
     f.h = h;
     h.service.setEventsSubscriber({ url: `${h.worklink.url}/work/events`, secret: EVENTS_SECRET });

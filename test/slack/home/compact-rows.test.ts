@@ -6,6 +6,7 @@
  * task), Details opens the card, Comment opens the comment form naming its task.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { taskRowMenu } from '../../../src/slack/tasks/card/row-menu.js';
 import { ACTION, VIEW } from '../../../src/slack/ui/block-ids.js';
 import type { RecordedCall } from '../../support/fake-slack.js';
 import { type Harness, startHarness } from '../../support/harness.js';
@@ -132,4 +133,19 @@ it('gives each digest row one menu; its Mark complete completes the task', async
   });
   expect(pick.status).toBe(200);
   await h.waitFor(async () => (await h.work.getTask(ids['Compact two']!)).status === true);
+});
+
+it('keeps a row menu within Slack’s limits: an option’s text at most 75 characters', () => {
+  const label = `Open in ${'Very Long Service Name '.repeat(6)}`;
+  const menu = taskRowMenu({ taskId: 't1', open: { label, url: 'https://work.example/t1' } }, [
+    'complete',
+    'details',
+    'comment',
+  ]);
+  expect(menu.type).toBe('overflow');
+  const texts = menu.type === 'overflow' ? menu.options.map((o) => o.text.text) : [];
+  expect(texts).toHaveLength(4);
+  for (const t of texts) expect(t.length).toBeLessThanOrEqual(75);
+  // Details alone, with no address: a plain button.
+  expect(taskRowMenu({ taskId: 't1' }).type).toBe('button');
 });

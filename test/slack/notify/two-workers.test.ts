@@ -41,8 +41,15 @@ for (const engine of storeEngines()) {
     // The app's 10 s Web API timeout, not the fixtures' 1 s: on a loaded machine a send that
     // Slack took can outlast 1 s, and a timed-out send is found again by reconciling (not
     // counted as sent) while the channel's second is already given to the next send.
+    // Sends into a channel 1.5 s apart by the shared pace (the app: 1.05 s): the fake measures
+    // when a send arrives, the pace when it starts, and on a loaded machine the way between
+    // varies by more than 50 ms. Without a shared pace the two still collide within 1 s.
     const workers = stores.map((s, i) =>
-      testWorker(s, fake.apiUrl, { instanceId: `W${i}`, timeoutMs: 10_000 }),
+      testWorker(s, fake.apiUrl, {
+        instanceId: `W${i}`,
+        timeoutMs: 10_000,
+        channelPacing: { intervalMs: 1_500 },
+      }),
     );
     for (const w of workers) w.start();
     try {

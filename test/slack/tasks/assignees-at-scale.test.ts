@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { createUser } from '../../../src/service/users.js';
-import { TASK_ACTION } from '../../../src/slack/tasks/form/task-form-modal.js';
+import { TASK_ACTION } from '../../../src/slack/tasks/form/task-form-fields.js';
 import { VIEW } from '../../../src/slack/ui/block-ids.js';
 import { type Harness, startHarness } from '../../support/harness.js';
 import {

@@ -19,13 +19,15 @@ import {
   editFingerprints,
 } from '../../../src/slack/tasks/form/read.js';
 import {
+  type TaskFormValues,
+  taskBlockId,
+} from '../../../src/slack/tasks/form/task-form-fields.js';
+import {
   encodeTaskFormMeta,
   readTaskFormMeta,
   type TaskFormMeta,
-  type TaskFormValues,
-  taskBlockId,
-  taskFormModal,
-} from '../../../src/slack/tasks/form/task-form-modal.js';
+} from '../../../src/slack/tasks/form/task-form-meta.js';
+import { taskFormModal } from '../../../src/slack/tasks/form/task-form-modal.js';
 import { parseListArgs } from '../../../src/slack/tasks/list/load.js';
 import { taskListMessage } from '../../../src/slack/tasks/list/task-list-page.js';
 import { firstDoneStatus, type ProjectInfo } from '../../../src/slack/tasks/project-info.js';

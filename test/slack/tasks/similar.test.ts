@@ -4,7 +4,7 @@
  * signed dispatch_action of the title input updates the form in place).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TASK_ACTION } from '../../../src/slack/tasks/form/task-form-modal.js';
+import { TASK_ACTION } from '../../../src/slack/tasks/form/task-form-fields.js';
 import { VIEW } from '../../../src/slack/ui/block-ids.js';
 import { type Harness, startHarness } from '../../support/harness.js';
 import { answeredView, linkChannel, shown, type ViewJson, viewOf } from './helpers.js';

@@ -22,7 +22,7 @@ beforeAll(async () => {
   // Looks for the unconfirmed create 100 ms apart instead of 2 s: the same looks, sooner.
   h = await startHarness({
     connect: true,
-    configure: (c) => ({ ...c, waits: { unconfirmedLookMs: 100 } }),
+    configure: (c) => ({ ...c, waits: { ...c.waits, unconfirmedLookMs: 100 } }),
   });
   website = h.seed.projects[0]!.projectId;
   proxy = await createProxy(h.service.url);

@@ -12,6 +12,7 @@
 import type { Button, Overflow, PlainTextOption } from '@slack/types';
 import type { ActionArgs } from '../../context/on-action.js';
 import type { TaskCardData } from '../../context/ports.js';
+import { cut } from '../../format/text.js';
 import { ACTION } from '../../ui/block-ids.js';
 
 export type RowChoice = 'complete' | 'details' | 'comment';
@@ -45,7 +46,8 @@ export function taskRowMenu(
     value: optionValue(c, d.taskId),
   }));
   if (d.open) {
-    options.push({ text: plain(d.open.label), value: `url:${d.taskId}`, url: d.open.url });
+    // Slack refuses an option's text past 75 characters (a long WORK_SERVICE_NAME).
+    options.push({ text: plain(cut(d.open.label, 75)), value: `url:${d.taskId}`, url: d.open.url });
   }
   return { type: 'overflow', action_id: actionId, options };
 }

@@ -10,7 +10,8 @@ import { ACTION } from '../../ui/block-ids.js';
 import { fitView } from '../../ui/limits.js';
 import { createFormData } from './open.js';
 import { readTaskFormValues } from './read.js';
-import { readTaskFormMeta, taskFormModal } from './task-form-modal.js';
+import { readTaskFormMeta } from './task-form-meta.js';
+import { taskFormModal } from './task-form-modal.js';
 
 export function register(app: App, deps: WorklinkDeps): void {
   app.action<BlockAction>(ACTION.taskFormProject, async (args) => {

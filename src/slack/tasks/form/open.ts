@@ -16,14 +16,9 @@ import { factsFromTask } from '../facts.js';
 import { loadProjectInfo, type ProjectInfo, statusFromDoneFlag } from '../project-info.js';
 import { editFingerprints } from './read.js';
 import { SIMILAR_LIMIT, similarHint } from './similar.js';
-import {
-  createDefaults,
-  shownTaskName,
-  type TaskFormData,
-  type TaskFormMeta,
-  type TaskFormValues,
-  taskFormModal,
-} from './task-form-modal.js';
+import { shownTaskName, type TaskFormValues } from './task-form-fields.js';
+import type { TaskFormMeta } from './task-form-meta.js';
+import { createDefaults, type TaskFormData, taskFormModal } from './task-form-modal.js';
 
 export type OpenFormRequest =
   | {

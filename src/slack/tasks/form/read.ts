@@ -21,10 +21,10 @@ import {
   FIELD_WORDS,
   TASK_ACTION,
   type TaskField,
-  type TaskFormMeta,
   type TaskFormValues,
   taskBlockId,
-} from './task-form-modal.js';
+} from './task-form-fields.js';
+import type { TaskFormMeta } from './task-form-meta.js';
 
 // ── Reading a submission ─────────────────────────────────────────────────────
 

@@ -13,7 +13,7 @@ import { taskChanges } from '../changes.js';
 import { factsFromTask, type TaskFacts } from '../facts.js';
 import { FileReadError, readSlackFiles } from '../files.js';
 import { blockForServiceError, errorBlock, type TaskFormCheck } from './read.js';
-import type { TaskFormMeta } from './task-form-modal.js';
+import type { TaskFormMeta } from './task-form-meta.js';
 
 export type SaveOutcome =
   /** `facts` is undefined when the service said it saved, but not what. */

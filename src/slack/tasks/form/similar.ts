@@ -12,7 +12,8 @@ import { errMessage } from '../../context/error-replies.js';
 import { cut, esc } from '../../format/text.js';
 import { fitView } from '../../ui/limits.js';
 import { readTaskFormValues } from './read.js';
-import { readTaskFormMeta, TASK_ACTION } from './task-form-modal.js';
+import { TASK_ACTION } from './task-form-fields.js';
+import { readTaskFormMeta } from './task-form-meta.js';
 
 export const SIMILAR_BLOCK = 'task_similar';
 /** How many similar tasks the hint names. */

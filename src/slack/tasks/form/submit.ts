@@ -31,12 +31,8 @@ import { taskChanges } from '../changes.js';
 import { findUnconfirmedCreate } from './follow-up.js';
 import { checkTaskForm, describeEnteredValues, errorBlock, readTaskFormValues } from './read.js';
 import { type SaveOutcome, saveTaskForm } from './save.js';
-import {
-  readTaskFormMeta,
-  type TaskFormMeta,
-  type TaskFormMode,
-  type TaskFormValues,
-} from './task-form-modal.js';
+import type { TaskFormMode, TaskFormValues } from './task-form-fields.js';
+import { readTaskFormMeta, type TaskFormMeta } from './task-form-meta.js';
 
 /** Time allowed for files.info, the save and the announcement before the modal is answered. */
 

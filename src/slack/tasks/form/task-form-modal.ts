@@ -1,7 +1,7 @@
 /**
- * The create/edit task modal as PURE functions of data: the view (taskFormModal) and its
- * private_metadata (encode/readTaskFormMeta). Reading and checking a submission is in
- * read.ts.
+ * The create/edit task modal as a PURE function of data (taskFormModal); its field ids are
+ * task-form-fields.ts, its private_metadata task-form-meta.ts, the project's own fields
+ * project-fields.ts. Reading and checking a submission is in read.ts.
  *
  * Fields follow the chosen project: priority, group, estimate and milestone appear only when
  * the project has the feature on; statuses and groups are the project's own. Their block_ids
@@ -9,145 +9,23 @@
  * instead of keeping an option that the new project does not have.
  */
 
-import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/types';
-import { z } from 'zod';
-import {
-  isCalendarDate,
-  PRIORITY_NAMES,
-  TaskFileInput,
-  type WorkspaceUser,
-} from '../../../workapi/contract.js';
+import type { InputBlock, KnownBlock, ModalView } from '@slack/types';
+import { isCalendarDate, type WorkspaceUser } from '../../../workapi/contract.js';
 import { cut, esc, listing } from '../../format/text.js';
-import { ACTION, VIEW } from '../../ui/block-ids.js';
-import { carriedText, readCarried } from '../../ui/metadata.js';
+import { VIEW } from '../../ui/block-ids.js';
 import { defaultStatus, type ProjectInfo } from '../project-info.js';
 import { assigneeElement } from './assignee-picker.js';
+import { projectFieldInputs } from './project-fields.js';
 import { projectElement } from './project-picker.js';
-
-// ── Ids ──────────────────────────────────────────────────────────────────────
-
-export type TaskFormMode = 'create' | 'edit';
-
-export type TaskField =
-  | 'project'
-  | 'name'
-  | 'description'
-  | 'assignees'
-  | 'dueDate'
-  | 'priority'
-  | 'groupId'
-  | 'statusId'
-  | 'estimate'
-  | 'milestone'
-  | 'files';
-
-export const BLOCK: Record<TaskField, string> = {
-  project: 'task_project',
-  name: 'task_name',
-  description: 'task_description',
-  assignees: 'task_assignees',
-  dueDate: 'task_due',
-  priority: 'task_priority',
-  groupId: 'task_group',
-  statusId: 'task_status',
-  estimate: 'task_estimate',
-  milestone: 'task_milestone',
-  files: 'task_files',
-};
-
-/** action_ids of the form's elements (the project's is the shared ACTION.taskFormProject). */
-export const TASK_ACTION: Record<TaskField, string> = {
-  project: ACTION.taskFormProject,
-  name: 'task_name_input',
-  description: 'task_description_input',
-  assignees: 'task_assignees_input',
-  dueDate: 'task_due_input',
-  priority: 'task_priority_input',
-  groupId: 'task_group_input',
-  statusId: 'task_status_input',
-  estimate: 'task_estimate_input',
-  milestone: 'task_milestone_input',
-  files: 'task_files_input',
-};
-
-export const PROJECT_DEPENDENT = new Set<TaskField>([
-  'priority',
-  'groupId',
-  'statusId',
-  'estimate',
-  'milestone',
-]);
-
-/** The block_id of a field in a form rendered for `projectId`. */
-export function taskBlockId(field: TaskField, projectId?: string): string {
-  return PROJECT_DEPENDENT.has(field) && projectId
-    ? `${BLOCK[field]}.${projectId.slice(-8)}`
-    : BLOCK[field];
-}
-
-/** Fields an edit may change (sent only when changed). */
-export const EDITABLE = [
-  'name',
-  'description',
-  'assignees',
-  'dueDate',
-  'priority',
-  'groupId',
-  'statusId',
-  'estimate',
-  'milestone',
-] as const satisfies readonly TaskField[];
-export type EditableField = (typeof EDITABLE)[number];
-
-export const FIELD_WORDS: Record<EditableField, string> = {
-  name: 'name',
-  description: 'description',
-  assignees: 'assignees',
-  dueDate: 'due date',
-  priority: 'priority',
-  groupId: 'group',
-  statusId: 'status',
-  estimate: 'estimate',
-  milestone: 'milestone',
-};
-
-// ── Data ─────────────────────────────────────────────────────────────────────
-
-/** Carried in private_metadata (JSON, at most 3000 characters). */
-export interface TaskFormMeta {
-  mode: TaskFormMode;
-  /** Where the form was opened from: replies go there. */
-  channelId?: string;
-  responseUrl?: string;
-  /** edit: the task. */
-  taskId?: string;
-  /** The project the form's fields were rendered for. */
-  projectId?: string;
-  /** The input fields the form shows (errors can only be keyed to these). */
-  inputs?: TaskField[];
-  /** Files attached from a message (create from message), sent with the task. */
-  files?: TaskFileInput[];
-  /** edit: fingerprints of the prefilled values, to send only what changed. */
-  orig?: Partial<Record<EditableField, string>>;
-  /** create from a message: the message, whose thread is answered once the task exists. */
-  source?: { channel: string; ts: string };
-}
-
-/** What the form holds: prefilled values, or what a submission carried (raw text). */
-export interface TaskFormValues {
-  projectId?: string;
-  name?: string;
-  description?: string;
-  assignees?: string[];
-  dueDate?: string;
-  priority?: string;
-  groupId?: string;
-  statusId?: string;
-  estimate?: string;
-  milestone?: string;
-  /** Slack file ids uploaded through the file input. */
-  fileIds?: string[];
-}
+import {
+  shownTaskName,
+  TASK_ACTION,
+  TASK_NAME_MAX,
+  type TaskField,
+  type TaskFormValues,
+  taskBlockId,
+} from './task-form-fields.js';
+import { encodeTaskFormMeta, type TaskFormMeta } from './task-form-meta.js';
 
 export interface TaskFormData {
   meta: TaskFormMeta;
@@ -165,19 +43,6 @@ export interface TaskFormData {
   statusUnknown?: boolean;
   /** create: "Already there?" — open tasks of the project with similar names. */
   similarHint?: KnownBlock;
-}
-
-// ── Views ────────────────────────────────────────────────────────────────────
-
-/** The longest task name the form takes (the service's limit). */
-export const TASK_NAME_MAX = 500;
-
-/**
- * What the name field shows: the name, or its first 500 characters. An edit's fingerprint
- * is of what was shown, so a cut name left as it was is not written back.
- */
-export function shownTaskName(name: string): string {
-  return name.slice(0, TASK_NAME_MAX);
 }
 
 const text = (t: string) => ({ type: 'plain_text' as const, text: t });
@@ -313,84 +178,9 @@ export function taskFormModal(data: TaskFormData): ModalView {
     },
   });
 
-  if (project?.priorityEnabled) {
-    const options = PRIORITY_NAMES.map((n, i) => option(n, String(i)));
-    const initial = options.find((o) => o.value === values.priority);
-    input('priority', {
-      label: text('Priority'),
-      element: {
-        type: 'static_select',
-        action_id: TASK_ACTION.priority,
-        options,
-        ...(initial ? { initial_option: initial } : {}),
-      },
-    });
-  }
-  if (project?.groupsEnabled && project.groups.length > 0) {
-    const options = project.groups
-      .slice(0, 100)
-      .map((g) => option(g.groupName ?? g.groupId, g.groupId));
-    const initial = options.find((o) => o.value === values.groupId);
-    input('groupId', {
-      label: text('Group'),
-      optional: true,
-      element: {
-        type: 'static_select',
-        action_id: TASK_ACTION.groupId,
-        placeholder: text('No group'),
-        options,
-        ...(initial ? { initial_option: initial } : {}),
-      },
-    });
-  }
-  if (project && project.statuses.length > 0) {
-    const options = project.statuses.slice(0, 100).map((s) => option(s.Name ?? s._id, s._id));
-    const initial = options.find((o) => o.value === values.statusId);
-    input('statusId', {
-      label: text('Status'),
-      // An edit whose current status is unknown may leave it alone.
-      optional: edit,
-      element: {
-        type: 'static_select',
-        action_id: TASK_ACTION.statusId,
-        placeholder: text(edit ? 'Keep the current status' : 'Choose a status'),
-        options,
-        ...(initial ? { initial_option: initial } : {}),
-      },
-      ...(edit && data.statusUnknown
-        ? {
-            hint: text(
-              'The service does not say which status the task has; pick one to change it.',
-            ),
-          }
-        : {}),
-    });
-  }
-  if (project?.estimateEnabled) {
-    input('estimate', {
-      label: text('Estimate (hours)'),
-      optional: true,
-      element: {
-        type: 'number_input',
-        action_id: TASK_ACTION.estimate,
-        is_decimal_allowed: false,
-        min_value: '0',
-        ...(values.estimate ? { initial_value: values.estimate } : {}),
-      },
-    });
-  }
-  if (project?.milestoneEnabled) {
-    input('milestone', {
-      label: text('Milestone'),
-      optional: true,
-      element: {
-        type: 'number_input',
-        action_id: TASK_ACTION.milestone,
-        is_decimal_allowed: false,
-        min_value: '0',
-        ...(values.milestone ? { initial_value: values.milestone } : {}),
-      },
-    });
+  // The chosen project's own fields (priority, group, status, estimate, milestone).
+  for (const [field, block] of projectFieldInputs(project, values, edit, data.statusUnknown)) {
+    input(field, block);
   }
   // Files replace a task's whole file list on update, which get task cannot show: create only.
   if (!edit) {
@@ -423,61 +213,6 @@ export function taskFormModal(data: TaskFormData): ModalView {
     blocks,
   };
 }
-
-function option(label: string, value: string): PlainTextOption {
-  return { text: text(cut(label.trim() || value, 75)), value };
-}
-
-// ── Metadata ─────────────────────────────────────────────────────────────────
-
-const META_LIMIT = 3000;
-
-/** JSON within Slack's 3000 characters: attached files are dropped first when too long. */
-export function encodeTaskFormMeta(meta: TaskFormMeta): string {
-  let json = JSON.stringify(meta);
-  const files = [...(meta.files ?? [])];
-  while (json.length > META_LIMIT && files.length > 0) {
-    files.pop();
-    json = JSON.stringify({ ...meta, files });
-  }
-  if (json.length > META_LIMIT)
-    json = JSON.stringify({ ...meta, files: [], responseUrl: undefined });
-  return json;
-}
-
-/** private_metadata back; anything malformed is left out. */
-export function readTaskFormMeta(
-  raw: string | undefined,
-  fallbackMode: TaskFormMode,
-): TaskFormMeta {
-  const v = readCarried(raw, TaskFormMetaSchema) ?? {};
-  return { ...v, mode: v.mode ?? fallbackMode };
-}
-
-const isTaskField = (x: unknown): x is TaskField => typeof x === 'string' && x in BLOCK;
-const isFile = (x: unknown): x is TaskFileInput => TaskFileInput.safeParse(x).success;
-const TaskFormMetaSchema = z.object({
-  mode: z.enum(['create', 'edit']).optional().catch(undefined),
-  channelId: carriedText,
-  responseUrl: carriedText,
-  taskId: carriedText,
-  projectId: carriedText,
-  inputs: z
-    .array(z.unknown())
-    .transform((list) => list.filter(isTaskField))
-    .optional()
-    .catch(undefined),
-  files: z
-    .array(z.unknown())
-    .transform((list) => list.filter(isFile))
-    .optional()
-    .catch(undefined),
-  orig: z.partialRecord(z.enum(EDITABLE), z.string()).optional().catch(undefined),
-  source: z
-    .object({ channel: z.string().min(1), ts: z.string().min(1) })
-    .optional()
-    .catch(undefined),
-});
 
 /** The initial values of a create form for `project` (its defaults). */
 export function createDefaults(project: ProjectInfo | undefined): TaskFormValues {

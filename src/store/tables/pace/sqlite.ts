@@ -1,11 +1,11 @@
-/** pace on SQLite: the table store over better-sqlite3 (what it holds: contract.ts). */
+/**
+ * team_pace and channel_pace on SQLite: a change is one better-sqlite3 transaction (read,
+ * change, write back), which nothing interleaves with on the one connection.
+ */
 import type Database from 'better-sqlite3';
 import type { Sync } from '../../sqlite/async-over-sync.js';
-import type { PaceChanger, PaceStore, TeamPaceState } from './contract.js';
-
-const CHANNEL_KEEP_MS = 60_000;
-
-const TEAM_KEEP_MS = 3_600_000;
+import type { PaceChanger, PaceStore } from './contract.js';
+import { CHANNEL_KEEP_MS, readState, TEAM_KEEP_MS } from './rows.js';
 
 export function paceStore(db: Database.Database): Sync<PaceStore> {
   const team = db.prepare<[string], { state: string }>(
@@ -34,8 +34,9 @@ export function paceStore(db: Database.Database): Sync<PaceStore> {
 
   const change = db.transaction(
     <R>(teamId: string, channelId: string | undefined, fn: PaceChanger<R>): R => {
-      const before = team.get(teamId)?.state ?? '{}';
-      const state = JSON.parse(before) as TeamPaceState;
+      const state = readState(team.get(teamId)?.state ?? '{}');
+      // As the rules will write it (the stored text may order its keys differently).
+      const before = JSON.stringify(state);
       const readyAt = channelId ? (channel.get(teamId, channelId)?.ready_at ?? 0) : 0;
       const out = fn(state, readyAt);
       const after = JSON.stringify(state);
