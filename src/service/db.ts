@@ -17,7 +17,7 @@ export function openDatabase(path: string): Db {
 
 /** Applies the migrations not yet applied, each in its own transaction. */
 export function migrate(db: Db): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
+  const current = Number(db.pragma('user_version', { simple: true }));
   if (current > migrations.length) {
     throw new Error(
       `The database schema (version ${current}) is newer than this program (${migrations.length}).`,
