@@ -48,6 +48,27 @@ export function sql<Row = unknown>(db: Db, text: string): TypedStatement<Row> {
   return stmt as unknown as TypedStatement<Row>;
 }
 
+const runners = new WeakMap<Db, (write: () => void) => void>();
+
+/**
+ * Runs `fn` in a transaction, or in a savepoint when one is open (better-sqlite3's
+ * `db.transaction`). One transaction function per database, reused: `db.transaction(fn)`
+ * builds four wrappers each time it is called, which cost a create task about 9 µs.
+ */
+export function transact<T>(db: Db, fn: () => T): T {
+  let run = runners.get(db);
+  if (!run) {
+    run = db.transaction((write: () => void) => write());
+    runners.set(db, run);
+  }
+  // Assigned by the time `run` returns: it returns only after `fn` did (or throws with it).
+  let result!: T;
+  run(() => {
+    result = fn();
+  });
+  return result;
+}
+
 /** SQLite's `PRAGMA data_version`: changes when another connection commits (-1 if unread). */
 export function dataVersion(db: Db): number {
   return sql<{ data_version: number }>(db, 'PRAGMA data_version').get()?.data_version ?? -1;
