@@ -11,6 +11,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BoundedCache } from '../bounded-cache.js';
+import { errCode } from '../error-message.js';
 import { makePrivateDir } from '../private-files.js';
 
 const VERSION = 1;
@@ -88,7 +89,7 @@ export function loadSecretsKey(dataDir: string, configured?: Buffer): Buffer {
   try {
     writeFileSync(file, `${randomBytes(32).toString('hex')}\n`, { flag: 'wx', mode: 0o600 });
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    if (errCode(e) !== 'EEXIST') throw e;
   }
   // Tighten a key file someone copied in with looser permissions.
   if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);

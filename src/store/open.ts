@@ -4,7 +4,7 @@
  * SQLite start does not pay for it.
  */
 import type { AppConfig } from '../config.js';
-import { errMessage } from '../error-message.js';
+import { errCode, errMessage } from '../error-message.js';
 import type { Logger } from '../logger.js';
 import { makePrivateDir } from '../private-files.js';
 import type { Store } from './contract.js';
@@ -39,7 +39,7 @@ export async function openConfiguredStore(
   } catch (e) {
     // pg's messages name the host and the problem, never the password. A refused connection
     // to several addresses at once (localhost) is an AggregateError without a message.
-    const reason = errMessage(e) || (e as NodeJS.ErrnoException).code || 'no answer';
+    const reason = errMessage(e) || errCode(e) || 'no answer';
     throw new StoreOpenError(
       `The PostgreSQL database at DATABASE_URL could not be opened: ${reason.replace(/\.$/, '')}.`,
     );

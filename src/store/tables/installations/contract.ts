@@ -4,8 +4,9 @@
  * lookup keys and the installing user's id (for the connect/disconnect permission) are plain.
  * Org-wide (enterprise) installs are keyed by enterprise id, others by team id.
  */
-import type { InstallationStore } from '@slack/bolt';
-import type { AnyInstallation } from './rows.js';
+import type { Installation, InstallationStore } from '@slack/bolt';
+
+export type AnyInstallation = Installation<'v1' | 'v2', boolean>;
 
 export interface InstallationsStore extends InstallationStore {
   /** The installation that serves a team: its own, else its enterprise's org-wide install. */

@@ -1,11 +1,9 @@
 /** installations on PostgreSQL (Bolt's OAuth installation store): see contract.ts. */
-import type { Installation, InstallationQuery } from '@slack/bolt';
+import type { InstallationQuery } from '@slack/bolt';
 import type { SecretBox } from '../../crypto.js';
 import { named, type Sql } from '../../pg/db.js';
 import type { InstallationsStore } from './contract.js';
-import { keyOf, orgKey, type Row, teamKey } from './rows.js';
-
-type AnyInstallation = Installation<'v1' | 'v2', boolean>;
+import { keyOf, openInstallation, orgKey, type Row, teamKey } from './rows.js';
 
 export function pgInstallationsStore(sql: Sql, box: SecretBox): InstallationsStore {
   const select = (key: string) =>
@@ -17,8 +15,7 @@ export function pgInstallationsStore(sql: Sql, box: SecretBox): InstallationsSto
     sql.run(named('installations.delete', 'DELETE FROM installations WHERE install_key = $1'), [
       key,
     ]);
-  const open = (row: Row) =>
-    JSON.parse(box.open(row.data_enc, `installation:${row.install_key}`)) as AnyInstallation;
+  const open = (row: Row) => openInstallation(box, row);
   const findRow = async (teamId: string | undefined, enterpriseId?: string) =>
     (teamId ? await select(teamKey(teamId)) : undefined) ??
     (enterpriseId ? await select(orgKey(enterpriseId)) : undefined);

@@ -3,8 +3,8 @@ import type { InstallationQuery } from '@slack/bolt';
 import type Database from 'better-sqlite3';
 import type { SecretBox } from '../../crypto.js';
 import type { Sync } from '../../sqlite/async-over-sync.js';
-import type { InstallationsStore } from './contract.js';
-import { type AnyInstallation, keyOf, orgKey, type Row, teamKey } from './rows.js';
+import type { AnyInstallation, InstallationsStore } from './contract.js';
+import { keyOf, openInstallation, orgKey, type Row, teamKey } from './rows.js';
 
 export function installationsStore(
   db: Database.Database,
@@ -27,7 +27,7 @@ export function installationsStore(
   const read = (key: string): AnyInstallation | undefined => {
     const row = select.get(key);
     if (!row) return undefined;
-    return JSON.parse(box.open(row.data_enc, `installation:${key}`)) as AnyInstallation;
+    return openInstallation(box, row);
   };
   const findRow = (teamId: string | undefined, enterpriseId?: string): Row | undefined =>
     (teamId ? select.get(teamKey(teamId)) : undefined) ??

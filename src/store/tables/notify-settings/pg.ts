@@ -5,6 +5,7 @@
 
 import { named, type Sql } from '../../pg/db.js';
 import { NOTIFY_KINDS, type NotifyKind, type NotifySettingsStore } from './contract.js';
+import { eachKind } from './rows.js';
 
 export function pgNotifySettingsStore(sql: Sql): NotifySettingsStore {
   const enabled = async (teamId: string, userId: string, kind: NotifyKind) => {
@@ -39,11 +40,9 @@ export function pgNotifySettingsStore(sql: Sql): NotifySettingsStore {
         ),
         [teamId, userId],
       );
-      const out = {} as Record<NotifyKind, boolean>;
-      for (const kind of Object.keys(NOTIFY_KINDS) as NotifyKind[]) {
-        out[kind] = rows.find((r) => r.kind === kind)?.enabled ?? NOTIFY_KINDS[kind].default;
-      }
-      return out;
+      return eachKind(
+        (kind) => rows.find((r) => r.kind === kind)?.enabled ?? NOTIFY_KINDS[kind].default,
+      );
     },
     async quietHours(teamId, userId) {
       const row = await sql.row<{ enabled: boolean; value: string | null }>(

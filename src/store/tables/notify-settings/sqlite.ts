@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3';
 import type { Sync } from '../../sqlite/async-over-sync.js';
 import { NOTIFY_KINDS, type NotifyKind, type NotifySettingsStore } from './contract.js';
+import { eachKind } from './rows.js';
 
 /** The row kind that holds a person's quiet hours ('HH:MM-HH:MM'); not a NotifyKind. */
 const QUIET = 'quiet';
@@ -28,11 +29,7 @@ export function notifySettingsStore(db: Database.Database): Sync<NotifySettingsS
       upsert.run(teamId, userId, kind, on ? 1 : 0, null, now());
     },
     all(teamId, userId) {
-      const out = {} as Record<NotifyKind, boolean>;
-      for (const kind of Object.keys(NOTIFY_KINDS) as NotifyKind[]) {
-        out[kind] = enabled(teamId, userId, kind);
-      }
-      return out;
+      return eachKind((kind) => enabled(teamId, userId, kind));
     },
     quietHours(teamId, userId) {
       const row = select.get(teamId, userId, QUIET);

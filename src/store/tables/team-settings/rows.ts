@@ -15,10 +15,9 @@ export interface Row {
   updated_at: number;
 }
 
-const isMembers = (v: string): v is MembersPolicy =>
-  (MEMBERS_POLICIES as readonly string[]).includes(v);
+const isMembers = (v: string): v is MembersPolicy => MEMBERS_POLICIES.some((p) => p === v);
 
-const isLinks = (v: string): v is LinksPolicy => (LINKS_POLICIES as readonly string[]).includes(v);
+const isLinks = (v: string): v is LinksPolicy => LINKS_POLICIES.some((p) => p === v);
 
 /** A row as settings; an unknown value (a newer Worklink wrote it) reads as the default. */
 export const fromRow = (r: Row | undefined): TeamSettings =>
