@@ -31,7 +31,7 @@ import { pgUserLinksStore } from '../tables/user-links/pg.js';
 import { pgWatchStateStore } from '../tables/watch-state/pg.js';
 import type { Tables } from '../units/tables.js';
 import type { RunInTx } from '../units/tx.js';
-import { openPgDb, type PgDb, type Sql } from './db.js';
+import { named, openPgDb, type PgDb, type Sql } from './db.js';
 import { migratePg } from './migrations.js';
 
 export interface OpenPgStoreOptions {
@@ -98,8 +98,12 @@ export async function openPgStore(options: OpenPgStoreOptions): Promise<Store> {
     db.tx((sql) =>
       work({
         ...tables(sql),
+        // An advisory lock, not the connection row's: a team not connected yet has no row,
+        // and two first connects at once must take turns too.
         lockTeam: async (teamId) => {
-          await sql.run('SELECT 1 FROM connections WHERE team_id = $1 FOR UPDATE', [teamId]);
+          await sql.run(named('units.lockTeam', 'SELECT pg_advisory_xact_lock(hashtext($1))'), [
+            `team:${teamId}`,
+          ]);
         },
       }),
     );

@@ -8,8 +8,9 @@ import type { Tables } from './tables.js';
 
 export interface Tx extends Tables {
   /**
-   * Holds the team's connection row until the transaction ends, so that two units changing
-   * one team's connection take turns (PostgreSQL). SQLite runs one writer at a time anyway.
+   * Holds a lock on the team until the transaction ends, so that two units changing one
+   * team's connection take turns, also before it has one (PostgreSQL: an advisory lock).
+   * SQLite runs one writer at a time anyway.
    */
   lockTeam(teamId: string): Promise<void>;
 }
