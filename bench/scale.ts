@@ -11,6 +11,9 @@
  *   Slack (the fake) allows 50 chat.postMessage a second per team and one a second per DM
  *   channel, answering 429 + Retry-After past either, after --latency ms. Reported: DMs/s
  *   from the first to the last, 429s by kind, duplicates and losses.
+ * - Round trips on PostgreSQL: statements (each one round trip, BEGIN/COMMIT included) and
+ *   transactions per command and per DM, counted by the server (pg_stat_statements,
+ *   bench/statement-counts.ts); what the idle instances send meanwhile is taken out.
  * - The shared pace's own cost per DM: `begin` + `answered` on each engine, one instance, no
  *   Slack, with its round trips and transactions on PostgreSQL and one round trip's floor.
  *
@@ -33,6 +36,7 @@ import { dmCalls, dmCountsByOutboxId, scriptRateLimit } from '../test/support/no
 import { startPostgres } from '../test/support/postgres.js';
 import { CHANNEL, type ScaleFixture, startScaleFixture } from '../test/support/scale-fixture.js';
 import { SlackRequests } from '../test/support/slack-requests.js';
+import { type StatementCounter, statementCounter } from './statement-counts.js';
 
 const { values } = parseArgs({
   options: {
@@ -52,6 +56,8 @@ const { values } = parseArgs({
     // or duplicates a DM.
     'log-level': { type: 'string', default: 'warn' },
     logs: { type: 'string', default: join(tmpdir(), 'worklink-bench-scale-logs') },
+    // Print the statements sent most often in each phase (PostgreSQL).
+    top: { type: 'string', default: '0' },
   },
 });
 const P99_MS = Number(values['p99-ms']);
@@ -61,6 +67,8 @@ const STEP_MS = Number(values['step-s']) * 1000;
 const RATES = values.rates.split(',').map(Number);
 // Slack's team limit as the fake keeps it; lower it (--limit 10) to make a loaded machine hit it.
 const LIMIT = Number(values.limit);
+// How long the idle instances' background statements are counted before the figures.
+const IDLE_MS = 3_000;
 
 interface Setup {
   name: string;
@@ -70,6 +78,8 @@ interface Setup {
 }
 
 interface CommandFigures {
+  /** Commands acked over every step (warm-up and the step that failed included). */
+  acked: number;
   /** The highest offered rate whose p99 stayed within P99_MS (0: none did). */
   rate: number;
   /** Commands acked per second at that rate. */
@@ -91,6 +101,20 @@ interface DmFigures {
   lost: string[];
   /** Seconds from the enqueue until every row was sent or failed (or the deadline). */
   seconds: number;
+  /** DMs Slack (the fake) took. */
+  sent: number;
+  /** Statements the benchmark's own store sent meanwhile (its polls), on PostgreSQL. */
+  ownStatements: number;
+}
+
+/** Round trips (statements) and transactions per command and per DM, background taken out. */
+interface RoundTrips {
+  perCommand: number;
+  txPerCommand: number;
+  perDm: number;
+  txPerDm: number;
+  /** Statements a second the idle instances send (leases, polls). */
+  idlePerSecond: number;
 }
 
 const percentile = (xs: number[], p: number) => {
@@ -124,7 +148,12 @@ async function step(senders: SlackRequests[], rate: number) {
   }
   await Promise.all(sends);
   const seconds = (performance.now() - started) / 1000;
-  return { p99: percentile(latencies, 99), throughput: latencies.length / seconds, failed };
+  return {
+    p99: percentile(latencies, 99),
+    throughput: latencies.length / seconds,
+    failed,
+    acked: latencies.length,
+  };
 }
 
 async function commands(fixture: ScaleFixture, instances: Instance[]): Promise<CommandFigures> {
@@ -139,14 +168,15 @@ async function commands(fixture: ScaleFixture, instances: Instance[]): Promise<C
         channelId: CHANNEL,
       }),
   );
-  await step(senders, 10); // warm-up: connections, JIT, caches
-  let best: CommandFigures = { rate: 0, throughput: 0, p99: Number.NaN };
+  let acked = (await step(senders, 10)).acked; // warm-up: connections, JIT, caches
+  let best = { rate: 0, throughput: 0, p99: Number.NaN };
   for (const rate of RATES) {
     const r = await step(senders, rate);
+    acked += r.acked;
     if (r.failed > 0 || !(r.p99 <= P99_MS)) break;
     best = { rate, throughput: r.throughput, p99: r.p99 };
   }
-  return best;
+  return { ...best, acked };
 }
 
 async function dms(fixture: ScaleFixture, dataDir: string, databaseUrl?: string) {
@@ -182,8 +212,11 @@ async function dms(fixture: ScaleFixture, dataDir: string, databaseUrl?: string)
       if (now?.status === 'pending' || now?.status === 'sending') late++;
       lost.push(JSON.stringify(now));
     }
+    const ownStatements = pgDatabase(store)?.counts().statements ?? 0;
     const pace = await new SharedPace(store.pace, new ChannelPacer()).state(TEAM_ID, Date.now());
     const figures: DmFigures = {
+      sent: sent.length,
+      ownStatements,
       rate: span > 0 ? (sent.length - 1) / span : 0,
       limitedTeam: limits.limitedTeam,
       limitedChannel: limits.limitedChannel,
@@ -200,20 +233,68 @@ async function dms(fixture: ScaleFixture, dataDir: string, databaseUrl?: string)
   }
 }
 
+async function printTop(counter: StatementCounter | undefined, phase: string) {
+  const n = Number(values.top);
+  if (!counter || !n) return;
+  console.log(`  statements sent most often (${phase}):`);
+  for (const t of await counter.top(n)) {
+    console.log(`  ${String(t.calls).padStart(7)}  ${t.query.slice(0, 150)}`);
+  }
+}
+
 async function run(setup: Setup, databaseUrl: string | undefined) {
   const dataDir = mkdtempSync(join(tmpdir(), 'worklink-bench-scale-'));
   const fixture = await startScaleFixture({ dataDir, databaseUrl, people: DMS });
   const instances: Instance[] = [];
+  const cleanups: (() => Promise<void>)[] = [];
   try {
     const env = fixture.env({ LOG_LEVEL: values['log-level'] });
     for (let i = 0; i < setup.instances; i++) instances.push(await startInstance(env));
+    const counter = databaseUrl ? await statementCounter(databaseUrl) : undefined;
+    cleanups.push(async () => counter?.close());
+    // The idle instances' own statements a second, taken out of the figures below.
+    await counter?.reset();
+    const idleStarted = performance.now();
+    if (counter) await new Promise((r) => setTimeout(r, IDLE_MS));
+    const idle = await counter?.read();
+    const idleRate = (n: number) => (n * 1000) / (performance.now() - idleStarted);
+    const idlePerSecond = idle ? idleRate(idle.statements) : 0;
+    const idleTxPerSecond = idle ? idleRate(idle.transactions) : 0;
+    const net = (n: number, perSecond: number, since: number) =>
+      Math.max(0, n - (perSecond * (performance.now() - since)) / 1000);
+
+    await counter?.reset();
+    const cmdStarted = performance.now();
     const cmd = values['dms-only']
-      ? { rate: 0, throughput: 0, p99: Number.NaN }
+      ? { rate: 0, throughput: 0, p99: Number.NaN, acked: 0 }
       : await commands(fixture, instances);
+    const cmdCounts = await counter?.read();
+    await printTop(counter, 'commands');
+    const cmdNet = cmdCounts && {
+      statements: net(cmdCounts.statements, idlePerSecond, cmdStarted),
+      transactions: net(cmdCounts.transactions, idleTxPerSecond, cmdStarted),
+    };
+    await counter?.reset();
+    const dmStarted = performance.now();
     const dm = await dms(fixture, dataDir, databaseUrl);
+    const dmCounts = await counter?.read();
+    await printTop(counter, 'DMs');
     if (dm.losses > 0 || dm.duplicates > 0) keepLogs(setup, instances, dm);
-    return { cmd, dm };
+    const trips: RoundTrips | undefined =
+      cmdNet && dmCounts
+        ? {
+            perCommand: cmd.acked ? cmdNet.statements / cmd.acked : Number.NaN,
+            txPerCommand: cmd.acked ? cmdNet.transactions / cmd.acked : Number.NaN,
+            perDm:
+              net(dmCounts.statements - dm.ownStatements, idlePerSecond, dmStarted) /
+              Math.max(1, dm.sent),
+            txPerDm: net(dmCounts.transactions, idleTxPerSecond, dmStarted) / Math.max(1, dm.sent),
+            idlePerSecond,
+          }
+        : undefined;
+    return { cmd, dm, trips };
   } finally {
+    for (const cleanup of cleanups.splice(0)) await cleanup();
     await Promise.all(instances.map((i) => i.stop()));
     await fixture.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -292,7 +373,7 @@ async function paceFigures(pg: Awaited<ReturnType<typeof startPostgres>>) {
 }
 
 async function main() {
-  const pg = await startPostgres();
+  const pg = await startPostgres({ statementStats: true });
   try {
     if (values['pace-only']) {
       await paceFigures(pg);
@@ -336,6 +417,12 @@ async function main() {
           (r.dm.pacedAt?.toFixed(1) ?? '-').padStart(8),
         ].join(' '),
       );
+      if (r.trips) {
+        const t = r.trips;
+        console.log(
+          `  round trips: ${t.perCommand.toFixed(1)} per command (${t.txPerCommand.toFixed(2)} transactions), ${t.perDm.toFixed(1)} per DM (${t.txPerDm.toFixed(2)} transactions); idle instances ${t.idlePerSecond.toFixed(1)} statements/s, taken out`,
+        );
+      }
     }
     if (bad) process.exitCode = 1;
     const floor = results['SQLite, 1 instance'];

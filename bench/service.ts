@@ -349,11 +349,20 @@ function printTable(results: Result[]): void {
   console.log(line(head));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of rows) console.log(line(r));
-  const get = results.find((r) => r.name === 'get task');
-  if (get?.floor) {
+  // The aims of issue 25 (server CPU per request, floor ÷ service): how far each one is.
+  const aims: [string, number][] = [
+    ['get task', 0.5],
+    ['create task', 0.3],
+    [`list tasks (${LIST_SIZE})`, 0.5],
+  ];
+  console.log('');
+  for (const [name, aim] of aims) {
+    const r = results.find((x) => x.name === name);
+    if (!r?.floor) continue;
     console.log(
-      `\nget task / floor: throughput ${(get.rps / get.floor.rps).toFixed(2)}, ` +
-        `server CPU per request ${(get.floor.cpuPerRequest / get.cpuPerRequest).toFixed(2)} (aim ≥ 0.5)`,
+      `${name} / floor: throughput ${(r.rps / r.floor.rps).toFixed(2)}, ` +
+        `server CPU per request ${(r.floor.cpuPerRequest / r.cpuPerRequest).toFixed(2)} ` +
+        `(aim ≥ ${aim})`,
     );
   }
 }

@@ -63,6 +63,8 @@ export interface AppConfig {
    * undefined = SQLite in DATA_DIR. Never logged or echoed (it may hold a password).
    */
   databaseUrl?: string;
+  /** DATABASE_POOL_SIZE: connections each instance keeps to PostgreSQL (default 10). */
+  databasePoolSize?: number;
   /**
    * SECRETS_KEY decoded to 32 bytes; undefined = DATA_DIR/secret.key (generated once).
    * Required with DATABASE_URL.
@@ -139,6 +141,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     workApi: workApi(get('WORK_API_URL'), get('WORK_ALT_API_URL')),
     dataDir: get('DATA_DIR') ?? './data',
     databaseUrl: database,
+    databasePoolSize: poolSize(get('DATABASE_POOL_SIZE')),
     secretsKey: key,
     workEventsSecret: get('WORK_EVENTS_SECRET'),
     workMaxResponseBytes: byteCount('WORK_MAX_RESPONSE_BYTES', get('WORK_MAX_RESPONSE_BYTES')),
@@ -301,6 +304,18 @@ function logLevel(value: string | undefined): LogLevelName {
   const v = value.toLowerCase();
   if (v === 'debug' || v === 'info' || v === 'warn' || v === 'error') return v;
   throw new ConfigError(`LOG_LEVEL must be one of debug, info, warn, error, not "${value}".`);
+}
+
+/** Whole connections from 1 to 100 (PostgreSQL's default max_connections for every instance). */
+function poolSize(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > 100) {
+    throw new ConfigError(
+      `DATABASE_POOL_SIZE must be a whole number of connections from 1 to 100, not "${value}".`,
+    );
+  }
+  return n;
 }
 
 /** Whole seconds from 0 (off) to a day; default 60. */

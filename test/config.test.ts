@@ -59,6 +59,16 @@ describe('modes', () => {
     }
   });
 
+  it('reads DATABASE_POOL_SIZE: unset is the store default; anything odd is one sentence', () => {
+    expect(loadConfig({}).databasePoolSize).toBeUndefined();
+    expect(loadConfig({ DATABASE_POOL_SIZE: '25' }).databasePoolSize).toBe(25);
+    for (const bad of ['0', '1.5', 'many', '101']) {
+      expect(() => loadConfig({ DATABASE_POOL_SIZE: bad })).toThrow(
+        `DATABASE_POOL_SIZE must be a whole number of connections from 1 to 100, not "${bad}".`,
+      );
+    }
+  });
+
   it('reads WORK_INDEX_READS_PER_MINUTE: unset is the default; anything odd is one sentence', () => {
     expect(loadConfig({}).workIndexReadsPerMinute).toBeUndefined();
     expect(loadConfig({ WORK_INDEX_READS_PER_MINUTE: '1700' }).workIndexReadsPerMinute).toBe(1700);

@@ -17,7 +17,7 @@ export function openDatabase(path: string): Db {
 
 /** Applies the migrations not yet applied, each in its own transaction. */
 export function migrate(db: Db): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
+  const current = Number(db.pragma('user_version', { simple: true }));
   if (current > migrations.length) {
     throw new Error(
       `The database schema (version ${current}) is newer than this program (${migrations.length}).`,
@@ -46,6 +46,27 @@ export function sql<Row = unknown>(db: Db, text: string): TypedStatement<Row> {
     byText.set(text, stmt);
   }
   return stmt as unknown as TypedStatement<Row>;
+}
+
+const runners = new WeakMap<Db, (write: () => void) => void>();
+
+/**
+ * Runs `fn` in a transaction, or in a savepoint when one is open (better-sqlite3's
+ * `db.transaction`). One transaction function per database, reused: `db.transaction(fn)`
+ * builds four wrappers each time it is called, which cost a create task about 9 µs.
+ */
+export function transact<T>(db: Db, fn: () => T): T {
+  let run = runners.get(db);
+  if (!run) {
+    run = db.transaction((write: () => void) => write());
+    runners.set(db, run);
+  }
+  // Assigned by the time `run` returns: it returns only after `fn` did (or throws with it).
+  let result!: T;
+  run(() => {
+    result = fn();
+  });
+  return result;
 }
 
 /** SQLite's `PRAGMA data_version`: changes when another connection commits (-1 if unread). */

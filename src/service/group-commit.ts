@@ -1,4 +1,4 @@
-import { type Db, sql } from './db.js';
+import { type Db, sql, transact } from './db.js';
 
 /**
  * Group commit: the writes that arrive in one turn of the event loop share one SQLite
@@ -34,7 +34,7 @@ export class GroupCommit {
   /** Runs `write` in the turn's shared transaction; its answer waits for `whenCommitted`. */
   write<T>(write: () => T): T {
     this.begin();
-    return this.db.transaction(write)();
+    return transact(this.db, write);
   }
 
   /** Says that the write running now recorded an event (delivered after the commit). */

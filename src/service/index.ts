@@ -2,7 +2,6 @@
  * The embedded work-management service: `startService` serves the 13 operations of the spec
  * (docs/work-management-api.md) over HTTP from a SQLite file; `seedDemoWorkspace` creates a demo workspace and its API key.
  */
-import type { AddressInfo } from 'node:net';
 import { type Db, openDatabase } from './db.js';
 import { EventDelivery, type EventsSubscriber, type Logger } from './events.js';
 import { GroupCommit } from './group-commit.js';
@@ -68,7 +67,11 @@ export async function startService(options: ServiceOptions): Promise<ServiceHand
     throw e;
   }
   events.start();
-  const address = app.server.address() as AddressInfo;
+  const address = app.server.address();
+  // A TCP listener always has an address object (a string is a pipe's or socket file's).
+  if (address === null || typeof address === 'string') {
+    throw new Error(`the service is not listening on TCP (${address})`);
+  }
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
   let closing: Promise<void> | undefined;

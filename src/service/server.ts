@@ -9,8 +9,9 @@ import {
   ALT_PREFIX,
   BASE_PREFIX,
   describeIssue,
-  type ExtraOperationName,
   extraOperations,
+  isExtraOperationName,
+  isOperationName,
   type Operation,
   type OperationName,
   operations,
@@ -78,8 +79,14 @@ export function buildServer({
     void json(request, text, done);
   });
 
-  // Set by the auth hook; declared up front so every request object keeps one shape.
-  app.decorateRequest('workCaller', null);
+  // Who each request is, as the auth hook found it.
+  const callers = new WeakMap<FastifyRequest, Caller>();
+  const callerOf = (request: FastifyRequest): Caller => {
+    const caller = callers.get(request);
+    // Only the pages skip the auth hook, and they are not operations: a bug, so a 500.
+    if (!caller) throw new Error(`no caller for ${request.method} ${request.url}`);
+    return caller;
+  };
   // Known keys → caller, so the hot path skips hashing and a query. Revoking a key
   // (ServiceHandle.revokeKey) drops it here too; a workspace is never renamed; only hits are
   // kept (unknown keys cannot grow it), and it is bounded anyway.
@@ -112,14 +119,14 @@ export function buildServer({
       reply.code(401).send({ error: 'apiKey: is not a valid key' });
       return;
     }
-    (request as AuthedRequest).workCaller = caller;
+    callers.set(request, caller);
     done();
   });
 
   const eventRecorded = () => commits.eventRecorded();
   const ctx = (request: FastifyRequest) => ({
     db,
-    caller: (request as AuthedRequest).workCaller as Caller,
+    caller: callerOf(request),
     eventRecorded,
   });
   const route = <N extends OperationName>(prefix: string, name: N) => {
@@ -140,14 +147,14 @@ export function buildServer({
       },
     });
   };
-  for (const name of Object.keys(operations) as OperationName[]) {
+  for (const name of Object.keys(operations).filter(isOperationName)) {
     const op: Operation = operations[name];
     route(op.address === 'base' ? BASE_PREFIX : ALT_PREFIX, name);
   }
   // Clients in the wild send update task to the base address too.
   route(BASE_PREFIX, 'updateTask');
   // The extensions (docs/service-extensions.md): path ids only; a query or body is ignored.
-  for (const name of Object.keys(extraOperations) as ExtraOperationName[]) {
+  for (const name of Object.keys(extraOperations).filter(isExtraOperationName)) {
     const op: Operation = extraOperations[name];
     const params = z.strictObject(Object.fromEntries(op.params.map((p) => [p, pathId])));
     app.route({
@@ -199,8 +206,6 @@ const FRAMEWORK_ERRORS: Record<string, { status: number; message: string }> = {
     message: 'content-length: does not match the body',
   },
 };
-
-type AuthedRequest = FastifyRequest & { workCaller: Caller | null };
 
 /**
  * Runs an operation's handler and sends its result. A write runs in the turn's shared

@@ -1,6 +1,6 @@
 /** Operation 2, create task: one transaction that numbers, stores and announces the task. */
 import type { CreateTaskBody, Task } from '../workapi/contract.js';
-import { type Db, sql } from './db.js';
+import { type Db, sql, transact } from './db.js';
 import { badRequest } from './errors.js';
 import { recordEvent } from './event-outbox.js';
 import { JsonText } from './json-text.js';
@@ -30,7 +30,7 @@ export function createTaskJson(
   body: CreateTaskBody,
   options: CreateTaskOptions = {},
 ): string {
-  return db.transaction(() => {
+  return transact(db, () => {
     const project = findProject(db, caller.workspaceId, body.projectId);
     if (!project) throw badRequest('projectId', 'no project with this id in this workspace');
     // Before any check, as updateTask does: cached lists of the project may soon be stale.
@@ -82,7 +82,7 @@ export function createTaskJson(
       });
     }
     return task;
-  })();
+  });
 }
 
 /** Operation 2, as an object (for callers inside the service: the seed, benchmarks). */

@@ -59,22 +59,22 @@ export function taskChanges(
   assignees: { added: string[]; removed: string[] },
 ): TaskChanges {
   const out: TaskChanges = {};
-  const compare = <K extends keyof TaskChanges>(key: K, from: unknown, to: unknown) => {
-    if (from !== to) (out as Record<string, unknown>)[key] = { from, to };
-  };
-  compare('taskName', before.name, after.name);
-  compare('description', before.description, after.description);
-  compare('status', before.complete === 1, after.complete === 1);
+  const change = <T>(from: T, to: T): Change<T> | undefined =>
+    from === to ? undefined : { from, to };
+  out.taskName = change(before.name, after.name);
+  out.description = change(before.description, after.description);
+  out.status = change(before.complete === 1, after.complete === 1);
   if (before.status_id !== after.status_id) {
     const name = (id: string) => findStatus(db, after.project_id, id)?.name ?? null;
     out.statusName = { from: name(before.status_id), to: name(after.status_id) };
   }
-  compare('priority', before.priority, after.priority);
-  compare('dueDate', before.due_date, after.due_date);
-  compare('group', before.group_name, after.group_name);
-  compare('estimateTime', before.estimate_time, after.estimate_time);
+  out.priority = change(before.priority, after.priority);
+  out.dueDate = change(before.due_date, after.due_date);
+  out.group = change(before.group_name, after.group_name);
+  out.estimateTime = change(before.estimate_time, after.estimate_time);
   if (assignees.added.length || assignees.removed.length) out.taskUsers = assignees;
-  return out;
+  // Only what changed is present (recordTaskUpdated and the event's readers count on it).
+  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined));
 }
 
 /** Records task.updated when anything changed. */

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ACTIVITY_TYPE, type UpdatedTask, type UpdateTaskBody } from '../workapi/contract.js';
 import { recordActivity, taskComments } from './activity.js';
-import { type Db, sql } from './db.js';
+import { type Db, sql, transact } from './db.js';
 import { badRequest } from './errors.js';
 import { JsonText } from './json-text.js';
 import { forgetProjectLists } from './list-cache.js';
@@ -31,7 +31,7 @@ export function updateTask(
   taskId: string,
   body: UpdateTaskBody,
 ): UpdatedTask {
-  return db.transaction(() => {
+  return transact(db, () => {
     const task = loadTask(db, caller.workspaceId, taskId);
     // Before any check: whatever happens next, the cached JSON may no longer be the truth.
     forgetTask(db, task.id);
@@ -115,7 +115,7 @@ export function updateTask(
       taskChanges(db, task, after, assigneeChange),
     );
     return updatedTaskResponse(db, after);
-  })();
+  });
 }
 
 /** Operation 6: a comment by the acting user, recorded as a type 1 entry. */
@@ -125,7 +125,7 @@ export function postComment(
   taskId: string,
   content: string,
 ): { commentId: string; content: string } {
-  return db.transaction(() => {
+  return transact(db, () => {
     const task = loadTask(db, caller.workspaceId, taskId);
     const commentId = recordActivity(db, task.id, caller.userId, {
       type: ACTIVITY_TYPE.comment,
@@ -137,7 +137,7 @@ export function postComment(
       createdTime: nowIso(),
     });
     return { commentId, content };
-  })();
+  });
 }
 
 interface AssigneeRow {

@@ -17,7 +17,7 @@ export class StoreOpenError extends Error {
 }
 
 export async function openConfiguredStore(
-  config: Pick<AppConfig, 'dataDir' | 'databaseUrl' | 'secretsKey'>,
+  config: Pick<AppConfig, 'dataDir' | 'databaseUrl' | 'databasePoolSize' | 'secretsKey'>,
   logger?: Logger,
 ): Promise<Store> {
   if (!config.databaseUrl) return openStore(config.dataDir, { secretsKey: config.secretsKey });
@@ -31,6 +31,7 @@ export async function openConfiguredStore(
   try {
     return await openPgStore({
       url: config.databaseUrl,
+      poolSize: config.databasePoolSize,
       dataDir: config.dataDir,
       secrets: createSecretBox(config.secretsKey),
       logger,

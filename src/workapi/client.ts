@@ -1,33 +1,22 @@
 /**
- * WorkClient: one typed method per operation of the work-management interface.
- *
- * Requests are validated with the contract before they leave the process; responses are
- * parsed tolerantly. Reads retry network errors and 5xx with jittered backoff; writes are
- * retried only when the request provably never reached the service (connection refused),
- * so a create is never made twice. 429 waits out `Retry-After`.
+ * WorkClient: one typed method per operation of the work-management interface, on top of
+ * WorkCalls (transport.ts: validation, retries, time limits). Answers are read tolerantly
+ * (reader.ts); where deployments differ (update task's and project details' addresses,
+ * list paging, the list-projects extension), the method finds out and remembers.
  */
-import type { IncomingHttpHeaders } from 'node:http';
-import { Agent } from 'undici';
 import type { z } from 'zod';
-import { knownSecrets } from '../secrets.js';
 import {
   type ClientOperationName,
   type Comment,
   type CreateProjectBody,
   type CreateTaskBody,
   type Customer,
-  describeIssue,
-  extraOperations,
   fastTaskListItem,
   type Group,
   type ListTasksQuery,
-  type Operation,
-  type OperationName,
-  operations,
   type PostCommentBody,
   type Project,
   type ProjectDetails,
-  pathId,
   responses,
   type Task,
   type TaskListItem,
@@ -37,68 +26,27 @@ import {
   type Verification,
   type WorkspaceUser,
 } from './contract.js';
-import { errorFromAnswer, isWorkApiError, transportError, WorkApiError } from './errors.js';
-import { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLargeError, readCapped } from './read-capped.js';
+import { isWorkApiError } from './errors.js';
 import { type DebugLog, readList, readOne, readWritten } from './reader.js';
 import type { ItemReader } from './responses.js';
-import { type ReadAnswer, SharedReads, writeMoment } from './shared-reads.js';
+import { type Address, type CallInput, type WorkCallOptions, WorkCalls } from './transport.js';
 
 export { isWorkApiError, WorkApiError, type WorkErrorKind } from './errors.js';
 
-export interface WorkClientOptions {
-  /** `{base_url}`, e.g. https://work.example.com/v1.0 */
-  baseUrl: string;
-  /** `{alt_url}`, e.g. https://work.example.com/api/v1 */
-  altUrl: string;
-  apiKey: string;
-  /** Whole-request time limit, including the body. */
-  timeoutMs?: number;
-  connectTimeoutMs?: number;
-  /** Attempts for reads (and for writes that were never sent); delays grow from baseDelayMs. */
-  retry?: { attempts?: number; baseDelayMs?: number; maxRetryAfterMs?: number };
-  /** Share one pool across clients (one per Slack workspace). */
-  dispatcher?: Agent;
-  /** Told when each call starts; the function it returns, when it ends (metrics). */
-  timeCall?: (operation: string) => (ok: boolean) => void;
-  /** Answers larger than this are refused unread (WORK_MAX_RESPONSE_BYTES; default 8 MiB). */
-  maxResponseBytes?: number;
+export interface WorkClientOptions extends WorkCallOptions {
   /** Where dropped list items are noted (debug level). */
   log?: DebugLog;
 }
 
-const sharedAgent = new Agent({
-  connections: 32,
-  keepAliveTimeout: 10_000,
-  connect: { timeout: 5_000 },
-});
-
 export class WorkClient {
-  private readonly timeoutMs: number;
-  private readonly attempts: number;
-  private readonly baseDelayMs: number;
-  private readonly maxRetryAfterMs: number;
-  private readonly maxResponseBytes: number;
-  private readonly dispatcher: Agent;
-  /** Reads under way, shared by identical asks. */
-  private readonly reads = new SharedReads();
+  private readonly calls: WorkCalls;
   /** Where update task was last answered: alt (spec) or base (some deployments). */
   private updateAddress: Address = 'alt';
   /** Where project details were last had; 'project' = only get project answers. */
   private detailsAddress: Address | 'project' = 'alt';
 
   constructor(private readonly options: WorkClientOptions) {
-    // Whatever the key is for (the workspace's, one being checked, a person's), it is a secret.
-    knownSecrets.add(options.apiKey);
-    this.timeoutMs = options.timeoutMs ?? 10_000;
-    this.attempts = options.retry?.attempts ?? 3;
-    this.baseDelayMs = options.retry?.baseDelayMs ?? 250;
-    this.maxRetryAfterMs = options.retry?.maxRetryAfterMs ?? 30_000;
-    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    this.dispatcher =
-      options.dispatcher ??
-      (options.connectTimeoutMs
-        ? new Agent({ connections: 32, connect: { timeout: options.connectTimeoutMs } })
-        : sharedAgent);
+    this.calls = new WorkCalls(options);
   }
 
   verify(): Promise<Verification> {
@@ -125,7 +73,7 @@ export class WorkClient {
     { limit, offset }: { limit: number; offset: number },
   ): Promise<{ tasks: TaskListItem[]; total: number }> {
     let totalHeader: string | string[] | undefined;
-    const text = await this.call(
+    const text = await this.calls.call(
       'listTasks',
       { query: { ...query, limit, offset } },
       undefined,
@@ -248,7 +196,7 @@ export class WorkClient {
    * serve it; docs/service-extensions.md). Any 2xx is done.
    */
   async deleteProject(projectId: string): Promise<void> {
-    await this.call('deleteProject', { params: { projectId } });
+    await this.calls.call('deleteProject', { params: { projectId } });
   }
 
   private async read<T>(
@@ -258,7 +206,7 @@ export class WorkClient {
     ids: readonly string[],
     address?: Address,
   ): Promise<T> {
-    return readOne(name, schema, ids, await this.call(name, input, address));
+    return readOne(name, schema, ids, await this.calls.call(name, input, address));
   }
 
   private async readItems<T>(
@@ -267,7 +215,7 @@ export class WorkClient {
     item: ItemReader<T>,
     ids: readonly string[],
   ): Promise<T[]> {
-    return readList(name, item, ids, await this.call(name, input), this.options.log);
+    return readList(name, item, ids, await this.calls.call(name, input), this.options.log);
   }
 
   private async write<T>(
@@ -277,203 +225,8 @@ export class WorkClient {
     ids: readonly string[],
     address?: Address,
   ): Promise<T | undefined> {
-    return readWritten(schema, ids, await this.call(name, input, address));
+    return readWritten(schema, ids, await this.calls.call(name, input, address));
   }
-
-  /**
-   * The text of a 2xx answer (its headers to `onHeaders`); every other outcome is a
-   * WorkApiError. A read joins the same read under way (shared-reads.ts).
-   */
-  private async call(
-    name: ClientOperationName,
-    input: CallInput,
-    address?: Address,
-    onHeaders?: (headers: IncomingHttpHeaders) => void,
-  ): Promise<string> {
-    if (operationOf(name).method !== 'GET') {
-      writeMoment();
-      try {
-        return (await this.timed(name, input, address)).text;
-      } finally {
-        writeMoment();
-      }
-    }
-    const key = `${name} ${address ?? ''} ${JSON.stringify(input)}`;
-    const answer = await this.reads.read(key, () => this.timed(name, input, address));
-    onHeaders?.(answer.headers);
-    return answer.text;
-  }
-
-  private async timed(
-    name: ClientOperationName,
-    input: CallInput,
-    address?: Address,
-  ): Promise<ReadAnswer> {
-    const done = this.options.timeCall?.(name);
-    if (!done) return this.callOnce(name, input, address);
-    try {
-      const answer = await this.callOnce(name, input, address);
-      done(true);
-      return answer;
-    } catch (e) {
-      done(false);
-      throw e;
-    }
-  }
-
-  /** `call` itself, retries included. */
-  private async callOnce(
-    name: ClientOperationName,
-    input: CallInput,
-    address?: Address,
-  ): Promise<ReadAnswer> {
-    const op = operationOf(name);
-    const url = this.buildUrl(name, address ?? op.address, input);
-    let payload: string | undefined;
-    if (op.body) {
-      const checked = op.body.safeParse(input.body);
-      if (!checked.success) {
-        throw new WorkApiError(name, 0, 'invalid', describeIssue(checked.error), true);
-      }
-      payload = JSON.stringify(checked.data);
-    }
-    const isRead = op.method === 'GET';
-    for (let attempt = 1; ; attempt++) {
-      const outcome = await this.send(name, op.method, url, payload);
-      const last = attempt >= this.attempts;
-      // The same question would get the same oversized answer: no retry.
-      if (outcome.kind === 'too_large') throw outcome.error;
-      if (outcome.kind === 'answer') {
-        const { status, text, retryAfterMs } = outcome;
-        if (status >= 200 && status < 300) return { text, headers: outcome.headers };
-        const error = errorFromAnswer(name, status, text);
-        if (status === 429) error.retryAfterMs = retryAfterMs;
-        if (status === 429 && !last && retryAfterMs <= this.maxRetryAfterMs) {
-          await sleep(retryAfterMs);
-          continue;
-        }
-        if (status >= 500 && isRead && !last) {
-          await sleep(this.backoff(attempt));
-          continue;
-        }
-        throw error;
-      }
-      // No HTTP answer. A read may always be repeated; a write only if it never left.
-      if (!last && (isRead || outcome.error.notSent)) {
-        await sleep(this.backoff(attempt));
-        continue;
-      }
-      throw outcome.error;
-    }
-  }
-
-  private buildUrl(name: ClientOperationName, address: 'base' | 'alt', input: CallInput): URL {
-    const op: Operation = operationOf(name);
-    let path: string = op.path;
-    for (const param of op.params) {
-      const value = input.params?.[param];
-      const checked = pathId.safeParse(value);
-      if (!checked.success) {
-        throw new WorkApiError(
-          name,
-          0,
-          'invalid',
-          `${param}: ${checked.error.issues[0]?.message}`,
-          true,
-        );
-      }
-      path = path.replace(`:${param}`, encodeURIComponent(checked.data));
-    }
-    const root = address === 'alt' ? this.options.altUrl : this.options.baseUrl;
-    const url = new URL(root.replace(/\/+$/, '') + path);
-    if (op.query) {
-      const checked = op.query.safeParse(input.query);
-      if (!checked.success) {
-        throw new WorkApiError(name, 0, 'invalid', describeIssue(checked.error), true);
-      }
-      for (const [key, value] of Object.entries(input.query ?? {})) {
-        if (value !== undefined) url.searchParams.set(key, String(value));
-      }
-    }
-    return url;
-  }
-
-  private async send(
-    name: ClientOperationName,
-    method: string,
-    url: URL,
-    payload: string | undefined,
-  ): Promise<
-    | {
-        kind: 'answer';
-        status: number;
-        text: string;
-        retryAfterMs: number;
-        headers: IncomingHttpHeaders;
-      }
-    | { kind: 'failure' | 'too_large'; error: WorkApiError }
-  > {
-    const headers: Record<string, string> = {
-      apiKey: this.options.apiKey,
-      accept: 'application/json',
-    };
-    if (payload !== undefined) headers['content-type'] = 'application/json';
-    try {
-      const res = await this.dispatcher.request({
-        origin: url.origin,
-        path: url.pathname + url.search,
-        method: method as 'GET',
-        headers,
-        body: payload,
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-      const text = await readCapped(res, this.maxResponseBytes);
-      return {
-        kind: 'answer',
-        status: res.statusCode,
-        text,
-        retryAfterMs: retryAfterMs(res.headers['retry-after']),
-        headers: res.headers,
-      };
-    } catch (e) {
-      if (e instanceof ResponseTooLargeError) {
-        const message = `The service's answer was ${e.message} (WORK_MAX_RESPONSE_BYTES), so Worklink stopped reading it.`;
-        return { kind: 'too_large', error: new WorkApiError(name, 0, 'too_large', message) };
-      }
-      return { kind: 'failure', error: transportError(name, e, this.timeoutMs) };
-    }
-  }
-
-  private backoff(attempt: number): number {
-    // Full jitter: spreads retries of many clients that failed at the same moment.
-    return Math.random() * this.baseDelayMs * 2 ** (attempt - 1);
-  }
-}
-
-function retryAfterMs(header: string | string[] | undefined): number {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (!value) return 1_000;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1_000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? 1_000 : Math.max(0, date - Date.now());
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-type Address = 'base' | 'alt';
-
-function operationOf(name: ClientOperationName): Operation {
-  return name in operations
-    ? operations[name as OperationName]
-    : extraOperations[name as keyof typeof extraOperations];
-}
-interface CallInput {
-  params?: Record<string, string>;
-  body?: unknown;
-  query?: Record<string, unknown>;
 }
 
 // The id a response must have, then the other names it may come under.
@@ -504,7 +257,7 @@ function servedElsewhere(e: unknown): boolean {
 
 /** Get project read as project details: feature flags and statuses unknown. */
 function detailsFromProject(p: Project): ProjectDetails {
-  return {
+  return responses.ProjectDetails.parse({
     _id: p.projectId,
     Name: p.projectName,
     Description: p.description,
@@ -512,5 +265,5 @@ function detailsFromProject(p: Project): ProjectDetails {
     StartDate: p.startDate,
     FavoriteUsers: p.favoriteUsers,
     ProjectUsers: p.projectUsers,
-  } as ProjectDetails;
+  });
 }

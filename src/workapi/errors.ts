@@ -8,7 +8,8 @@
  */
 import { errors as undiciErrors } from 'undici';
 import { scrub } from '../secrets.js';
-import type { ClientOperationName } from './contract.js';
+import type { ClientOperationName } from './operations.js';
+import { isRecord } from './records.js';
 import { parseStorableJson, storable } from './storable.js';
 
 export type WorkErrorKind =
@@ -63,13 +64,13 @@ export function jsonOf(text: string): { value: unknown } | undefined {
 /** The service's sentence in a JSON error body, if it has one. */
 function jsonMessage(body: unknown): string | undefined {
   if (typeof body === 'string') return body;
-  if (!body || typeof body !== 'object') return undefined;
-  const b = body as { error?: unknown; message?: unknown; errors?: unknown; msg?: unknown };
+  if (!isRecord(body)) return undefined;
+  const b = body;
   const nested = (v: unknown) =>
     typeof v === 'string'
       ? v
-      : v && typeof v === 'object' && typeof (v as { message?: unknown }).message === 'string'
-        ? (v as { message: string }).message
+      : isRecord(v) && typeof v.message === 'string'
+        ? v.message
         : undefined;
   return (
     nested(b.error) ??
@@ -133,8 +134,9 @@ export function transportError(
   e: unknown,
   timeoutMs: number,
 ): WorkApiError {
-  const err = e as { name?: string; code?: string; cause?: { code?: string } };
-  const code = err.code ?? err.cause?.code;
+  const err = isRecord(e) ? e : {};
+  const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const code = text(err.code) ?? (isRecord(err.cause) ? text(err.cause.code) : undefined);
   if (
     err.name === 'TimeoutError' ||
     err.name === 'AbortError' ||

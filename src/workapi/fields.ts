@@ -11,6 +11,7 @@
  */
 import { z } from 'zod';
 import { priorityNumber } from './priority.js';
+import { isRecord } from './records.js';
 
 /** A field that may turn out unknown (an optional key in the inferred object type). */
 type Opt<T> = z.ZodOptional<z.ZodType<T>>;
@@ -125,8 +126,8 @@ export function readBool(v: unknown): boolean | undefined {
 export function readId(v: unknown): string | undefined {
   if (typeof v === 'string') return v.trim() || undefined;
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
-  if (v && typeof v === 'object' && typeof (v as { $oid?: unknown }).$oid === 'string') {
-    return (v as { $oid: string }).$oid.trim() || undefined;
+  if (isRecord(v) && typeof v.$oid === 'string') {
+    return v.$oid.trim() || undefined;
   }
   return undefined;
 }
@@ -165,9 +166,6 @@ const asInt = (v: unknown) => {
 };
 const textList = (v: unknown) =>
   Array.isArray(v) ? v.map(readId).filter((s): s is string => s !== undefined) : undefined;
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Copies the id from `_id` (or another alias) when the documented name is missing. */
 function withId(v: unknown, options: ObjOptions): unknown {

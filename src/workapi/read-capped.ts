@@ -23,13 +23,14 @@ export async function readCapped(res: Dispatcher.ResponseData, limit: number): P
   }
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of res.body) {
-    size += (chunk as Buffer).length;
+  for await (const data of res.body) {
+    const chunk = Buffer.isBuffer(data) ? data : Buffer.from(String(data));
+    size += chunk.length;
     if (size > limit) {
       res.body.destroy();
       throw new ResponseTooLargeError(limit);
     }
-    chunks.push(chunk as Buffer);
+    chunks.push(chunk);
   }
   return Buffer.concat(chunks, size).toString('utf8');
 }

@@ -7,8 +7,9 @@
  *   `undefined` ("done, but the service did not say what it made").
  */
 import type { z } from 'zod';
-import type { ClientOperationName } from './contract.js';
 import { jsonOf, WorkApiError } from './errors.js';
+import type { ClientOperationName } from './operations.js';
+import { isRecord } from './records.js';
 import type { ItemReader } from './responses.js';
 
 export interface DebugLog {
@@ -16,9 +17,6 @@ export interface DebugLog {
 }
 
 const ENVELOPES = ['data', 'result'] as const;
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** `{data: x}` or `{result: x}` with nothing else that matters → x. */
 function unwrapEnvelope(v: unknown, idKeys: readonly string[]): unknown {
@@ -40,8 +38,8 @@ function listItems(v: unknown, idKeys: readonly string[]): unknown[] | undefined
   if (Array.isArray(inner)) return inner;
   if (!isRecord(inner)) return undefined;
   if (idKeys.some((k) => inner[k] !== undefined)) return [inner];
-  const arrays = Object.values(inner).filter(Array.isArray);
-  return arrays.length === 1 ? (arrays[0] as unknown[]) : undefined;
+  const arrays = Object.values(inner).filter((v): v is unknown[] => Array.isArray(v));
+  return arrays.length === 1 ? arrays[0] : undefined;
 }
 
 function unexpected(name: ClientOperationName, what: string): WorkApiError {

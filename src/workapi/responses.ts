@@ -12,6 +12,7 @@ import {
   strictFields,
   tolerantFields,
 } from './fields.js';
+import { isRecord } from './records.js';
 
 /** Where a task's number may come: the extension's name, else the update answer's. */
 const NUMBER_ALIASES = { taskNumber: ['TaskNumber'] } as const;
@@ -284,11 +285,11 @@ export type Verification = z.infer<typeof responses.Verification>;
  */
 export const fastTaskListItem: ItemReader<TaskListItem> = {
   safeParse(raw) {
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { success: false };
-    const r = raw as Record<string, unknown>;
+    if (!isRecord(raw)) return { success: false };
+    const r = raw;
     const taskId = readId(r.taskId) ?? readId(r._id) ?? readId(r.id);
     if (taskId === undefined) return { success: false };
-    const data: Record<string, unknown> = { ...r, taskId };
+    const data: TaskListItem = { ...r, taskId };
     const taskName = r.taskName === null ? undefined : readText(r.taskName);
     if (taskName === undefined) delete data.taskName;
     else data.taskName = taskName;
@@ -298,7 +299,7 @@ export const fastTaskListItem: ItemReader<TaskListItem> = {
     );
     if (taskNumber === undefined) delete data.taskNumber;
     else data.taskNumber = taskNumber;
-    return { success: true, data: data as TaskListItem };
+    return { success: true, data };
   },
 };
 

@@ -5,8 +5,11 @@
  * reading the same page of tasks — this is most of the service's calls. Nothing is kept once
  * an answer arrives, so no answer is older than a read sent at that moment would be.
  *
- * A write anywhere in this process (any client) closes every read under way to newcomers: a
- * read asked for after a write began never gets an answer that may have been read before it.
+ * A write closes the reads under way that it may change (any client's in this process) when
+ * it ends: a read asked for after a write ended never gets an answer read before it. What a
+ * write may change: a task's own reads and every list for a write on that task, every list
+ * for a new task, everything for any other write. (Closing on every write made sharing
+ * rare in a burst that mixes `/work add` with lists.)
  */
 import type { IncomingHttpHeaders } from 'node:http';
 
@@ -16,38 +19,67 @@ export interface ReadAnswer {
   headers: IncomingHttpHeaders;
 }
 
-/** Bumped when any write begins and when it ends. */
-let writes = 0;
+/** What a read is about: one task's reads, task lists, or anything else. */
+export type ReadScope = `task:${string}` | 'lists' | 'other';
 
-/** Call around every write (start and end): reads under way are no longer joined. */
-export function writeMoment(): void {
-  writes++;
+interface UnderWay {
+  answer: Promise<ReadAnswer>;
+  scope: ReadScope;
 }
 
+/** Every client's reads under way, so a write by one closes another's. */
+const underWay = new Map<string, UnderWay>();
+
+/** Call when a write ends: the reads under way it may have changed take no newcomers. */
+export function writeEnded(changed: readonly ReadScope[] | 'everything'): void {
+  for (const [key, read] of underWay) {
+    if (changed === 'everything' || changed.includes(read.scope)) {
+      underWay.delete(key);
+    }
+  }
+}
+
+/** What a read of operation `name` is about. */
+export function readScope(name: string, params?: Record<string, string>): ReadScope {
+  if (name === 'getTask' && params?.taskId) return `task:${params.taskId}`;
+  return name === 'listTasks' ? 'lists' : 'other';
+}
+
+/** What a write of operation `name` may change. */
+export function changedBy(
+  name: string,
+  params?: Record<string, string>,
+): readonly ReadScope[] | 'everything' {
+  if (params?.taskId) return [`task:${params.taskId}`, 'lists'];
+  return name === 'createTask' ? ['lists'] : 'everything';
+}
+
+let clients = 0;
+
 export class SharedReads {
-  private readonly underWay = new Map<string, { epoch: number; answer: Promise<ReadAnswer> }>();
+  /** Keeps this client's keys apart from other clients' (other keys, other answers). */
+  private readonly id = `${++clients}|`;
   /** Reads answered by another's call (benchmarks, tests). */
   joined = 0;
 
   /** `send()`'s answer, or the answer of the same read already under way. */
-  read(key: string, send: () => Promise<ReadAnswer>): Promise<ReadAnswer> {
-    const now = this.underWay.get(key);
-    if (now && now.epoch === writes) {
+  read(key: string, scope: ReadScope, send: () => Promise<ReadAnswer>): Promise<ReadAnswer> {
+    const mine = this.id + key;
+    const now = underWay.get(mine);
+    if (now) {
       this.joined++;
       return now.answer;
     }
     const answer = send();
-    const entry = { epoch: writes, answer };
-    this.underWay.set(key, entry);
+    const entry = { answer, scope };
+    underWay.set(mine, entry);
     const forget = () => {
-      if (this.underWay.get(key) === entry) this.underWay.delete(key);
+      if (underWay.get(mine) === entry) underWay.delete(mine);
     };
     answer.then(forget, forget);
     return answer;
   }
-
-  /** Reads under way (bounded by the calls in flight: each leaves when answered). */
-  get size(): number {
-    return this.underWay.size;
-  }
 }
+
+/** Reads under way in this process (bounded by the calls in flight: each leaves when answered). */
+export const readsUnderWay = (): number => underWay.size;

@@ -69,7 +69,15 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startPostgres(): Promise<PostgresServer> {
+export interface StartPostgresOptions {
+  /**
+   * Load pg_stat_statements (benchmarks count the statements instances send: `CREATE
+   * EXTENSION pg_stat_statements` in a database, then read its view).
+   */
+  statementStats?: boolean;
+}
+
+export async function startPostgres(options: StartPostgresOptions = {}): Promise<PostgresServer> {
   const dir = mkdtempSync(join(tmpdir(), 'worklink-pg-'));
   if (asRoot) {
     const { uid, gid } = postgresUid();
@@ -103,7 +111,8 @@ export async function startPostgres(): Promise<PostgresServer> {
   for (let attempt = 1; ; attempt++) {
     port = await freePort();
     // Durability is worthless for a throw-away server; speed is not.
-    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
+    const stats = options.statementStats ? ' -c shared_preload_libraries=pg_stat_statements' : '';
+    const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300${stats}`;
     try {
       await run(
         ...command('pg_ctl', [
@@ -112,7 +121,7 @@ export async function startPostgres(): Promise<PostgresServer> {
           '-l',
           join(dir, 'log'),
           '-o',
-          options,
+          serverOptions,
           '-w',
           '-t',
           '60',

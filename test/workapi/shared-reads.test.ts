@@ -1,7 +1,7 @@
 /**
  * Reads under way are shared (src/workapi/shared-reads.ts): against a local HTTP server that
  * holds its answers, identical reads at once send one request, each caller gets its own
- * object, and a write closes the read under way to later readers.
+ * object, and a write closes the reads under way it may change to later readers.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WorkClient } from '../../src/workapi/client.js';
@@ -65,7 +65,7 @@ describe('shared reads', () => {
     expect(pages.map((p) => p.total)).toEqual([7, 7, 7]);
   });
 
-  it('a read asked for after a write began does not take the answer of a read sent before it', async () => {
+  it('a read asked for after a write on its task ended does not take an answer read before it', async () => {
     server.script = (req) =>
       req.method === 'GET'
         ? { status: 200, delayMs: 300, body: { taskId: TASK, taskName: 'read' } }
@@ -78,6 +78,29 @@ describe('shared reads', () => {
     const after = work.getTask(TASK);
     await Promise.all([before, after]);
     expect(gets()).toHaveLength(2);
+  });
+
+  it('a new task closes the lists under way, not the reads of other tasks', async () => {
+    server.script = (req) =>
+      req.method === 'GET'
+        ? {
+            status: 200,
+            delayMs: 300,
+            body: req.url.startsWith('/v1.0/task?') ? [] : { taskId: TASK, taskName: 'read' },
+          }
+        : { status: 201, body: { taskId: OTHER, taskName: 'new' } };
+    const work = client();
+    const task = work.getTask(TASK);
+    const list = work.listTasks({ projectId: PROJECT });
+    await new Promise((r) => setTimeout(r, 50));
+    await client('writer-key').createTask({ projectId: PROJECT, name: 'new' });
+    // Asked after the create ended: the task's read is joined, the list is asked again.
+    await Promise.all([task, list, work.getTask(TASK), work.listTasks({ projectId: PROJECT })]);
+    expect(gets().map((s) => s.url.split('?')[0])).toEqual([
+      `/v1.0/task/${TASK}`,
+      '/v1.0/task',
+      '/v1.0/task',
+    ]);
   });
 
   it('a failed read fails every caller who joined it, and the next read asks again', async () => {

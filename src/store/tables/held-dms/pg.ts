@@ -3,7 +3,7 @@
  * (sqlite.ts, statement for statement). Releasing deletes the due rows with RETURNING inside one transaction, so of two
  * instances releasing at once each held DM is released by one of them.
  */
-import type { Sql } from '../../pg/db.js';
+import { named, type Sql } from '../../pg/db.js';
 import type { OutboxStore } from '../outbox/contract.js';
 import { pgOutboxStore } from '../outbox/pg.js';
 import { type HeldDm, type HeldDmsStore, REASONS } from './contract.js';
@@ -33,13 +33,16 @@ export function pgHeldDmsStore(sql: Sql, outbox: Pick<OutboxStore, 'changed'>): 
     heldFor: async (teamId, slackUserId) =>
       (
         await sql.rows<Row>(
-          'SELECT * FROM notify_held WHERE team_id = $1 AND slack_user_id = $2 ORDER BY outbox_id',
+          named(
+            'held-dms.heldFor',
+            'SELECT * FROM notify_held WHERE team_id = $1 AND slack_user_id = $2 ORDER BY outbox_id',
+          ),
           [teamId, slackUserId],
         )
       ).map(fromRow),
     async nextReleaseAt() {
       const r = await sql.row<{ at: number | null }>(
-        'SELECT min(release_at) AS at FROM notify_held',
+        named('held-dms.nextReleaseAt', 'SELECT min(release_at) AS at FROM notify_held'),
       );
       return r?.at ?? undefined;
     },
@@ -47,7 +50,7 @@ export function pgHeldDmsStore(sql: Sql, outbox: Pick<OutboxStore, 'changed'>): 
       const queued = await sql.tx(async (tx) => {
         const at = new Date(now).toISOString();
         const rows = await tx.rows<Row>(
-          'DELETE FROM notify_held WHERE release_at <= $1 RETURNING *',
+          named('held-dms.release', 'DELETE FROM notify_held WHERE release_at <= $1 RETURNING *'),
           [due],
         );
         const groups = new Map<string, HeldDm[]>();
@@ -74,11 +77,13 @@ export function pgHeldDmsStore(sql: Sql, outbox: Pick<OutboxStore, 'changed'>): 
       return queued;
     },
     reschedule: (teamId, slackUserId, releaseAt) =>
-      sql.run('UPDATE notify_held SET release_at = $1 WHERE team_id = $2 AND slack_user_id = $3', [
-        releaseAt,
-        teamId,
-        slackUserId,
-      ]),
+      sql.run(
+        named(
+          'held-dms.reschedule',
+          'UPDATE notify_held SET release_at = $1 WHERE team_id = $2 AND slack_user_id = $3',
+        ),
+        [releaseAt, teamId, slackUserId],
+      ),
     async countInBurst(teamId, slackUserId, now, rule) {
       const window = await sql.row<{ window_start: number | string; count: number }>(
         COUNT_IN_BURST,
@@ -88,8 +93,13 @@ export function pgHeldDmsStore(sql: Sql, outbox: Pick<OutboxStore, 'changed'>): 
     },
     deleteTeam: (teamId) =>
       sql.tx(async (tx) => {
-        await tx.run('DELETE FROM notify_bursts WHERE team_id = $1', [teamId]);
-        return tx.run('DELETE FROM notify_held WHERE team_id = $1', [teamId]);
+        await tx.run(named('held-dms.deleteTeam', 'DELETE FROM notify_bursts WHERE team_id = $1'), [
+          teamId,
+        ]);
+        return tx.run(
+          named('held-dms.deleteTeam.2', 'DELETE FROM notify_held WHERE team_id = $1'),
+          [teamId],
+        );
       }),
   };
 }

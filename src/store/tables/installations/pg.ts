@@ -1,7 +1,7 @@
 /** installations on PostgreSQL (Bolt's OAuth installation store): see contract.ts. */
 import type { Installation, InstallationQuery } from '@slack/bolt';
 import type { SecretBox } from '../../crypto.js';
-import type { Sql } from '../../pg/db.js';
+import { named, type Sql } from '../../pg/db.js';
 import type { InstallationsStore } from './contract.js';
 import { keyOf, orgKey, type Row, teamKey } from './rows.js';
 
@@ -9,9 +9,14 @@ type AnyInstallation = Installation<'v1' | 'v2', boolean>;
 
 export function pgInstallationsStore(sql: Sql, box: SecretBox): InstallationsStore {
   const select = (key: string) =>
-    sql.row<Row>('SELECT * FROM installations WHERE install_key = $1', [key]);
+    sql.row<Row>(
+      named('installations.byKey', 'SELECT * FROM installations WHERE install_key = $1'),
+      [key],
+    );
   const remove = (key: string) =>
-    sql.run('DELETE FROM installations WHERE install_key = $1', [key]);
+    sql.run(named('installations.delete', 'DELETE FROM installations WHERE install_key = $1'), [
+      key,
+    ]);
   const open = (row: Row) =>
     JSON.parse(box.open(row.data_enc, `installation:${row.install_key}`)) as AnyInstallation;
   const findRow = async (teamId: string | undefined, enterpriseId?: string) =>
@@ -26,13 +31,16 @@ export function pgInstallationsStore(sql: Sql, box: SecretBox): InstallationsSto
         teamId: installation.team?.id,
       });
       await sql.run(
-        `INSERT INTO installations (install_key, enterprise_id, team_id, is_enterprise_install,
+        named(
+          'installations.storeInstallation',
+          `INSERT INTO installations (install_key, enterprise_id, team_id, is_enterprise_install,
            installer_user_id, data_enc, installed_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (install_key) DO UPDATE SET enterprise_id = excluded.enterprise_id,
            team_id = excluded.team_id, is_enterprise_install = excluded.is_enterprise_install,
            installer_user_id = excluded.installer_user_id, data_enc = excluded.data_enc,
            installed_at = excluded.installed_at`,
+        ),
         [
           key,
           installation.enterprise?.id ?? null,
@@ -69,10 +77,15 @@ export function pgInstallationsStore(sql: Sql, box: SecretBox): InstallationsSto
       if (enterpriseId) n += await remove(orgKey(enterpriseId));
       return n;
     },
-    count: async () => (await sql.row<{ n: number }>('SELECT count(*) AS n FROM installations'))!.n,
+    count: async () =>
+      (await sql.row<{ n: number }>(
+        named('installations.count', 'SELECT count(*) AS n FROM installations'),
+      ))!.n,
     async unreadableCount() {
       let n = 0;
-      for (const row of await sql.rows<Row>('SELECT * FROM installations')) {
+      for (const row of await sql.rows<Row>(
+        named('installations.unreadableCount', 'SELECT * FROM installations'),
+      )) {
         try {
           open(row);
         } catch {

@@ -1,6 +1,6 @@
 /** known_projects on PostgreSQL: the projects a team has used (contract.ts). */
 
-import type { Sql } from '../../pg/db.js';
+import { named, type Sql } from '../../pg/db.js';
 import type { KnownProjectsStore } from './contract.js';
 import { fromRow, type Row } from './rows.js';
 
@@ -8,10 +8,13 @@ export function pgKnownProjectsStore(sql: Sql): KnownProjectsStore {
   return {
     async remember(teamId, projectId, projectName) {
       await sql.run(
-        `INSERT INTO known_projects (team_id, project_id, project_name, last_seen_at)
+        named(
+          'known-projects.remember',
+          `INSERT INTO known_projects (team_id, project_id, project_name, last_seen_at)
          VALUES ($1, $2, $3, $4)
          ON CONFLICT (team_id, project_id) DO UPDATE SET project_name = excluded.project_name,
            last_seen_at = excluded.last_seen_at`,
+        ),
         [teamId, projectId, projectName || projectId, new Date().toISOString()],
       );
     },
@@ -19,23 +22,35 @@ export function pgKnownProjectsStore(sql: Sql): KnownProjectsStore {
     list: async (teamId, limit = 100) =>
       (
         await sql.rows<Row>(
-          `SELECT * FROM known_projects WHERE team_id = $1
+          named(
+            'known-projects.list',
+            `SELECT * FROM known_projects WHERE team_id = $1
             ORDER BY last_seen_at DESC, project_name COLLATE "C" LIMIT $2`,
+          ),
           [teamId, limit],
         )
       ).map(fromRow),
     async get(teamId, projectId) {
       const row = await sql.row<Row>(
-        'SELECT * FROM known_projects WHERE team_id = $1 AND project_id = $2',
+        named(
+          'known-projects.get',
+          'SELECT * FROM known_projects WHERE team_id = $1 AND project_id = $2',
+        ),
         [teamId, projectId],
       );
       return row ? fromRow(row) : undefined;
     },
     forget: async (teamId, projectId) =>
-      (await sql.run('DELETE FROM known_projects WHERE team_id = $1 AND project_id = $2', [
+      (await sql.run(
+        named(
+          'known-projects.forget',
+          'DELETE FROM known_projects WHERE team_id = $1 AND project_id = $2',
+        ),
+        [teamId, projectId],
+      )) > 0,
+    deleteTeam: (teamId) =>
+      sql.run(named('known-projects.deleteTeam', 'DELETE FROM known_projects WHERE team_id = $1'), [
         teamId,
-        projectId,
-      ])) > 0,
-    deleteTeam: (teamId) => sql.run('DELETE FROM known_projects WHERE team_id = $1', [teamId]),
+      ]),
   };
 }

@@ -1,13 +1,16 @@
 /** notify_lookup_cache on PostgreSQL: users.lookupByEmail answers (contract.ts). */
 
-import type { Sql } from '../../pg/db.js';
+import { named, type Sql } from '../../pg/db.js';
 import type { LookupCacheStore } from './contract.js';
 
 export function pgLookupCacheStore(sql: Sql): LookupCacheStore {
   return {
     async get(teamId, email, now = Date.now()) {
       const r = await sql.row<{ slack_user_id: string | null; expires_at: number }>(
-        'SELECT slack_user_id, expires_at FROM notify_lookup_cache WHERE team_id = $1 AND email = $2',
+        named(
+          'lookup-cache.get',
+          'SELECT slack_user_id, expires_at FROM notify_lookup_cache WHERE team_id = $1 AND email = $2',
+        ),
         [teamId, email.trim().toLowerCase()],
       );
       if (!r || r.expires_at <= now) return undefined;
@@ -15,13 +18,19 @@ export function pgLookupCacheStore(sql: Sql): LookupCacheStore {
     },
     async put(teamId, email, slackUserId, ttlMs, now = Date.now()) {
       await sql.run(
-        `INSERT INTO notify_lookup_cache (team_id, email, slack_user_id, expires_at)
+        named(
+          'lookup-cache.put',
+          `INSERT INTO notify_lookup_cache (team_id, email, slack_user_id, expires_at)
          VALUES ($1, $2, $3, $4)
          ON CONFLICT (team_id, email) DO UPDATE SET slack_user_id = excluded.slack_user_id,
            expires_at = excluded.expires_at`,
+        ),
         [teamId, email.trim().toLowerCase(), slackUserId ?? null, now + ttlMs],
       );
     },
-    clear: (teamId) => sql.run('DELETE FROM notify_lookup_cache WHERE team_id = $1', [teamId]),
+    clear: (teamId) =>
+      sql.run(named('lookup-cache.clear', 'DELETE FROM notify_lookup_cache WHERE team_id = $1'), [
+        teamId,
+      ]),
   };
 }

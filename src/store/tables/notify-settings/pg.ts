@@ -3,13 +3,16 @@
  * (contract.ts).
  */
 
-import type { Sql } from '../../pg/db.js';
+import { named, type Sql } from '../../pg/db.js';
 import { NOTIFY_KINDS, type NotifyKind, type NotifySettingsStore } from './contract.js';
 
 export function pgNotifySettingsStore(sql: Sql): NotifySettingsStore {
   const enabled = async (teamId: string, userId: string, kind: NotifyKind) => {
     const row = await sql.row<{ enabled: boolean }>(
-      'SELECT enabled FROM notify_settings WHERE team_id = $1 AND slack_user_id = $2 AND kind = $3',
+      named(
+        'notify-settings.enabled',
+        'SELECT enabled FROM notify_settings WHERE team_id = $1 AND slack_user_id = $2 AND kind = $3',
+      ),
       [teamId, userId, kind],
     );
     return row ? row.enabled : NOTIFY_KINDS[kind].default;
@@ -18,16 +21,22 @@ export function pgNotifySettingsStore(sql: Sql): NotifySettingsStore {
     enabled,
     async set(teamId, userId, kind, on) {
       await sql.run(
-        `INSERT INTO notify_settings (team_id, slack_user_id, kind, enabled, updated_at)
+        named(
+          'notify-settings.set',
+          `INSERT INTO notify_settings (team_id, slack_user_id, kind, enabled, updated_at)
          VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (team_id, slack_user_id, kind) DO UPDATE SET enabled = excluded.enabled,
            updated_at = excluded.updated_at`,
+        ),
         [teamId, userId, kind, on, new Date().toISOString()],
       );
     },
     async all(teamId, userId) {
       const rows = await sql.rows<{ kind: string; enabled: boolean }>(
-        'SELECT kind, enabled FROM notify_settings WHERE team_id = $1 AND slack_user_id = $2',
+        named(
+          'notify-settings.all',
+          'SELECT kind, enabled FROM notify_settings WHERE team_id = $1 AND slack_user_id = $2',
+        ),
         [teamId, userId],
       );
       const out = {} as Record<NotifyKind, boolean>;
@@ -38,21 +47,31 @@ export function pgNotifySettingsStore(sql: Sql): NotifySettingsStore {
     },
     async quietHours(teamId, userId) {
       const row = await sql.row<{ enabled: boolean; value: string | null }>(
-        `SELECT enabled, value FROM notify_settings
+        named(
+          'notify-settings.quietHours',
+          `SELECT enabled, value FROM notify_settings
           WHERE team_id = $1 AND slack_user_id = $2 AND kind = 'quiet'`,
+        ),
         [teamId, userId],
       );
       return row?.enabled && row.value ? row.value : undefined;
     },
     async setQuietHours(teamId, userId, window) {
       await sql.run(
-        `INSERT INTO notify_settings (team_id, slack_user_id, kind, enabled, value, updated_at)
+        named(
+          'notify-settings.setQuietHours',
+          `INSERT INTO notify_settings (team_id, slack_user_id, kind, enabled, value, updated_at)
          VALUES ($1, $2, 'quiet', $3, $4, $5)
          ON CONFLICT (team_id, slack_user_id, kind) DO UPDATE SET enabled = excluded.enabled,
            value = excluded.value, updated_at = excluded.updated_at`,
+        ),
         [teamId, userId, Boolean(window), window ?? null, new Date().toISOString()],
       );
     },
-    deleteTeam: (teamId) => sql.run('DELETE FROM notify_settings WHERE team_id = $1', [teamId]),
+    deleteTeam: (teamId) =>
+      sql.run(
+        named('notify-settings.deleteTeam', 'DELETE FROM notify_settings WHERE team_id = $1'),
+        [teamId],
+      ),
   };
 }

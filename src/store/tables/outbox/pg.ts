@@ -5,7 +5,7 @@
  * of two workers racing for a row one gets it and the other moves on without waiting.
  */
 
-import type { Sql } from '../../pg/db.js';
+import { named, type Sql } from '../../pg/db.js';
 import { changeSignal } from './change-signal.js';
 import type { DueRow, OutboxRow, OutboxStatus, OutboxStore } from './contract.js';
 import { BY_KEY, fromRow, INSERT_IGNORE, INSERT_SLACK, type Row, toParams } from './pg-rows.js';
@@ -33,8 +33,11 @@ const zeroCounts = (): Record<OutboxStatus, number> => ({
 export function pgOutboxStore(sql: Sql): OutboxStore {
   const ended = async (id: number, status: 'failed' | 'skipped', reason: string, now: number) => {
     await sql.run(
-      `UPDATE notify_outbox SET status = $1, last_error = $2, updated_at = $3, claimed_until = NULL
+      named(
+        'outbox.ended',
+        `UPDATE notify_outbox SET status = $1, last_error = $2, updated_at = $3, claimed_until = NULL
         WHERE id = $4`,
+      ),
       [status, clip(reason), iso(now), id],
     );
   };
@@ -63,13 +66,19 @@ export function pgOutboxStore(sql: Sql): OutboxStore {
         return out;
       }),
     async get(id) {
-      const r = await sql.row<Row>('SELECT * FROM notify_outbox WHERE id = $1', [id]);
+      const r = await sql.row<Row>(
+        named('outbox.get', 'SELECT * FROM notify_outbox WHERE id = $1'),
+        [id],
+      );
       return r ? fromRow(r) : undefined;
     },
     forTask: async (teamId, taskId) =>
       (
         await sql.rows<Row>(
-          'SELECT * FROM notify_outbox WHERE team_id = $1 AND task_id = $2 ORDER BY id',
+          named(
+            'outbox.forTask',
+            'SELECT * FROM notify_outbox WHERE team_id = $1 AND task_id = $2 ORDER BY id',
+          ),
           [teamId, taskId],
         )
       ).map(fromRow),
@@ -101,7 +110,9 @@ export function pgOutboxStore(sql: Sql): OutboxStore {
       // The row is locked with SKIP LOCKED: an instance claiming it this very moment is not
       // waited for (its claim wins); the lock is held only by this one statement.
       const r = await sql.row<Row>(
-        `UPDATE notify_outbox SET
+        named(
+          'outbox.claim',
+          `UPDATE notify_outbox SET
            uncertain = CASE WHEN status = 'sending' THEN true ELSE uncertain END,
            status = 'sending', claimed_until = $3, claimed_by = $5, attempts = attempts + 1,
            updated_at = $4
@@ -110,6 +121,7 @@ export function pgOutboxStore(sql: Sql): OutboxStore {
                                       OR (status = 'sending' AND claimed_until <= $2))
                       FOR UPDATE SKIP LOCKED)
          RETURNING *`,
+        ),
         [id, now, now + leaseMs, iso(now), holder ?? null],
       );
       return r ? fromRow(r) : undefined;
@@ -118,9 +130,12 @@ export function pgOutboxStore(sql: Sql): OutboxStore {
       ids.length
         ? (
             await sql.rows<{ id: number }>(
-              `UPDATE notify_outbox SET claimed_until = $1
+              named(
+                'outbox.renew',
+                `UPDATE notify_outbox SET claimed_until = $1
                 WHERE status = 'sending' AND claimed_by = $2 AND id = ANY($3::bigint[])
                 RETURNING id`,
+              ),
               [until, holder, ids],
             )
           ).map((r) => r.id)
@@ -155,34 +170,46 @@ export function pgOutboxStore(sql: Sql): OutboxStore {
     },
     async release(id, now = Date.now()) {
       await sql.run(
-        `UPDATE notify_outbox SET next_attempt_at = $1, updated_at = $2
+        named(
+          'outbox.release',
+          `UPDATE notify_outbox SET next_attempt_at = $1, updated_at = $2
           WHERE id = $3 AND status = 'pending'`,
+        ),
         [now, iso(now), id],
       );
     },
     async defer(rows, now = Date.now()) {
       if (!rows.length) return;
       await sql.run(
-        `UPDATE notify_outbox o SET next_attempt_at = v.at, updated_at = $1
+        named(
+          'outbox.defer',
+          `UPDATE notify_outbox o SET next_attempt_at = v.at, updated_at = $1
            FROM unnest($2::bigint[], $3::bigint[]) AS v(id, at)
           WHERE o.id = v.id AND o.status = 'pending'`,
+        ),
         [iso(now), rows.map((r) => r.id), rows.map((r) => r.at)],
       );
     },
     async requeue(id, at, now = Date.now()) {
       await sql.run(
-        `UPDATE notify_outbox SET status = 'pending', next_attempt_at = $1, claimed_until = NULL,
+        named(
+          'outbox.requeue',
+          `UPDATE notify_outbox SET status = 'pending', next_attempt_at = $1, claimed_until = NULL,
            attempts = greatest(attempts - 1, 0), updated_at = $2
          WHERE id = $3 AND status = 'sending'`,
+        ),
         [at, iso(now), id],
       );
     },
     async markSent(id, result, now = Date.now()) {
       await sql.run(
-        `UPDATE notify_outbox SET status = 'sent', message_ts = $1,
+        named(
+          'outbox.markSent',
+          `UPDATE notify_outbox SET status = 'sent', message_ts = $1,
            dm_channel = COALESCE($2, dm_channel), sent_at = $3, updated_at = $3,
            claimed_until = NULL, last_error = NULL, uncertain = false
          WHERE id = $4`,
+        ),
         [result.ts ?? null, result.channel ?? null, iso(now), id],
       );
     },
@@ -190,23 +217,32 @@ export function pgOutboxStore(sql: Sql): OutboxStore {
     markSkipped: (id, reason, now = Date.now()) => ended(id, 'skipped', reason, now),
     failPending: (teamId, reason, now = Date.now()) =>
       sql.run(
-        `UPDATE notify_outbox SET status = 'failed', last_error = $1, updated_at = $2
+        named(
+          'outbox.failPending',
+          `UPDATE notify_outbox SET status = 'failed', last_error = $1, updated_at = $2
           WHERE team_id = $3 AND status = 'pending'`,
+        ),
         [clip(reason), iso(now), teamId],
       ),
     async reschedule(id, at, error, uncertain, now = Date.now(), refund = false) {
       await sql.run(
-        `UPDATE notify_outbox SET status = 'pending', next_attempt_at = $1, last_error = $2,
+        named(
+          'outbox.reschedule',
+          `UPDATE notify_outbox SET status = 'pending', next_attempt_at = $1, last_error = $2,
            uncertain = uncertain OR $3, claimed_until = NULL, updated_at = $4,
            attempts = greatest(attempts - $5, 0)
          WHERE id = $6`,
+        ),
         [at, clip(error), uncertain, iso(now), refund ? 1 : 0, id],
       );
     },
     async summary(teamId, recent = 5) {
       const failures = await sql.rows<Row>(
-        `SELECT * FROM notify_outbox WHERE team_id = $1 AND status = 'failed'
+        named(
+          'outbox.summary',
+          `SELECT * FROM notify_outbox WHERE team_id = $1 AND status = 'failed'
           ORDER BY updated_at DESC, id DESC LIMIT $2`,
+        ),
         [teamId, recent],
       );
       return {

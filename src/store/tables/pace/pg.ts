@@ -75,7 +75,7 @@ const BLOCKED = named(
 /** Channels remembered per team (a send's channel is usually new: one per person). */
 const MAX_CHANNELS = 1_000;
 
-/** Two instances changing one team at once take turns; this many misses means a bug. */
+/** Two instances changing one team at once both go on; this many misses means a bug. */
 const MAX_TRIES = 50;
 
 export function pgPaceStore(sql: Sql): PaceStore {
@@ -89,55 +89,70 @@ export function pgPaceStore(sql: Sql): PaceStore {
     return s;
   };
 
-  return {
-    async change<R>(teamId: string, channel: string | undefined, fn: PaceChanger<R>) {
-      for (let tries = 1; ; tries++) {
-        const s = seenOf(teamId);
-        const readyAt = channel ? (s.channels.get(channel) ?? 0) : 0;
-        const state = structuredClone(s.state);
-        const out = fn(state, readyAt);
-        const after = JSON.stringify(state);
-        // Whole milliseconds: a learned pace spaces sends by fractions of one.
-        const channelAt = Math.ceil(out.channelReadyAt ?? readyAt);
-        const putChannel = channel !== undefined && channelAt !== readyAt;
-        const params = [
-          teamId,
-          channel ?? '',
-          s.version,
-          readyAt,
-          after,
-          Math.ceil(out.blockedUntil),
-          channelAt,
-          putChannel,
-        ];
-        const row = await (s.version === 0
-          ? // A new row's version: never one an instance may still hold for a forgotten row.
-            sql.row<ChangeRow>(INSERT, [...params, Date.now()])
-          : sql.row<ChangeRow>(UPDATE, [
-              ...params,
-              putChannel || after !== JSON.stringify(s.state),
-            ]));
-        if (row?.applied) {
-          s.version = row.applied;
-          s.state = state;
-          if (channel) {
-            // Bounded: a forgotten channel is taken as free and checked by the statement.
-            if (s.channels.size >= MAX_CHANNELS) s.channels.clear();
-            s.channels.set(channel, channelAt);
-          }
-          return out.result;
+  // This instance's changes to one team go one after the other: run at once, they would all
+  // start from the same version and all but one miss (a worker sends several DMs at a time).
+  const queues = new Map<string, Promise<unknown>>();
+  const inTurn = <R>(teamId: string, work: () => Promise<R>): Promise<R> => {
+    const run = (queues.get(teamId) ?? Promise.resolve()).then(work, work);
+    const settled = run.then(
+      () => {},
+      () => {},
+    );
+    queues.set(teamId, settled);
+    void settled.then(() => {
+      if (queues.get(teamId) === settled) queues.delete(teamId);
+    });
+    return run;
+  };
+
+  const change = async <R>(teamId: string, channel: string | undefined, fn: PaceChanger<R>) => {
+    for (let tries = 1; ; tries++) {
+      const s = seenOf(teamId);
+      const readyAt = channel ? (s.channels.get(channel) ?? 0) : 0;
+      const state = structuredClone(s.state);
+      const out = fn(state, readyAt);
+      const after = JSON.stringify(state);
+      // Whole milliseconds: a learned pace spaces sends by fractions of one.
+      const channelAt = Math.ceil(out.channelReadyAt ?? readyAt);
+      const putChannel = channel !== undefined && channelAt !== readyAt;
+      const params = [
+        teamId,
+        channel ?? '',
+        s.version,
+        readyAt,
+        after,
+        Math.ceil(out.blockedUntil),
+        channelAt,
+        putChannel,
+      ];
+      const row = await (s.version === 0
+        ? // A new row's version: never one an instance may still hold for a forgotten row.
+          sql.row<ChangeRow>(INSERT, [...params, Date.now()])
+        : sql.row<ChangeRow>(UPDATE, [...params, putChannel || after !== JSON.stringify(s.state)]));
+      if (row?.applied) {
+        s.version = row.applied;
+        s.state = state;
+        if (channel) {
+          // Bounded: a forgotten channel is taken as free and checked by the statement.
+          if (s.channels.size >= MAX_CHANNELS) s.channels.clear();
+          s.channels.set(channel, channelAt);
         }
-        // Changed meanwhile (or forgotten by a sweep): start again from what is there now.
-        seen.set(teamId, {
-          version: row?.version ?? 0,
-          state: row?.state ? readState(row.state) : {},
-          channels: new Map(channel ? [[channel, row?.ready_at ?? 0]] : []),
-        });
-        if (tries >= MAX_TRIES) {
-          throw new Error(`The DM pace of team ${teamId} kept changing under this instance.`);
-        }
+        return out.result;
       }
-    },
+      // Changed meanwhile (or forgotten by a sweep): start again from what is there now.
+      seen.set(teamId, {
+        version: row?.version ?? 0,
+        state: row?.state ? readState(row.state) : {},
+        channels: new Map(channel ? [[channel, row?.ready_at ?? 0]] : []),
+      });
+      if (tries >= MAX_TRIES) {
+        throw new Error(`The DM pace of team ${teamId} kept changing under this instance.`);
+      }
+    }
+  };
+
+  return {
+    change: (teamId, channel, fn) => inTurn(teamId, () => change(teamId, channel, fn)),
     blocked: (now) => sql.rows<{ teamId: string; until: number }>(BLOCKED, [now]),
     sweep: async (now) =>
       (await sql.run('DELETE FROM channel_pace WHERE ready_at < $1', [now - CHANNEL_KEEP_MS])) +

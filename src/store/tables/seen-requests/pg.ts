@@ -4,7 +4,7 @@
  * INSERT … ON CONFLICT, so two instances offered the same key at once cannot both win.
  */
 
-import type { Sql } from '../../pg/db.js';
+import { named, type Sql } from '../../pg/db.js';
 import type { SeenRequestsStore } from './contract.js';
 
 export function pgSeenRequestsStore(sql: Sql): SeenRequestsStore {
@@ -13,16 +13,25 @@ export function pgSeenRequestsStore(sql: Sql): SeenRequestsStore {
     // An expired row is taken over; a live one makes the insert change nothing.
     claim: async (key, expiresAt, now = Date.now()) =>
       (await sql.run(
-        `INSERT INTO seen_requests (key, expires_at) VALUES ($1, $2)
+        named(
+          'seen-requests.claim',
+          `INSERT INTO seen_requests (key, expires_at) VALUES ($1, $2)
          ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at
          WHERE seen_requests.expires_at <= $3`,
+        ),
         [key, expiresAt, now],
       )) === 1,
     live: (now = Date.now()) =>
       sql.rows<{ key: string; expiresAt: number }>(
-        'SELECT key, expires_at AS "expiresAt" FROM seen_requests WHERE expires_at > $1 ORDER BY expires_at',
+        named(
+          'seen-requests.live',
+          'SELECT key, expires_at AS "expiresAt" FROM seen_requests WHERE expires_at > $1 ORDER BY expires_at',
+        ),
         [now],
       ),
-    prune: (now = Date.now()) => sql.run('DELETE FROM seen_requests WHERE expires_at <= $1', [now]),
+    prune: (now = Date.now()) =>
+      sql.run(named('seen-requests.prune', 'DELETE FROM seen_requests WHERE expires_at <= $1'), [
+        now,
+      ]),
   };
 }

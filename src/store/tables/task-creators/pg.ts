@@ -1,6 +1,6 @@
 /** task_creators on PostgreSQL: who created each task, as Slack knows it (contract.ts). */
 
-import type { Sql } from '../../pg/db.js';
+import { named, type Sql } from '../../pg/db.js';
 import type { TaskCreatorsStore } from './contract.js';
 
 export function pgTaskCreatorsStore(sql: Sql): TaskCreatorsStore {
@@ -8,14 +8,20 @@ export function pgTaskCreatorsStore(sql: Sql): TaskCreatorsStore {
     async note(teamId, taskId, creator, now = Date.now()) {
       if (!creator.slackUserId && !creator.serviceUserId) return;
       await sql.run(
-        `INSERT INTO task_creators (team_id, task_id, slack_user_id, service_user_id, created_at)
+        named(
+          'task-creators.note',
+          `INSERT INTO task_creators (team_id, task_id, slack_user_id, service_user_id, created_at)
          VALUES ($1, $2, $3, $4, $5) ON CONFLICT (team_id, task_id) DO NOTHING`,
+        ),
         [teamId, taskId, creator.slackUserId ?? null, creator.serviceUserId ?? null, now],
       );
     },
     async get(teamId, taskId) {
       const r = await sql.row<{ slack_user_id: string | null; service_user_id: string | null }>(
-        'SELECT slack_user_id, service_user_id FROM task_creators WHERE team_id = $1 AND task_id = $2',
+        named(
+          'task-creators.get',
+          'SELECT slack_user_id, service_user_id FROM task_creators WHERE team_id = $1 AND task_id = $2',
+        ),
         [teamId, taskId],
       );
       if (!r) return undefined;
@@ -24,6 +30,9 @@ export function pgTaskCreatorsStore(sql: Sql): TaskCreatorsStore {
         ...(r.service_user_id ? { serviceUserId: r.service_user_id } : {}),
       };
     },
-    deleteTeam: (teamId) => sql.run('DELETE FROM task_creators WHERE team_id = $1', [teamId]),
+    deleteTeam: (teamId) =>
+      sql.run(named('task-creators.deleteTeam', 'DELETE FROM task_creators WHERE team_id = $1'), [
+        teamId,
+      ]),
   };
 }

@@ -1,18 +1,23 @@
 /** team_settings on PostgreSQL: each team's admin policies (contract.ts). */
 
-import type { Sql } from '../../pg/db.js';
+import { named, type Sql } from '../../pg/db.js';
 import type { TeamSettingsStore } from './contract.js';
 import { fromRow, type Row, UPSERT_COLUMNS } from './rows.js';
 
 export function pgTeamSettingsStore(sql: Sql): TeamSettingsStore {
   return {
     get: async (teamId) =>
-      fromRow(await sql.row<Row>('SELECT * FROM team_settings WHERE team_id = $1', [teamId])),
+      fromRow(
+        await sql.row<Row>(
+          named('team-settings.get', 'SELECT * FROM team_settings WHERE team_id = $1'),
+          [teamId],
+        ),
+      ),
     set: (teamId, change, by, now = Date.now()) =>
       sql.tx(async (tx) => {
         // The row is locked until written: two admins changing different policies keep both.
         const before = await tx.row<Row>(
-          'SELECT * FROM team_settings WHERE team_id = $1 FOR UPDATE',
+          named('team-settings.set', 'SELECT * FROM team_settings WHERE team_id = $1 FOR UPDATE'),
           [teamId],
         );
         const next = { ...fromRow(before), ...change, updatedBy: by, updatedAt: now };
@@ -25,6 +30,9 @@ export function pgTeamSettingsStore(sql: Sql): TeamSettingsStore {
         );
         return next;
       }),
-    deleteTeam: (teamId) => sql.run('DELETE FROM team_settings WHERE team_id = $1', [teamId]),
+    deleteTeam: (teamId) =>
+      sql.run(named('team-settings.deleteTeam', 'DELETE FROM team_settings WHERE team_id = $1'), [
+        teamId,
+      ]),
   };
 }

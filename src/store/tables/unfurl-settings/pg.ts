@@ -1,6 +1,6 @@
 /** unfurl_settings on PostgreSQL (contract.ts). */
 
-import type { Sql } from '../../pg/db.js';
+import { named, type Sql } from '../../pg/db.js';
 import type { UnfurlSettingsStore } from './contract.js';
 import { modeOf, ON_CONFLICT_UNFURL, UPSERT_UNFURL } from './rows.js';
 
@@ -9,9 +9,10 @@ export function pgUnfurlSettingsStore(sql: Sql): UnfurlSettingsStore {
     get: async (teamId) =>
       modeOf(
         (
-          await sql.row<{ mode: string }>('SELECT mode FROM unfurl_settings WHERE team_id = $1', [
-            teamId,
-          ])
+          await sql.row<{ mode: string }>(
+            named('unfurl-settings.get', 'SELECT mode FROM unfurl_settings WHERE team_id = $1'),
+            [teamId],
+          )
         )?.mode,
       ),
     set: async (teamId, mode, by, now = Date.now()) => {
@@ -22,6 +23,10 @@ export function pgUnfurlSettingsStore(sql: Sql): UnfurlSettingsStore {
         now,
       ]);
     },
-    deleteTeam: (teamId) => sql.run('DELETE FROM unfurl_settings WHERE team_id = $1', [teamId]),
+    deleteTeam: (teamId) =>
+      sql.run(
+        named('unfurl-settings.deleteTeam', 'DELETE FROM unfurl_settings WHERE team_id = $1'),
+        [teamId],
+      ),
   };
 }

@@ -1,6 +1,6 @@
 /** notify_user_links on PostgreSQL: admins' e-mail → Slack user matches (contract.ts). */
 
-import type { Sql } from '../../pg/db.js';
+import { named, type Sql } from '../../pg/db.js';
 import type { UserLinksStore } from './contract.js';
 import { fromRow, type Row } from './rows.js';
 
@@ -11,15 +11,21 @@ export function pgUserLinksStore(sql: Sql): UserLinksStore {
         const email = l.serviceEmail.trim().toLowerCase();
         // The row is locked until the new link is written: two admins at once see each other.
         const previous = await tx.row<{ slack_user_id: string }>(
-          `SELECT slack_user_id FROM notify_user_links WHERE team_id = $1 AND service_email = $2
+          named(
+            'user-links.link',
+            `SELECT slack_user_id FROM notify_user_links WHERE team_id = $1 AND service_email = $2
             FOR UPDATE`,
+          ),
           [l.teamId, email],
         );
         await tx.run(
-          `INSERT INTO notify_user_links (team_id, service_email, slack_user_id, linked_by, linked_at)
+          named(
+            'user-links.link.2',
+            `INSERT INTO notify_user_links (team_id, service_email, slack_user_id, linked_by, linked_at)
            VALUES ($1, $2, $3, $4, $5)
            ON CONFLICT (team_id, service_email) DO UPDATE SET slack_user_id = excluded.slack_user_id,
              linked_by = excluded.linked_by, linked_at = excluded.linked_at`,
+          ),
           [l.teamId, email, l.slackUserId, l.linkedBy, l.linkedAt ?? new Date().toISOString()],
         );
         return previous?.slack_user_id;
@@ -27,16 +33,22 @@ export function pgUserLinksStore(sql: Sql): UserLinksStore {
     unlinkSlackUser: async (teamId, slackUserId) =>
       (
         await sql.rows<{ service_email: string }>(
-          `WITH gone AS (
+          named(
+            'user-links.unlinkSlackUser',
+            `WITH gone AS (
              DELETE FROM notify_user_links WHERE team_id = $1 AND slack_user_id = $2
              RETURNING service_email, linked_at)
            SELECT service_email FROM gone ORDER BY linked_at`,
+          ),
           [teamId, slackUserId],
         )
       ).map((r) => r.service_email),
     async byEmail(teamId, email) {
       const r = await sql.row<Row>(
-        'SELECT * FROM notify_user_links WHERE team_id = $1 AND service_email = $2',
+        named(
+          'user-links.byEmail',
+          'SELECT * FROM notify_user_links WHERE team_id = $1 AND service_email = $2',
+        ),
         [teamId, email.trim().toLowerCase()],
       );
       return r ? fromRow(r) : undefined;
@@ -44,11 +56,17 @@ export function pgUserLinksStore(sql: Sql): UserLinksStore {
     bySlackUser: async (teamId, slackUserId) =>
       (
         await sql.rows<Row>(
-          `SELECT * FROM notify_user_links WHERE team_id = $1 AND slack_user_id = $2
+          named(
+            'user-links.bySlackUser',
+            `SELECT * FROM notify_user_links WHERE team_id = $1 AND slack_user_id = $2
             ORDER BY linked_at`,
+          ),
           [teamId, slackUserId],
         )
       ).map(fromRow),
-    deleteTeam: (teamId) => sql.run('DELETE FROM notify_user_links WHERE team_id = $1', [teamId]),
+    deleteTeam: (teamId) =>
+      sql.run(named('user-links.deleteTeam', 'DELETE FROM notify_user_links WHERE team_id = $1'), [
+        teamId,
+      ]),
   };
 }
