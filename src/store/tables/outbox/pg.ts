@@ -53,18 +53,21 @@ export function pgOutboxStore(sql: Sql): OutboxStore {
 
   return {
     ...changeSignal(),
-    enqueue: (rows, mode, now = Date.now()) =>
-      sql.tx(async (tx) => {
-        const text = mode === 'slack' ? INSERT_SLACK : INSERT_IGNORE;
+    enqueue: (rows, mode, now = Date.now()) => {
+      const text = mode === 'slack' ? INSERT_SLACK : INSERT_IGNORE;
+      const queue = async (on: Sql) => {
         const out: OutboxRow[] = [];
         for (const r of rows) {
           const row =
-            (await tx.row<Row>(text, toParams(r, now))) ??
-            (await tx.row<Row>(BY_KEY, [r.teamId, r.taskId, r.serviceUserId]));
-          out.push(fromRow(row!));
+            (await on.row<Row>(text, toParams(r, now))) ??
+            (await on.row<Row>(BY_KEY, [r.teamId, r.taskId, r.serviceUserId]));
+          if (row) out.push(fromRow(row));
         }
         return out;
-      }),
+      };
+      // One row is one statement (and a read of the row it left as it was): no transaction.
+      return rows.length > 1 ? sql.tx(queue) : queue(sql);
+    },
     async get(id) {
       const r = await sql.row<Row>(
         named('outbox.get', 'SELECT * FROM notify_outbox WHERE id = $1'),
