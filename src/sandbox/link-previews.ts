@@ -26,7 +26,7 @@ export class LinkPreviews {
         state.changed();
       },
       detailed: (d) => {
-        const userId = state.triggers.get(d.triggerId)?.userId;
+        const userId = state.triggers.userOf(d.triggerId);
         if (!userId) return;
         state.panels.set(userId, d.metadata ?? { error: d.error });
         state.changed();

@@ -160,7 +160,7 @@ export async function startSandboxServer(opts: SandboxServerOptions): Promise<Sa
     appName: opts.app?.name ?? DEFAULT_APP_SURFACE.name,
     logger: opts.logger,
   });
-  if (opts.triggerTtlMs !== undefined) state.triggerTtlMs = opts.triggerTtlMs;
+  if (opts.triggerTtlMs !== undefined) state.triggers.ttlMs = opts.triggerTtlMs;
   let appUrl = opts.appEventsUrl;
   let surface = opts.app ?? DEFAULT_APP_SURFACE;
   const webApi = new WebApi(state, opts.botToken);

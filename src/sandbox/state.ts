@@ -16,8 +16,9 @@ import type {
   Trigger,
 } from './records.js';
 import { startingChannels, startingUsers } from './roster.js';
-import { nextTs, slackId, triggerId } from './slack-ids.js';
+import { nextTs, slackId } from './slack-ids.js';
 import { externalFile, viewObject } from './slack-objects.js';
+import { TriggerIds } from './trigger-ids.js';
 import {
   DEFAULT_BOT,
   DEFAULT_CHANNELS,
@@ -39,7 +40,6 @@ export interface SandboxStateOptions {
   baseUrl?: string;
 }
 
-export const TRIGGER_TTL_MS = 3000;
 export const RESPONSE_URL_TTL_MS = 30 * 60 * 1000;
 export const RESPONSE_URL_MAX_USES = 5;
 export const MAX_VIEW_STACK = 3;
@@ -55,7 +55,7 @@ export class SandboxState extends EventEmitter {
   readonly views = new Map<string, StoredView>();
   readonly modalStacks = new Map<string, string[]>();
   readonly homeViews = new Map<string, string>();
-  readonly triggers = new Map<string, Trigger>();
+  readonly triggers = new TriggerIds();
   /** Each person's open side panel: a Work Object's details (entity.presentDetails). */
   readonly panels = new Map<string, Record<string, unknown>>();
   readonly hooks = new Map<string, ResponseHook>();
@@ -64,7 +64,6 @@ export class SandboxState extends EventEmitter {
   version = 0;
   /** The channel the page opens on (the one the welcome names); else the first. */
   startChannel?: string;
-  triggerTtlMs = TRIGGER_TTL_MS;
   private readonly logger: (entry: LogEntry) => void;
 
   constructor(opts: SandboxStateOptions = {}) {
@@ -266,26 +265,14 @@ export class SandboxState extends EventEmitter {
 
   // ---- triggers and response URLs ----
 
+  /** A trigger_id for an interaction of `userId` (trigger-ids.ts has Slack's rules). */
   issueTrigger(userId: string): string {
-    const now = Date.now();
-    for (const [id, t] of this.triggers) {
-      if (now - t.issuedAt > 60_000) this.triggers.delete(id);
-    }
-    const id = triggerId();
-    this.triggers.set(id, { id, userId, issuedAt: now, used: false });
-    return id;
+    return this.triggers.issue(userId);
   }
 
-  /** Uses up a trigger; Slack error names for the ways it can fail. */
+  /** Uses up a trigger; Slack's error names for the ways it can fail. */
   exchangeTrigger(id: unknown): Trigger | { error: string } {
-    if (typeof id !== 'string' || id.length === 0) return { error: 'invalid_arguments' };
-    const t = this.triggers.get(id);
-    // Unknown ids look exactly like ones that expired long ago and were forgotten.
-    if (!t) return { error: 'expired_trigger_id' };
-    if (t.used) return { error: 'exchanged_trigger_id' };
-    if (Date.now() - t.issuedAt > this.triggerTtlMs) return { error: 'expired_trigger_id' };
-    t.used = true;
-    return t;
+    return this.triggers.exchange(id);
   }
 
   newResponseHook(

@@ -266,14 +266,14 @@ describe('views', () => {
 
   it('refuses a trigger after Slack’s 3 seconds', async () => {
     const trigger = sandbox.state.issueTrigger(ALICE);
-    const original = sandbox.state.triggerTtlMs;
-    sandbox.state.triggerTtlMs = -1; // every trigger is already too old
+    const original = sandbox.state.triggers.ttlMs;
+    sandbox.state.triggers.ttlMs = -1; // every trigger is already too old
     try {
       expect(
         (await slackError(client.views.open({ trigger_id: trigger, view: modal() }))).error,
       ).toBe('expired_trigger_id');
     } finally {
-      sandbox.state.triggerTtlMs = original;
+      sandbox.state.triggers.ttlMs = original;
     }
   });
 

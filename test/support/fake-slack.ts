@@ -133,7 +133,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     // As in Slack, auth.test's url and permalinks name the workspace's address, not the API's.
     baseUrl: 'https://fake.slack.test',
   });
-  state.triggerTtlMs = TEST_TRIGGER_TTL_MS;
+  state.triggers.ttlMs = TEST_TRIGGER_TTL_MS;
   const api = new WebApi(state, (token) => !options.tokens || options.tokens.includes(token));
   // Any execution id the tests make up is one Slack started; each ends once.
   const executions = new FunctionExecutions(true);
@@ -268,7 +268,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     script: (method, fn) => api.scripts.set(method, fn),
     responseUrl: (id = `r${nextId++}`) => `${url}/response/${id}`,
     admitTrigger(id, userId) {
-      state.triggers.set(id, { id, userId, issuedAt: Date.now(), used: false });
+      state.triggers.admit(id, userId);
     },
     admitView(userId, view) {
       admitView(state, userId, view.id, view.hash);
