@@ -11,6 +11,7 @@ import type { ExternalSelect, Option } from '@slack/types';
 import { z } from 'zod';
 import type { IndexedTask } from '../../store/index.js';
 import type { WorklinkDeps } from '../context/deps.js';
+import { onSuggestion } from '../context/on-suggestion.js';
 import { cut } from '../format/text.js';
 import { ACTION } from '../ui/block-ids.js';
 import { carriedText, readCarried } from '../ui/metadata.js';
@@ -71,21 +72,12 @@ export async function pickerOptions(
 const PickerMeta = z.object({ messageChannel: carriedText });
 
 export function register(app: App, deps: WorklinkDeps): void {
-  app.options<'block_suggestion'>(
-    { type: 'block_suggestion', action_id: ACTION.taskPicker },
-    async ({ ack, body }) => {
-      // Answered from SQLite only: well inside Slack's 3 seconds.
-      const teamId = body.team?.id ?? body.user.team_id ?? '';
-      const channel = readCarried(body.view?.private_metadata, PickerMeta)?.messageChannel;
-      const projectId = channel
-        ? (await deps.store.channelProjects.get(teamId, channel))?.projectId
-        : undefined;
-      try {
-        await ack({ options: await pickerOptions(deps, teamId, body.value ?? '', projectId) });
-      } catch (e) {
-        deps.logger.warn(`Task picker options failed: ${(e as Error).message}`);
-        await ack({ options: [] });
-      }
-    },
-  );
+  // Answered from SQLite only: well inside Slack's 3 seconds.
+  onSuggestion(app, deps, ACTION.taskPicker, 'Task picker', async (teamId, typed, body) => {
+    const channel = readCarried(body.view?.private_metadata, PickerMeta)?.messageChannel;
+    const projectId = channel
+      ? (await deps.store.channelProjects.get(teamId, channel))?.projectId
+      : undefined;
+    return pickerOptions(deps, teamId, typed, projectId);
+  });
 }

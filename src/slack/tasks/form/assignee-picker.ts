@@ -14,9 +14,9 @@ import type { App } from '@slack/bolt';
 import type { MultiExternalSelect, PlainTextOption } from '@slack/types';
 import type { WorkspaceUser } from '../../../workapi/contract.js';
 import type { WorklinkDeps } from '../../context/deps.js';
-import { errMessage } from '../../context/error-replies.js';
+import { onSuggestion } from '../../context/on-suggestion.js';
 import { cut } from '../../format/text.js';
-import { fitOptionsAnswer, LIMIT } from '../../ui/limits.js';
+import { LIMIT } from '../../ui/limits.js';
 
 /** Who can be assigned: the parts of a service user the picker shows. */
 export type Person = Pick<WorkspaceUser, 'id' | 'name' | 'email'>;
@@ -64,21 +64,13 @@ export function matchingUsers<P extends Person>(users: readonly P[], typed: stri
 }
 
 export function register(app: App, deps: WorklinkDeps, actionId: string): void {
-  app.options<'block_suggestion'>(
-    { type: 'block_suggestion', action_id: actionId },
-    async ({ ack, body }) => {
-      const teamId = body.team?.id ?? body.user.team_id ?? '';
-      try {
-        const connection = await deps.store.connections.get(teamId);
-        if (!connection) return void (await ack({ options: [] }));
-        // The directory caches the list briefly: typing asks once, not per key.
-        const users = await deps.directory.usersOf(teamId, deps.workClients.for(connection));
-        const found = matchingUsers([...users.values()], body.value ?? '').slice(0, MAX_OPTIONS);
-        await ack(fitOptionsAnswer({ options: found.map(assigneeOption) }));
-      } catch (e) {
-        deps.logger.warn(`Assignee options failed: ${errMessage(e)}`);
-        await ack({ options: [] });
-      }
-    },
-  );
+  onSuggestion(app, deps, actionId, 'Assignee', async (teamId, typed) => {
+    const connection = await deps.store.connections.get(teamId);
+    if (!connection) return [];
+    // The directory caches the list briefly: typing asks once, not per key.
+    const users = await deps.directory.usersOf(teamId, deps.workClients.for(connection));
+    return matchingUsers([...users.values()], typed)
+      .slice(0, MAX_OPTIONS)
+      .map(assigneeOption);
+  });
 }

@@ -7,10 +7,10 @@
 import type { App } from '@slack/bolt';
 import type { ExternalSelect, PlainTextOption } from '@slack/types';
 import type { WorklinkDeps } from '../../context/deps.js';
-import { errMessage } from '../../context/error-replies.js';
+import { onSuggestion } from '../../context/on-suggestion.js';
 import { cut } from '../../format/text.js';
 import { matchProjects } from '../../projects/find-project.js';
-import { fitOptionsAnswer, LIMIT } from '../../ui/limits.js';
+import { LIMIT } from '../../ui/limits.js';
 
 /** Options one answer holds at most (Slack's limit); typing narrows the rest. */
 const MAX_OPTIONS = 100;
@@ -34,25 +34,15 @@ export function projectElement(
 }
 
 export function register(app: App, deps: WorklinkDeps, actionId: string): void {
-  app.options<'block_suggestion'>(
-    { type: 'block_suggestion', action_id: actionId },
-    async ({ ack, body }) => {
-      const teamId = body.team?.id ?? body.user.team_id ?? '';
-      try {
-        const known = (await deps.store.knownProjects.list(teamId, 1_000)).map((p) => ({
-          projectId: p.projectId,
-          projectName: p.projectName,
-        }));
-        const typed = (body.value ?? '').trim();
-        const found = (typed ? matchProjects(known, typed) : known)
-          .sort((a, b) => a.projectName.localeCompare(b.projectName))
-          .slice(0, MAX_OPTIONS);
-        const options = found.map((p) => projectOption({ id: p.projectId, name: p.projectName }));
-        await ack(fitOptionsAnswer({ options }));
-      } catch (e) {
-        deps.logger.warn(`Project options failed: ${errMessage(e)}`);
-        await ack({ options: [] });
-      }
-    },
-  );
+  onSuggestion(app, deps, actionId, 'Project', async (teamId, typed) => {
+    const known = (await deps.store.knownProjects.list(teamId, 1_000)).map((p) => ({
+      projectId: p.projectId,
+      projectName: p.projectName,
+    }));
+    const words = typed.trim();
+    return (words ? matchProjects(known, words) : known)
+      .sort((a, b) => a.projectName.localeCompare(b.projectName))
+      .slice(0, MAX_OPTIONS)
+      .map((p) => projectOption({ id: p.projectId, name: p.projectName }));
+  });
 }
