@@ -3,7 +3,7 @@
  * exits 1; a refused bot token likewise; a good configuration serves signed commands and
  * stops cleanly on SIGTERM.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,25 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeSlack, startFakeSlack } from './support/fake-slack.js';
 import { waitFor } from './support/harness.js';
 import { SlackRequests } from './support/slack-requests.js';
+import { runWorklink } from './support/worklink-process.js';
 
 const root = new URL('../', import.meta.url).pathname;
 
-function run(env: Record<string, string>) {
-  // node --import tsx, not the tsx CLI: its signal relay adds a process and timing of its own.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'start'], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-  });
-  const out = { stdout: '', stderr: '' };
-  child.stdout.on('data', (d) => {
-    out.stdout += d;
-  });
-  child.stderr.on('data', (d) => {
-    out.stderr += d;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, out, exited };
-}
+// node --import tsx, not the tsx CLI: its signal relay adds a process and timing of its own.
+const run = (env: Record<string, string>) =>
+  runWorklink(['--import', 'tsx', 'src/main.ts', 'start'], env, { cwd: root, started: children });
 
 let dir: string;
 let fake: FakeSlack;
@@ -47,7 +35,6 @@ afterAll(async () => {
 describe('start', () => {
   it('stops on a partial setting with one sentence naming the variable', async () => {
     const p = run({ SLACK_BOT_TOKEN: 'xoxb-good', DATA_DIR: dir });
-    children.push(p.child);
     expect(await p.exited).toBe(1);
     expect(p.out.stderr).toBe(
       'worklink: SLACK_BOT_TOKEN is set but SLACK_SIGNING_SECRET or SLACK_APP_TOKEN is missing: HTTP mode needs SLACK_SIGNING_SECRET, Socket Mode needs SLACK_APP_TOKEN.\n',
@@ -63,7 +50,6 @@ describe('start', () => {
       DATA_DIR: join(dir, 'refused'),
       LOG_LEVEL: 'error',
     });
-    children.push(p.child);
     expect(await p.exited).toBe(1);
     expect(p.out.stderr).toBe('worklink: SLACK_BOT_TOKEN was refused by Slack (invalid_auth).\n');
   });
@@ -77,7 +63,6 @@ describe('start', () => {
       DATA_DIR: join(dir, 'good'),
       LOG_LEVEL: 'info',
     });
-    children.push(p.child);
     const eventsUrl = await waitFor(
       () => /listening on (\S+\/slack\/events)/.exec(p.out.stderr)?.[1],
       { timeoutMs: 20_000 },

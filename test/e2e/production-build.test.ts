@@ -4,7 +4,7 @@
  * embedded service and stops on SIGTERM; with no Slack settings it serves the sandbox page
  * (its static files found from the bundle's place) and answers `/work help` there.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack.js';
 import { waitFor } from '../support/harness.js';
 import { SlackRequests } from '../support/slack-requests.js';
+import { runWorklink } from '../support/worklink-process.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const out = `dist/test-build-${process.pid}`;
@@ -36,22 +37,15 @@ afterAll(async () => {
   rmSync(join(root, out), { recursive: true, force: true });
 });
 
-function runBuilt(env: Record<string, string>) {
-  const child = spawn(process.execPath, [join(out, 'main.mjs'), 'start'], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...env },
-  });
-  children.push(child);
-  const text = { stdout: '', stderr: '' };
-  child.stdout.on('data', (d) => {
-    text.stdout += d;
-  });
-  child.stderr.on('data', (d) => {
-    text.stderr += d;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, text, exited };
-}
+const runBuilt = (env: Record<string, string>) =>
+  runWorklink(
+    [join(out, 'main.mjs'), 'start'],
+    { NO_COLOR: '1', ...env },
+    {
+      cwd: root,
+      started: children,
+    },
+  );
 
 it('serves signed commands with the embedded service and stops on SIGTERM', async () => {
   fake = await startFakeSlack({ tokens: ['xoxb-good'] });
@@ -64,7 +58,7 @@ it('serves signed commands with the embedded service and stops on SIGTERM', asyn
     LOG_LEVEL: 'info',
   });
   const eventsUrl = await waitFor(
-    () => /listening on (\S+\/slack\/events)/.exec(p.text.stderr)?.[1],
+    () => /listening on (\S+\/slack\/events)/.exec(p.out.stderr)?.[1],
     { timeoutMs: 20_000 },
   );
   const slack = new SlackRequests({ url: eventsUrl, signingSecret: 'sig-for-build', fake });
@@ -78,7 +72,7 @@ it('serves signed commands with the embedded service and stops on SIGTERM', asyn
 
 it('serves the sandbox page when no Slack settings are given', async () => {
   const p = runBuilt({ PORT: '0', DATA_DIR: join(dir, 'sandbox'), LOG_LEVEL: 'warn' });
-  const url = await waitFor(() => /open (http:\/\/\S+)/.exec(p.text.stdout)?.[1], {
+  const url = await waitFor(() => /open (http:\/\/\S+)/.exec(p.out.stdout)?.[1], {
     timeoutMs: 45_000,
   });
   const page = await fetch(url);
