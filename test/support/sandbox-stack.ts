@@ -20,9 +20,6 @@ export function useSandboxStack(dirPrefix: string): () => SandboxStack {
       { slack: { mode: 'sandbox' }, port: 0, dataDir, logLevel: 'error' },
       { logger: createLogger('error', () => {}) },
     );
-    // A task the service announces waits this long for the Slack path before its feed card;
-    // stopping waits for that too. The tests' events come at once: 100 ms, as in the harness.
-    stack.worklink.parts.notifications.tuning.eventGraceMs = 100;
   });
   afterAll(async () => {
     await stack?.stop();

@@ -20,6 +20,11 @@ export interface ChannelFeedsPart extends LongLivedPart, FeedPlacement {
   onActivity(teamId: string, activity: TaskActivity): Promise<void>;
   /** Resolves when no feed post is waiting or running (tests). */
   idle(): Promise<void>;
+  /**
+   * Worklink is stopping: a new task waiting out the events' grace for the Slack path is
+   * posted now, so that stopping neither waits out the grace nor loses the card.
+   */
+  hurry(): void;
 }
 
 type TaskReader = () => Promise<Task | undefined>;
@@ -35,11 +40,12 @@ export function createChannelFeeds(o: ChannelFeedsDeps): ChannelFeedsPart {
   const waits = new Set<() => void>();
   const running = new Set<Promise<void>>();
   let stopped = false;
+  let hurried = false;
 
   /** Waits `ms`, or less when stopping; true when it may go on. */
   const pause = (ms: number) =>
     new Promise<boolean>((resolve) => {
-      if (ms <= 0) return resolve(!stopped);
+      if (ms <= 0 || hurried) return resolve(!stopped);
       const done = () => {
         clearTimeout(timer);
         waits.delete(done);
@@ -193,6 +199,10 @@ export function createChannelFeeds(o: ChannelFeedsDeps): ChannelFeedsPart {
       await cards.idle();
     },
     start() {},
+    hurry() {
+      hurried = true;
+      for (const done of [...waits]) done();
+    },
     async stop() {
       stopped = true;
       for (const done of [...waits]) done();

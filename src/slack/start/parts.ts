@@ -215,8 +215,16 @@ export function buildParts(input: PartsInput): BuiltParts {
     watcher,
     live,
     feeds,
-    // Stopped first: listeners under way finish before the parts they use stop.
-    { name: 'task activity', start: () => {}, stop: () => activity.idle() },
+    // Stopped first: listeners under way finish before the parts they use stop (a feed
+    // waiting out the events' grace posts now instead).
+    {
+      name: 'task activity',
+      start: () => {},
+      stop: () => {
+        feeds.hurry();
+        return activity.idle();
+      },
+    },
   ];
   const parts: WorklinkParts = {
     notifications,
