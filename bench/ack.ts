@@ -1,84 +1,45 @@
 /**
  * Ack latency of `/work` under bursts of concurrent signed slash commands (from the five
- * demo users) against the real app — HTTP mode, embedded service, fake Slack Web API —
- * beside a bare Bolt app that only acks, in the same run. Two mixes: `help`/`status`
- * (answered from Worklink's own store) and `list`/`task <id>`/`add <title>` (each calls the
- * service: the channel is linked to the demo's project), at each --concurrency (a busy
- * workspace produces 8–32 at once). The load comes from a worker thread, so building and
- * signing requests does not count against the servers' event loop. Prints p50/p99 of the
- * time to the HTTP response (the ack) against bare Bolt, and for Worklink the time until
- * the follow-up reply reached response_url.
+ * demo users) against the real app — HTTP mode, talking to the embedded service and a fake
+ * Slack Web API — beside a bare Bolt app that only acks, in the same run and process. Two
+ * mixes: `help`/`status` (answered from Worklink's own store) and `list`/`task <id>`/`add
+ * <title>` (each calls the service: the channel is linked to the demo's project), at each
+ * --concurrency (a busy workspace produces 8–32 at once). Prints p50/p99 of the time to the
+ * HTTP response (the ack) against bare Bolt, and for Worklink the time until the follow-up
+ * reached Slack (response_url, or the card of a `/work add`), each beside its aim.
  *
- *   npm run bench:ack [-- --rounds 5 --concurrency 8,32,200]
+ * What runs where: this process holds Worklink and the bare Bolt app only. The service, the
+ * fake Slack and the load generator (a worker thread signing and sending the bursts) run in a
+ * child process (bench/ack-slack-side.ts), as in production the service and Slack are remote:
+ * the CPU per command printed for this process is Worklink's own. `--in-process` puts them all
+ * in this process again (how the bench measured until round 5; the load generator stays a
+ * worker thread).
+ *
+ *   npm run bench:ack [-- --samples 1000 --concurrency 8,32,200 --mix list --in-process]
+ *   BENCH_CPU_PROF=/tmp/prof npm run bench:ack -- …   # a profile of this process per row
  */
-import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import { App, HTTPReceiver, type Logger } from '@slack/bolt';
-import { startHarness } from '../test/support/harness.js';
-import { SlackRequests } from '../test/support/slack-requests.js';
+import { createLogger } from '../src/logger.js';
+import { startWorklink } from '../src/slack/start/worklink.js';
+import {
+  BOT_TOKEN,
+  SIGNING_SECRET,
+  SLACK_USERS,
+  saveVerifiedConnection,
+  TEST_WAITS,
+} from '../test/support/harness.js';
+import { SureWorkClient } from '../test/support/sure-work.js';
+import { type SlackSide, spawnSlackSide, startSlackSide } from './ack-slack-side.js';
 import { Breakdown } from './breakdown.js';
+import { BurstProfiler } from './cpu-profile.js';
 
 const BARE_SECRET = 'bare-signing-secret';
-
-/** One burst, as asked by the main thread. */
-interface BurstOrder {
-  url: string;
-  signingSecret: string;
-  responseBase: string;
-  users: string[];
-  concurrency: number;
-  /** Command texts, used in turn. */
-  commands: string[];
-}
-interface BurstResult {
-  /** Ack latency of each request, ms. */
-  acks: number[];
-  /** response_url id → when the request was sent (epoch ms, sub-ms precision). */
-  sent: Record<string, number>;
-}
-
-const now = () => performance.timeOrigin + performance.now();
-
-// ── Worker: the load generator ───────────────────────────────────────────────
-
-async function burst(order: BurstOrder): Promise<BurstResult> {
-  // The request's id is its response_url's, and stands for `{id}` in the command's text (the
-  // title of a `/work add`, whose confirmation is its card in the channel, not a reply).
-  let nextId = '';
-  const slack = new SlackRequests({
-    url: order.url,
-    signingSecret: order.signingSecret,
-    responseUrl: () => `${order.responseBase}/response/${nextId}`,
-  });
-  const acks: number[] = [];
-  const sent: Record<string, number> = {};
-  await Promise.all(
-    Array.from({ length: order.concurrency }, async (_, i) => {
-      const id = randomUUID();
-      const text = order.commands[i % order.commands.length]!.replace('{id}', id);
-      const started = now();
-      nextId = id; // read synchronously by slashCommand
-      const res = await slack.slashCommand(text, { userId: order.users[i % order.users.length] });
-      if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
-      acks.push(now() - started);
-      sent[id] = started;
-    }),
-  );
-  return { acks, sent };
-}
-
-if (!isMainThread) {
-  parentPort!.on('message', (order: BurstOrder) => {
-    burst(order).then(
-      (r) => parentPort!.postMessage({ ok: true, ...r }),
-      (e) => parentPort!.postMessage({ ok: false, error: String(e) }),
-    );
-  });
-}
 
 // ── Main: the servers and the figures ───────────────────────────────────────
 
@@ -127,126 +88,100 @@ async function main() {
       mix: { type: 'string', default: '' },
       // Leaves out where Worklink's time went (bench/breakdown.ts).
       brief: { type: 'boolean', default: false },
+      // The service, fake Slack and load generator in this process (as until round 5).
+      'in-process': { type: 'boolean', default: false },
     },
   });
   const samples = Number(values.samples);
   const levels = String(values.concurrency).split(',').map(Number);
+  const inProcess = values['in-process'];
 
-  const h = await startHarness({ connect: true });
-  h.logger.setLevel('error' as never); // measure the app, not debug logging
-  const { projectId } = h.seed.projects[0];
-  await h.worklink.store.channelProjects.link(h.teamId, 'C_GENERAL', projectId, h.users.alice.id);
-  const [firstTask] = await h.work.listTasks({ projectId });
+  const side: SlackSide = inProcess ? await startSlackSide() : await spawnSlackSide();
+  const { info } = side;
+  const dataDir = mkdtempSync(join(tmpdir(), 'worklink-bench-ack-'));
+  const worklink = await startWorklink({
+    config: {
+      slack: { mode: 'http', botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET },
+      slackApiUrl: info.apiUrl,
+      port: 0,
+      dataDir,
+      logLevel: 'error', // measure the app, not debug logging
+      waits: TEST_WAITS,
+    },
+    host: '127.0.0.1',
+    port: 0,
+    serviceUrls: info.serviceUrls,
+    logger: createLogger('error'),
+  });
+  const work = new SureWorkClient({ ...info.serviceUrls, apiKey: info.apiKey });
+  await saveVerifiedConnection(worklink.store, info, SLACK_USERS.alice.id, work);
+  await worklink.store.channelProjects.link(
+    'T_TEST',
+    'C_GENERAL',
+    info.projectId,
+    SLACK_USERS.alice.id,
+  );
   const mixes = [
     { name: 'help, status', commands: ['help', 'status'] },
     {
       name: 'list, task, add',
-      commands: ['list', `task ${firstTask.taskId}`, 'add Benchmark task {id}'],
+      commands: ['list', `task ${info.firstTaskId}`, 'add Benchmark task {id}'],
     },
   ];
-  const bare = await startBareBolt(h.fake.apiUrl);
+  const bare = await startBareBolt(info.apiUrl);
   const portOf = (url: string) => Number(new URL(url).port);
+  const where = inProcess
+    ? "Worklink's, the service's, fake Slack's and the load generator's, all in this process"
+    : `Worklink's alone: this process (pid ${process.pid}) holds Worklink and the bare Bolt app, idle meanwhile`;
   const breakdown = new Breakdown(
     new Map([
-      [portOf(h.worklink.eventsUrl), 'Worklink'],
-      [portOf(h.service.baseUrl), 'service'],
-      [portOf(h.service.altUrl), 'service'],
-      [portOf(h.fake.apiUrl), 'fake Slack'],
+      [portOf(worklink.eventsUrl), 'Worklink'],
+      [portOf(info.serviceUrls.baseUrl), 'service'],
+      [portOf(info.serviceUrls.altUrl), 'service'],
+      [portOf(info.apiUrl), 'fake Slack'],
       [portOf(bare.url), 'bare Bolt'],
     ]),
+    where,
   );
-  breakdown.countStoreCalls(h.worklink.store);
-  const users = Object.values(h.users).map((u) => u.id);
-  const secret = h.config.slack.mode === 'http' ? h.config.slack.signingSecret : '';
-  // The worker runs this same file; register tsx there first so it can load TypeScript.
-  const worker = new Worker(
-    `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(import.meta.url)}); });`,
-    { eval: true },
-  );
-
-  const run = async (
-    url: string,
-    signingSecret: string,
-    concurrency: number,
-    commands: string[],
-  ): Promise<BurstResult> => {
-    worker.postMessage({
-      url,
-      signingSecret,
-      responseBase: h.fake.url,
-      users,
-      concurrency,
-      commands,
-    } satisfies BurstOrder);
-    const [reply] = (await once(worker, 'message')) as [
-      BurstResult & { ok: boolean; error?: string },
-    ];
-    if (!reply.ok) throw new Error(reply.error);
-    return reply;
-  };
-  // When each request's answer reached Slack: a response_url post, or (`/work add`) the
-  // task's card posted into the channel, found by the id in its title. Each recorded call is
-  // read once (cursors into the fake's lists): scanning them all on every poll cost the
-  // shared event loop a quarter of its time at 200 concurrent, and showed as reply latency.
-  const ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
-  const answered = new Map<string, number>();
-  const seen = { responses: 0, calls: 0 };
-  const note = (id: string, at: number) => {
-    if (!answered.has(id)) answered.set(id, at);
-  };
-  const scan = () => {
-    const { responses, calls } = h.fake;
-    for (; seen.responses < responses.length; seen.responses++) {
-      const r = responses[seen.responses]!;
-      note(r.id, r.at);
-    }
-    for (; seen.calls < calls.length; seen.calls++) {
-      const c = calls[seen.calls]!;
-      if (c.method !== 'chat.postMessage') continue;
-      for (const id of JSON.stringify(c.body).match(ID) ?? []) note(id, c.at);
-    }
-  };
-  const resetFake = () => {
-    h.fake.reset();
-    seen.responses = 0;
-    seen.calls = 0;
-  };
-  const followUps = async (sent: Record<string, number>) => {
-    const ids = Object.keys(sent);
-    await h.waitFor(
-      () => {
-        scan();
-        return ids.every((id) => answered.has(id));
-      },
-      { timeoutMs: 60_000 },
-    );
-    return ids.map((id) => answered.get(id)! - sent[id]!);
-  };
+  breakdown.countStoreCalls(worklink.store);
+  const profiler = new BurstProfiler(process.env.BENCH_CPU_PROF);
+  const run = (url: string, signingSecret: string, concurrency: number, commands: string[]) =>
+    side.burst({ url, signingSecret, concurrency, commands }, url === worklink.eventsUrl);
 
   console.log(
     `/work ack latency: signed slash commands in bursts, ${samples} samples per row (rounds of one burst). Aims: ack ≤ ×1.2 bare Bolt at p50 and p99; reply p50 ≤ 250 ms, p99 ≤ 600 ms.`,
+  );
+  console.log(
+    inProcess
+      ? 'Where: Worklink, bare Bolt, the service, fake Slack and the load generator (a worker thread) all in this process (--in-process).'
+      : `Where: Worklink and bare Bolt in this process (pid ${process.pid}); the service, fake Slack and the load generator (a worker thread) in a child process (pid ${info.pid}), as remote parts are in production.`,
   );
   for (const mix of mixes.filter((m) => m.name.includes(String(values.mix)))) {
     for (const concurrency of levels) {
       // Warm-up (JIT, pools, users.info cache), not measured.
       await run(bare.url, BARE_SECRET, concurrency, mix.commands);
-      await followUps((await run(h.worklink.eventsUrl, secret, concurrency, mix.commands)).sent);
-      resetFake();
+      await run(worklink.eventsUrl, SIGNING_SECRET, concurrency, mix.commands);
 
       const bareAcks: number[] = [];
       const workAcks: number[] = [];
       const workReplies: number[] = [];
       breakdown.clear();
+      await side.clear();
+      profiler.clear();
       const rounds = Math.max(3, Math.ceil(samples / concurrency));
+      // One profile per row: starting the profiler blocks the loop ~100 ms (it lists all code).
+      await profiler.start();
       for (let r = 0; r < rounds; r++) {
         bareAcks.push(...(await run(bare.url, BARE_SECRET, concurrency, mix.commands)).acks);
         breakdown.resume();
-        const w = await run(h.worklink.eventsUrl, secret, concurrency, mix.commands);
-        workAcks.push(...w.acks);
-        workReplies.push(...(await followUps(w.sent)));
+        await side.resume();
+        const w = await run(worklink.eventsUrl, SIGNING_SECRET, concurrency, mix.commands);
+        await side.pause();
         breakdown.pause();
-        resetFake();
+        workAcks.push(...w.acks);
+        workReplies.push(...w.replies);
       }
+      await profiler.stop(`${mix.commands[0]}-${concurrency}`);
       const b = stats(bareAcks);
       const w = stats(workAcks);
       const f = stats(workReplies);
@@ -259,22 +194,27 @@ async function main() {
       console.log(
         `  Worklink reply posted    p50 ${ms(f.p50)}  p99 ${ms(f.p99)}  (send → response_url or card; aim p50 ≤ 250, p99 ≤ 600)`,
       );
-      if (!values.brief) console.log(breakdown.report(workAcks.length).join('\n'));
+      if (!values.brief) {
+        console.log(`  — Worklink's process —\n${breakdown.report(workAcks.length).join('\n')}`);
+        const other = await side.report(workAcks.length);
+        if (other.length) console.log(`  — the other side's process —\n${other.join('\n')}`);
+      }
+      if (profiler.enabled) console.log(profiler.top().join('\n'));
     }
   }
 
   breakdown.stop();
-  await worker.terminate();
+  await profiler.close();
   await bare.stop();
-  await h.stop();
+  await worklink.stop();
+  await side.stop();
+  rmSync(dataDir, { recursive: true, force: true });
 }
 
-if (isMainThread) {
-  main().then(
-    () => process.exit(0),
-    (e) => {
-      console.error(e);
-      process.exit(1);
-    },
-  );
-}
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

@@ -4,8 +4,9 @@
  * fake Slack). For outgoing undici requests (the service client, response_url posts) the
  * wait for a pooled connection is told apart from the exchange itself; for each server, the
  * time from a request's head to its answer's end. With the event loop's load and the CPU per
- * command, this says what queues behind what: in one process everything shares one loop, so
- * an exchange's time is mostly the other requests' work done meanwhile.
+ * command, this says what queues behind what: on one loop, an exchange's time is mostly the
+ * other requests' work done meanwhile. One Breakdown per process: bench:ack keeps one beside
+ * Worklink and one in the process of the service and fake Slack (bench/ack-slack-side.ts).
  */
 import dc from 'node:diagnostics_channel';
 import type { Server } from 'node:http';
@@ -35,7 +36,11 @@ export class Breakdown {
   private busy = { active: 0, idle: 0, cpuUs: 0 };
   private readonly unsubscribe: (() => void)[] = [];
 
-  constructor(private readonly ports: PortNames) {
+  /** `whose`: whose CPU this process's is, as the report says it. */
+  constructor(
+    private readonly ports: PortNames,
+    private readonly whose: string,
+  ) {
     const on = (name: string, fn: (m: never) => void) => {
       dc.subscribe(name, fn as (m: unknown) => void);
       this.unsubscribe.push(() => dc.unsubscribe(name, fn as (m: unknown) => void));
@@ -129,7 +134,7 @@ export class Breakdown {
     const { active, idle, cpuUs } = this.busy;
     const d = (p: number) => (this.delay.percentile(p) / 1e6).toFixed(1);
     const lines = [
-      `  event loop: busy ${((100 * active) / (active + idle || 1)).toFixed(0)} %, delay p50 ${d(50)} ms p99 ${d(99)} ms; CPU ${(cpuUs / 1000 / commands).toFixed(2)} ms per command (Worklink's, the service's and fake Slack's, all in this process)`,
+      `  event loop: busy ${((100 * active) / (active + idle || 1)).toFixed(0)} %, delay p50 ${d(50)} ms p99 ${d(99)} ms; CPU ${(cpuUs / 1000 / commands).toFixed(2)} ms per command (${this.whose})`,
     ];
     for (const [to, total] of this.outTotal) {
       const q = this.outQueued.get(to);
@@ -146,7 +151,7 @@ export class Breakdown {
     const perCommand = [...this.calls]
       .sort((a, b) => b[1] - a[1])
       .map(([what, n]) => `${(n / commands).toFixed(2)} ${what}`);
-    lines.push(`  calls per command: ${perCommand.join('; ')}`);
+    if (perCommand.length > 0) lines.push(`  calls per command: ${perCommand.join('; ')}`);
     if (this.storeCalls.size > 0) {
       const store = [...this.storeCalls]
         .sort((a, b) => b[1] - a[1])

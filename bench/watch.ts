@@ -101,18 +101,25 @@ async function main() {
   const floorPerList = cpuMs(floorCpu) / PROJECTS;
   const floorWall = (performance.now() - floorStart) / PROJECTS;
 
-  /** Runs `minutes` of watcher time; `each` runs every simulated second first. */
-  async function run(minutes: number, each?: () => void) {
+  /** Times told of a change (counted by the change-telling client below). */
+  let told = 0;
+  /**
+   * Runs `minutes` of one watcher's time; `each` runs every simulated second first. `settle`
+   * lets the background reads of tasks a list no longer shows finish before counting.
+   */
+  async function runWatcher(w: Watcher, minutes: number, each?: () => void, settle = false) {
     hosted.resetCalls();
-    const before = { ...watcher.totals };
+    const before = { ...w.totals };
+    const toldBefore = told;
     const cpu = process.cpuUsage();
     const start = performance.now();
     for (let s = 0; s < minutes * 60; s++) {
       each?.();
       clock += 1_000;
-      await watcher.runDue();
+      await w.runDue();
     }
-    const looks = watcher.totals.listCalls - before.listCalls;
+    if (settle) await new Promise((r) => setTimeout(r, 200));
+    const looks = w.totals.listCalls - before.listCalls;
     return {
       perMinute: {
         lists: hosted.calls('GET /task') / minutes,
@@ -120,11 +127,13 @@ async function main() {
         projectLists: hosted.calls('GET /project') / minutes,
         all: hosted.calls() / minutes,
       },
-      announced: watcher.totals.announced - before.announced,
+      announced: w.totals.announced - before.announced,
+      told: told - toldBefore,
       cpuPerLook: cpuMs(cpu) / Math.max(1, looks),
       wallPerLook: (performance.now() - start) / Math.max(1, looks),
     };
   }
+  const run = (minutes: number, each?: () => void) => runWatcher(watcher, minutes, each);
 
   const baseline = await run(1);
   const idle = await run(MINUTES);
@@ -138,7 +147,6 @@ async function main() {
 
   // The same watcher, with the index-feeding client as before issue 22 (records, tells
   // nothing: today's look) and with the change-telling one (onSeen).
-  let told = 0;
   let tellChanges = false;
   const toldWork = indexWorkClient(
     new WorkClient({ baseUrl: hosted.baseUrl, altUrl: hosted.altUrl, apiKey: hosted.apiKey }),
@@ -163,33 +171,7 @@ async function main() {
     workFor: async () => (tellChanges ? toldWork : indexWork),
     announce: (teamId, task) => queueFoundTask(store, teamId, task, { now: clock, graceMs: 5_000 }),
   });
-  const runTold = async (minutes: number, each?: () => void) => {
-    hosted.resetCalls();
-    const before = { ...telling.totals };
-    const toldBefore = told;
-    const cpu = process.cpuUsage();
-    const start = performance.now();
-    for (let s = 0; s < minutes * 60; s++) {
-      each?.();
-      clock += 1_000;
-      await telling.runDue();
-    }
-    // Reads of tasks a list no longer shows run in the background: let them finish.
-    await new Promise((r) => setTimeout(r, 200));
-    const looks = telling.totals.listCalls - before.listCalls;
-    return {
-      perMinute: {
-        lists: hosted.calls('GET /task') / minutes,
-        reads: hosted.calls('GET /task/:id') / minutes,
-        projectLists: hosted.calls('GET /project') / minutes,
-        all: hosted.calls() / minutes,
-      },
-      announced: telling.totals.announced - before.announced,
-      told: told - toldBefore,
-      cpuPerLook: cpuMs(cpu) / Math.max(1, looks),
-      wallPerLook: (performance.now() - start) / Math.max(1, looks),
-    };
-  };
+  const runTold = (minutes: number, each?: () => void) => runWatcher(telling, minutes, each, true);
   // The first interval fills the index (every listed task is new to it).
   await runTold(1);
   const indexIdle = await runTold(MINUTES);
@@ -210,7 +192,7 @@ async function main() {
   });
 
   const fmt = (x: number) => x.toFixed(2);
-  const line = (name: string, r: Awaited<ReturnType<typeof run>>) =>
+  const line = (name: string, r: Awaited<ReturnType<typeof runWatcher>>) =>
     `${name.padEnd(9)} calls/min ${fmt(r.perMinute.all).padStart(7)} (lists ${fmt(r.perMinute.lists)}, task reads ${fmt(r.perMinute.reads)}, project lists ${fmt(r.perMinute.projectLists)})  ` +
     `CPU/look ${fmt(r.cpuPerLook)} ms = ${fmt(r.cpuPerLook / floorPerList)}× floor  wall/look ${fmt(r.wallPerLook)} ms  announced ${r.announced}`;
   console.log(
@@ -228,7 +210,7 @@ async function main() {
   console.log(
     `busy: ${n} tasks made; announced ${busy.announced} during it and ${drain.announced} in the next interval (${busy.announced + drain.announced} of ${n}); ${busy.perMinute.reads * MINUTES + drain.perMinute.reads} task reads (one per new task)`,
   );
-  const toldLine = (name: string, r: Awaited<ReturnType<typeof runTold>>) =>
+  const toldLine = (name: string, r: Awaited<ReturnType<typeof runWatcher>>) =>
     `${line(name, r)}  told ${r.told}`;
   console.log(toldLine('index idle', indexIdle));
   console.log(toldLine('told idle', toldIdle));

@@ -63,10 +63,37 @@ export function transact<T>(db: Db, fn: () => T): T {
   }
   // Assigned by the time `run` returns: it returns only after `fn` did (or throws with it).
   let result!: T;
-  run(() => {
-    result = fn();
-  });
+  try {
+    run(() => {
+      result = fn();
+    });
+  } catch (e) {
+    // better-sqlite3 has rolled the transaction (or savepoint) back.
+    rolledBack(db);
+    throw e;
+  }
   return result;
+}
+
+const rollbackListeners = new WeakMap<Db, Set<() => void>>();
+
+/**
+ * Calls `listener` whenever a transaction of this connection is rolled back: a cache that
+ * keeps rows read inside a transaction (reference-cache.ts) may then hold rows that never
+ * were, and drops them.
+ */
+export function onRollback(db: Db, listener: () => void): void {
+  let listeners = rollbackListeners.get(db);
+  if (!listeners) {
+    listeners = new Set();
+    rollbackListeners.set(db, listeners);
+  }
+  listeners.add(listener);
+}
+
+/** Tells the listeners that a transaction (or savepoint) of this connection was rolled back. */
+export function rolledBack(db: Db): void {
+  for (const listener of rollbackListeners.get(db) ?? []) listener();
 }
 
 /** SQLite's `PRAGMA data_version`: changes when another connection commits (-1 if unread). */

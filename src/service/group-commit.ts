@@ -1,4 +1,4 @@
-import { type Db, sql, transact } from './db.js';
+import { type Db, rolledBack, sql, transact } from './db.js';
 
 /**
  * Group commit: the writes that arrive in one turn of the event loop share one SQLite
@@ -84,6 +84,8 @@ export class GroupCommit {
   }
 
   private finish(failure: unknown): void {
+    // Nothing of the shared transaction was kept: caches filled inside it drop what they read.
+    if (failure !== undefined) rolledBack(this.db);
     const waiting = this.waiting;
     const events = this.eventsRecorded;
     this.waiting = [];

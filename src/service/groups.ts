@@ -2,7 +2,7 @@ import type { Group } from '../workapi/contract.js';
 import { type Db, sql } from './db.js';
 import { newId } from './new-ids.js';
 
-interface GroupRow {
+export interface GroupRow {
   id: string;
   name: string;
 }
@@ -32,11 +32,4 @@ export function groupRows(db: Db, projectId: string): GroupRow[] {
 /** Operation 11's items. */
 export function groupList(db: Db, projectId: string): Group[] {
   return groupRows(db, projectId).map((g) => ({ groupId: g.id, groupName: g.name, projectId }));
-}
-
-export function findGroup(db: Db, projectId: string, groupId: string): GroupRow | undefined {
-  return sql<GroupRow>(db, 'SELECT id, name FROM task_groups WHERE id = ? AND project_id = ?').get(
-    groupId,
-    projectId,
-  );
 }

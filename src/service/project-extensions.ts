@@ -3,9 +3,10 @@
  * (docs/service-extensions.md): list the workspace's projects, and delete a project.
  */
 import type { Project } from '../workapi/contract.js';
-import { type Db, sql } from './db.js';
+import { type Db, sql, transact } from './db.js';
 import { forgetProjectLists } from './list-cache.js';
 import { getProject, loadProject } from './projects.js';
+import { forgetProjectReferences } from './reference-cache.js';
 import { forgetTask } from './task-cache.js';
 import type { Caller } from './workspaces.js';
 
@@ -27,7 +28,7 @@ export function listProjects(db: Db, caller: Caller): Project[] {
  * can reach would leave tasks nobody can find. Unknown or foreign project → 404.
  */
 export function deleteProject(db: Db, caller: Caller, projectId: string): void {
-  db.transaction(() => {
+  transact(db, () => {
     const project = loadProject(db, caller.workspaceId, projectId);
     const taskIds = sql<{ id: string }>(db, 'SELECT id FROM tasks WHERE project_id = ?')
       .all(project.id)
@@ -51,6 +52,7 @@ export function deleteProject(db: Db, caller: Caller, projectId: string): void {
     }
     sql(db, 'DELETE FROM projects WHERE id = ?').run(project.id);
     forgetProjectLists(db, project.id);
+    forgetProjectReferences(db, project.id);
     for (const id of taskIds) forgetTask(db, id);
-  })();
+  });
 }

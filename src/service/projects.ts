@@ -6,11 +6,12 @@ import {
   type UpdateProjectBody,
 } from '../workapi/contract.js';
 import { customerExists } from './customers.js';
-import { type Db, sql } from './db.js';
+import { type Db, sql, transact } from './db.js';
 import { badRequest, notFound } from './errors.js';
 import { groupRows, insertGroups } from './groups.js';
 import { insertLabels, type LabelSpec, labelEntries } from './labels.js';
 import { newId } from './new-ids.js';
+import { forgetProjectReferences, type ProjectSettings } from './reference-cache.js';
 import {
   DEFAULT_STATUSES,
   insertStatuses,
@@ -63,7 +64,6 @@ export interface ProjectRow {
   icon_type: number;
   icon_reference: string;
   icon_color: number;
-  next_task_number: number;
   created_by: string;
   updated_by: string;
   created_at: string;
@@ -126,6 +126,7 @@ export function insertProject(
   insertStatuses(db, id, spec.statuses ?? DEFAULT_STATUSES);
   insertGroups(db, id, spec.groups ?? []);
   insertLabels(db, id, caller.userId, spec.labels ?? []);
+  forgetProjectReferences(db, id);
   return id;
 }
 
@@ -148,7 +149,7 @@ export function loadProject(db: Db, workspaceId: string, projectId: string): Pro
   return row;
 }
 
-export function featuresOf(row: ProjectRow): Features {
+export function featuresOf(row: ProjectSettings): Features {
   return {
     priority: row.priority_enabled === 1,
     defaultPriority: row.default_priority,
@@ -161,7 +162,7 @@ export function featuresOf(row: ProjectRow): Features {
 
 /** Operation 7. customerId and templateId are body fields: unknown ones answer 400. */
 export function createProject(db: Db, caller: Caller, body: CreateProjectBody): Project {
-  return db.transaction(() => {
+  return transact(db, () => {
     if (body.customerId !== undefined && !customerExists(db, caller.workspaceId, body.customerId)) {
       throw badRequest('customerId', 'no customer with this id in this workspace');
     }
@@ -186,7 +187,7 @@ export function createProject(db: Db, caller: Caller, body: CreateProjectBody): 
     }
     const id = insertProject(db, caller, spec);
     return projectResponse(db, loadProject(db, caller.workspaceId, id));
-  })();
+  });
 }
 
 /** Operation 8. */
@@ -201,7 +202,7 @@ export function updateProject(
   projectId: string,
   body: UpdateProjectBody,
 ): Project {
-  return db.transaction(() => {
+  return transact(db, () => {
     const row = loadProject(db, caller.workspaceId, projectId);
     if (body.customerId !== undefined && !customerExists(db, caller.workspaceId, body.customerId)) {
       throw badRequest('customerId', 'no customer with this id in this workspace');
@@ -238,8 +239,9 @@ export function updateProject(
       nowIso(),
       row.id,
     );
+    forgetProjectReferences(db, row.id);
     return projectResponse(db, loadProject(db, caller.workspaceId, row.id));
-  })();
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createCustomer } from './customers.js';
-import { type Db, openDatabase } from './db.js';
+import { type Db, openDatabase, transact } from './db.js';
 import { groupRows } from './groups.js';
 import { insertProject } from './projects.js';
 import { createTask } from './task-create.js';
@@ -52,7 +52,7 @@ export interface SeedOptions {
 export function seedDemoWorkspace(target: string | Db, options: SeedOptions = {}): SeedResult {
   const db = typeof target === 'string' ? openDatabase(target) : target;
   try {
-    return db.transaction(() => seed(db, options))();
+    return transact(db, () => seed(db, options));
   } finally {
     if (typeof target === 'string') db.close();
   }

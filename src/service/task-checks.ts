@@ -5,10 +5,13 @@
 import type { CreateTaskBody } from '../workapi/contract.js';
 import type { Db } from './db.js';
 import { badRequest } from './errors.js';
-import { findGroup } from './groups.js';
-import { type Features, featuresOf, type ProjectRow } from './projects.js';
-import { findStatus } from './statuses.js';
-import { usersByIds } from './users.js';
+import { type Features, featuresOf } from './projects.js';
+import {
+  type ProjectReferences,
+  type ProjectSettings,
+  referenceCache,
+  type UserReference,
+} from './reference-cache.js';
 import type { Caller } from './workspaces.js';
 
 /** Which project feature each task field needs (docs/design.md, feature flags). */
@@ -23,7 +26,7 @@ const FEATURE_OF_FIELD: readonly {
 ];
 
 /** Refuses a task field whose feature is off for the project. */
-export function checkFeatures(project: ProjectRow, body: CreateTaskBody): void {
+export function checkFeatures(project: ProjectSettings, body: CreateTaskBody): void {
   const enabled = featuresOf(project);
   for (const { field, feature } of FEATURE_OF_FIELD) {
     if (body[field] !== undefined && !enabled[feature]) {
@@ -33,21 +36,27 @@ export function checkFeatures(project: ProjectRow, body: CreateTaskBody): void {
 }
 
 /** Body references checked against the project and workspace; each unknown one is a 400. */
-export function checkReferences(db: Db, caller: Caller, project: ProjectRow, body: CreateTaskBody) {
+export function checkReferences(
+  db: Db,
+  caller: Caller,
+  refs: ProjectReferences,
+  body: CreateTaskBody,
+) {
   const status =
-    body.statusId === undefined ? undefined : findStatus(db, project.id, body.statusId);
+    body.statusId === undefined ? undefined : refs.statuses.find((s) => s.id === body.statusId);
   if (body.statusId !== undefined && !status) {
     throw badRequest('statusId', 'no status with this id in this project');
   }
-  const group = body.groupId === undefined ? undefined : findGroup(db, project.id, body.groupId);
+  const group =
+    body.groupId === undefined ? undefined : refs.groups.find((g) => g.id === body.groupId);
   if (body.groupId !== undefined && !group) {
     throw badRequest('groupId', 'no group with this id in this project');
   }
-  let assignees: { ids: string[]; users: ReturnType<typeof usersByIds> } | undefined;
+  let assignees: { ids: string[]; users: UserReference[] } | undefined;
   if (body.taskUsers !== undefined) {
     const ids = [...new Set(body.taskUsers)];
     // In the order asked: the ones found are all of them exactly when none is unknown.
-    const users = usersByIds(db, caller.workspaceId, ids);
+    const users = referenceCache(db).usersOf(caller.workspaceId, ids);
     const unknown = ids.find((id, i) => users[i]?.id !== id);
     if (unknown !== undefined) {
       throw badRequest('taskUsers', `no user ${unknown} in this workspace`);

@@ -6,11 +6,11 @@ import { recordEvent } from './event-outbox.js';
 import { JsonText } from './json-text.js';
 import { forgetProjectLists } from './list-cache.js';
 import { newId } from './new-ids.js';
-import { findProject } from './projects.js';
-import { defaultStatus, isDoneType } from './statuses.js';
+import { referenceCache } from './reference-cache.js';
+import { isDoneType } from './statuses.js';
 import { checkFeatures, checkReferences } from './task-checks.js';
-import { readTaskJson } from './task-reads.js';
-import { addAssignees, replaceFiles, subscribe } from './task-relations.js';
+import { storableText, taskJson } from './task-json.js';
+import { addNewTaskPeople, replaceFiles } from './task-relations.js';
 import { nowIso } from './time.js';
 import type { Caller } from './workspaces.js';
 
@@ -20,9 +20,9 @@ export interface CreateTaskOptions {
 }
 
 /**
- * Operation 2 with its answer as JSON text (the Task shape as SQLite builds it, the very
- * text the task.created event carries). The project is a body field, so an unknown one is a
- * 400.
+ * Operation 2 with its answer as JSON text (task-json.ts), built from the values written
+ * rather than read back; the task.created event carries the same text. The project is a
+ * body field, so an unknown one is a 400.
  */
 export function createTaskJson(
   db: Db,
@@ -31,20 +31,22 @@ export function createTaskJson(
   options: CreateTaskOptions = {},
 ): string {
   return transact(db, () => {
-    const project = findProject(db, caller.workspaceId, body.projectId);
-    if (!project) throw badRequest('projectId', 'no project with this id in this workspace');
+    const refs = referenceCache(db).project(caller.workspaceId, body.projectId);
+    if (!refs) throw badRequest('projectId', 'no project with this id in this workspace');
+    const project = refs.project;
     // Before any check, as updateTask does: cached lists of the project may soon be stale.
     forgetProjectLists(db, project.id);
     checkFeatures(project, body);
-    const refs = checkReferences(db, caller, project, body);
-    const status = refs.status ?? defaultStatus(db, project.id);
+    const checked = checkReferences(db, caller, refs, body);
+    const status = checked.status ?? refs.defaultStatus;
     const priority =
       body.priority ?? (project.priority_enabled === 1 ? project.default_priority : 0);
     const id = newId();
     const now = nowIso();
-    sql(db, 'UPDATE projects SET next_task_number = next_task_number + 1 WHERE id = ?').run(
-      project.id,
-    );
+    const taskNumber = nextTaskNumber(db, project.id);
+    const name = storableText(body.name ?? body.taskName ?? '');
+    const description = storableText(body.description ?? '');
+    const complete = isDoneType(status.type) ? 1 : 0;
     sql(
       db,
       `INSERT INTO tasks (id, project_id, task_number, name, description, status_id, complete,
@@ -54,12 +56,12 @@ export function createTaskJson(
     ).run(
       id,
       project.id,
-      project.next_task_number,
-      body.name ?? body.taskName ?? '',
-      body.description ?? '',
+      taskNumber,
+      name,
+      description,
       status.id,
-      isDoneType(status.type) ? 1 : 0,
-      body.groupId ?? null,
+      complete,
+      checked.group?.id ?? null,
       priority,
       body.dueDate ?? null,
       body.estimateTime ?? null,
@@ -69,20 +71,47 @@ export function createTaskJson(
       now,
       now,
     );
-    const assignees = refs.assignees?.ids ?? [];
-    addAssignees(db, id, caller.userId, assignees, now);
-    // The creator and the assignees follow the task.
-    subscribe(db, id, [caller.userId, ...assignees]);
+    const assignees = checked.assignees?.ids ?? [];
+    // The creator and the assignees follow the task, the creator first.
+    const subscribers = [caller.userId, ...assignees.filter((a) => a !== caller.userId)];
+    addNewTaskPeople(db, id, caller.userId, assignees, subscribers, now);
     if (body.files) replaceFiles(db, id, body.files);
-    const task = readTaskJson(db, caller.workspaceId, id);
+    const task = taskJson({
+      id,
+      name,
+      projectId: project.id,
+      groupId: checked.group?.id ?? null,
+      groupName: checked.group?.name ?? null,
+      description,
+      complete,
+      subscriberIds: subscribers,
+      dueDate: body.dueDate ?? null,
+      priority,
+      estimateTime: body.estimateTime ?? null,
+      milestoneId: body.milestoneId ?? null,
+      assigneeIds: assignees,
+      taskNumber,
+    });
     if (options.emitEvent !== false) {
       recordEvent(db, 'task.created', caller.workspaceId, caller.userId, {
         task: new JsonText(task),
-        taskUsers: refs.assignees?.users ?? [],
+        taskUsers: checked.assignees?.users ?? [],
       });
     }
     return task;
   });
+}
+
+/**
+ * The project's next task number: one more than its largest (tasks_by_number holds it last).
+ * Tasks are deleted only with their project, so a number is never given twice.
+ */
+function nextTaskNumber(db: Db, projectId: string): number {
+  const row = sql<{ next: number }>(
+    db,
+    'SELECT COALESCE(MAX(task_number), 0) + 1 AS next FROM tasks WHERE project_id = ?',
+  ).get(projectId);
+  return row?.next ?? 1;
 }
 
 /** Operation 2, as an object (for callers inside the service: the seed, benchmarks). */

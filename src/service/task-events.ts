@@ -13,8 +13,8 @@
 import type { Db } from './db.js';
 import { recordEvent } from './event-outbox.js';
 import type { JsonText } from './json-text.js';
+import { referenceCache } from './reference-cache.js';
 import { findStatus } from './statuses.js';
-import { usersByIds } from './users.js';
 import type { Caller } from './workspaces.js';
 
 /** A task's fields as stored, before or after an update (what task.updated compares). */
@@ -91,8 +91,8 @@ export function recordTaskUpdated(
     task,
     changes,
     // Who the new assignees are, as task.created tells its taskUsers.
-    taskUsers: usersByIds(db, caller.workspaceId, added),
-    actor: usersByIds(db, caller.workspaceId, [caller.userId])[0],
+    taskUsers: referenceCache(db).usersOf(caller.workspaceId, added),
+    actor: referenceCache(db).usersOf(caller.workspaceId, [caller.userId])[0],
   });
 }
 
@@ -106,6 +106,6 @@ export function recordTaskCommented(
   return recordEvent(db, 'task.commented', caller.workspaceId, caller.userId, {
     task,
     comment: { ...comment, createdBy: caller.userId },
-    actor: usersByIds(db, caller.workspaceId, [caller.userId])[0],
+    actor: referenceCache(db).usersOf(caller.workspaceId, [caller.userId])[0],
   });
 }

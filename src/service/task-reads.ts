@@ -1,11 +1,13 @@
 /**
  * Reading one task: its stored row (what writes compare and change) and its Task answer
- * (operation 4, and the `task` of every task event), built as JSON text by SQLite.
+ * (operation 4, and the `task` of every task event) as JSON text (task-json.ts).
  */
+import { z } from 'zod';
 import type { Task } from '../workapi/contract.js';
 import { type Db, sql } from './db.js';
 import { notFound } from './errors.js';
 import { taskCache } from './task-cache.js';
+import { taskJson } from './task-json.js';
 import type { Caller } from './workspaces.js';
 
 export interface TaskRow {
@@ -57,44 +59,63 @@ export function loadTask(db: Db, workspaceId: string, taskId: string): TaskRow {
   return row;
 }
 
+/** What the Task answer shows of a stored task: its row, its group's name, its people. */
+interface TaskJsonRow {
+  id: string;
+  name: string;
+  project_id: string;
+  group_id: string | null;
+  group_name: string | null;
+  description: string;
+  complete: number;
+  due_date: string | null;
+  priority: number;
+  estimate_time: number | null;
+  milestone_id: number | null;
+  task_number: number;
+  /** JSON arrays of user ids, in position order. */
+  subscribers_json: string;
+  assignees_json: string;
+}
+
 /**
- * The Task shape (operations 2 and 4, and the task events) as JSON text, built by SQLite in
- * one statement: get task is the hottest path, and this skips building objects only to
- * serialise them. It is the one definition of the shape; callers that need an object parse
- * it. Answers are cached (task-cache.ts): a change to anything this JSON shows must call
- * `forgetTask`.
+ * One statement for everything the Task answer shows (task-json.ts builds the text). Answers
+ * are cached (task-cache.ts): a change to anything it shows must call `forgetTask`.
  */
-const TASK_JSON = `
-  SELECT json_object(
-           'taskId', t.id,
-           'taskName', t.name,
-           'projectId', t.project_id,
-           'groupId', t.group_id,
-           'group', g.name,
-           'description', t.description,
-           'status', json(CASE t.complete WHEN 1 THEN 'true' ELSE 'false' END),
-           'subscribers', (SELECT json_group_array(s.user_id ORDER BY s.position)
-                             FROM task_subscribers s WHERE s.task_id = t.id),
-           'dueDate', CASE WHEN t.due_date IS NULL THEN NULL
-                           ELSE t.due_date || 'T00:00:00.000Z' END,
-           'priority', CAST(t.priority AS TEXT),
-           'estimateTime', t.estimate_time,
-           'milestoneId', t.milestone_id,
-           'taskUsers', (SELECT json_group_array(json_object('taskUserId', a.user_id)
-                                                 ORDER BY a.position)
-                           FROM task_assignees a WHERE a.task_id = t.id),
-           'taskNumber', t.task_number
-         ) AS json
+const TASK_JSON_SELECT = `
+  SELECT t.id, t.name, t.project_id, t.group_id, g.name AS group_name, t.description,
+         t.complete, t.due_date, t.priority, t.estimate_time, t.milestone_id, t.task_number,
+         (SELECT json_group_array(s.user_id ORDER BY s.position)
+            FROM task_subscribers s WHERE s.task_id = t.id) AS subscribers_json,
+         (SELECT json_group_array(a.user_id ORDER BY a.position)
+            FROM task_assignees a WHERE a.task_id = t.id) AS assignees_json
     FROM tasks t
     JOIN projects p ON p.id = t.project_id
     LEFT JOIN task_groups g ON g.id = t.group_id
    WHERE t.id = ? AND p.workspace_id = ?`;
 
+const userIds = z.array(z.string());
+
 /** The Task answer as JSON text, uncached (also inside a write's transaction). */
 export function readTaskJson(db: Db, workspaceId: string, taskId: string): string {
-  const row = sql<{ json: string }>(db, TASK_JSON).get(taskId, workspaceId);
+  const row = sql<TaskJsonRow>(db, TASK_JSON_SELECT).get(taskId, workspaceId);
   if (!row) throw notFound('task', taskId);
-  return row.json;
+  return taskJson({
+    id: row.id,
+    name: row.name,
+    projectId: row.project_id,
+    groupId: row.group_id,
+    groupName: row.group_name,
+    description: row.description,
+    complete: row.complete,
+    subscriberIds: userIds.parse(JSON.parse(row.subscribers_json)),
+    dueDate: row.due_date,
+    priority: row.priority,
+    estimateTime: row.estimate_time,
+    milestoneId: row.milestone_id,
+    assigneeIds: userIds.parse(JSON.parse(row.assignees_json)),
+    taskNumber: row.task_number,
+  });
 }
 
 /** Operation 4's body as JSON text; unknown or foreign task → 404. */
@@ -108,7 +129,7 @@ export function getTaskJson(db: Db, caller: Caller, taskId: string): string {
   return json;
 }
 
-/** Operation 4, as an object (TASK_JSON gives the shape). */
+/** Operation 4, as an object (task-json.ts gives the shape). */
 export function getTask(db: Db, caller: Caller, taskId: string): Task {
   const task: Task = JSON.parse(getTaskJson(db, caller, taskId));
   return task;

@@ -31,6 +31,41 @@ export function subscribe(db: Db, taskId: string, userIds: readonly string[]): v
   for (const userId of userIds) insert.run(taskId, userId, taskId);
 }
 
+/**
+ * A new task's assignees and subscribers, at positions from 0 in the order given: one
+ * statement for each list (prepared once per length) instead of one per row, and no look-up
+ * of the last position (a new task has none).
+ */
+export function addNewTaskPeople(
+  db: Db,
+  taskId: string,
+  by: string,
+  assignees: readonly string[],
+  subscribers: readonly string[],
+  now: string,
+): void {
+  if (assignees.length > 0) {
+    sql(
+      db,
+      `INSERT INTO task_assignees (task_id, user_id, position, created_by, updated_by,
+         created_at, updated_at)
+       VALUES ${rows(assignees.length, '(?, ?, ?, ?, ?, ?, ?)')}`,
+    ).run(...assignees.flatMap((userId, i) => [taskId, userId, i, by, by, now, now]));
+  }
+  if (subscribers.length > 0) {
+    sql(
+      db,
+      `INSERT INTO task_subscribers (task_id, user_id, position)
+       VALUES ${rows(subscribers.length, '(?, ?, ?)')}`,
+    ).run(...subscribers.flatMap((userId, i) => [taskId, userId, i]));
+  }
+}
+
+/** `row` repeated `count` times, comma-separated: a multi-row VALUES list. */
+function rows(count: number, row: string): string {
+  return Array.from({ length: count }, () => row).join(', ');
+}
+
 export function assigneeIds(db: Db, taskId: string): string[] {
   return sql<{ user_id: string }>(
     db,

@@ -7,14 +7,15 @@ import { z } from 'zod';
 import { ACTIVITY_TYPE, type UpdatedTask, type UpdateTaskBody } from '../workapi/contract.js';
 import { recordActivity, taskComments } from './activity.js';
 import { type Db, sql, transact } from './db.js';
-import { badRequest } from './errors.js';
+import { badRequest, notFound } from './errors.js';
 import { JsonText } from './json-text.js';
 import { forgetProjectLists } from './list-cache.js';
-import { loadProject } from './projects.js';
+import { referenceCache } from './reference-cache.js';
 import { isDoneType } from './statuses.js';
 import { forgetTask } from './task-cache.js';
 import { checkFeatures, checkReferences } from './task-checks.js';
 import { recordTaskCommented, recordTaskUpdated, taskChanges } from './task-events.js';
+import { storableText } from './task-json.js';
 import { loadTask, readTaskJson, type TaskRow } from './task-reads.js';
 import { addAssignees, assigneeIds, replaceFiles, subscribe } from './task-relations.js';
 import { dateTimeOf, nowIso } from './time.js';
@@ -39,8 +40,9 @@ export function updateTask(
     if (body.projectId !== task.project_id) {
       throw badRequest('projectId', `must be the task's own project (${task.project_id})`);
     }
-    const project = loadProject(db, caller.workspaceId, task.project_id);
-    checkFeatures(project, body);
+    const project = referenceCache(db).project(caller.workspaceId, task.project_id);
+    if (!project) throw notFound('project', task.project_id);
+    checkFeatures(project.project, body);
     const refs = checkReferences(db, caller, project, body);
     const now = nowIso();
     const by = caller.userId;
@@ -94,8 +96,8 @@ export function updateTask(
          updated_at = ?
        WHERE id = ?`,
     ).run(
-      body.name ?? body.taskName ?? task.name,
-      body.description ?? task.description,
+      storableText(body.name ?? body.taskName ?? task.name),
+      storableText(body.description ?? task.description),
       status?.id ?? task.status_id,
       status ? (isDoneType(status.type) ? 1 : 0) : task.complete,
       refs.group?.id ?? task.group_id,

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ACTION } from '../../src/slack/ui/block-ids.js';
 import type { RecordedCall, RecordedResponse } from '../support/fake-slack.js';
 import { type Harness, startHarness } from '../support/harness.js';
+import { mrkdwnStrings } from '../support/mrkdwn-strings.js';
 import { linkChannel } from './tasks/helpers.js';
 
 /** Markup a hostile name may carry; none of it may reach Slack unescaped. */
@@ -20,32 +21,6 @@ beforeAll(async () => {
   h = await startHarness({ connect: true });
 });
 afterAll(() => h?.stop());
-
-/** Every mrkdwn string in a Web API body or response_url post (plain_text is never parsed). */
-function mrkdwnStrings(value: unknown, key = '', out: string[] = []): string[] {
-  if (typeof value === 'string') {
-    // Form-encoded Web API calls carry blocks and views as JSON strings.
-    if (/^\s*[[{]/.test(value) && ['blocks', 'view', 'attachments'].includes(key)) {
-      try {
-        return mrkdwnStrings(JSON.parse(value), key, out);
-      } catch {
-        // Not JSON after all: a plain string.
-      }
-    }
-    if (key === 'text') out.push(value);
-    return out;
-  }
-  if (Array.isArray(value)) {
-    for (const v of value) mrkdwnStrings(v, key, out);
-    return out;
-  }
-  if (value && typeof value === 'object') {
-    const obj = value as Record<string, unknown>;
-    if (obj.type === 'plain_text') return out;
-    for (const [k, v] of Object.entries(obj)) mrkdwnStrings(v, k, out);
-  }
-  return out;
-}
 
 function liveMarkup(calls: (RecordedCall | RecordedResponse)[]): string[] {
   const found: string[] = [];

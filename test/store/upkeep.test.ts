@@ -38,19 +38,25 @@ async function smallWrites(store: Store, n: number) {
   }
 }
 
+/** A store on disk and its upkeep, started, with rounds an hour apart (the test calls them). */
+function startUpkeep(dataDir: string) {
+  const store = openStore(dataDir);
+  const lost: string[] = [];
+  const upkeep = new DatabaseUpkeep({
+    store,
+    logger: createLogger('error', () => {}),
+    onLost: (s) => void lost.push(s),
+    checkpointMs: 3_600_000,
+    identityMs: 3_600_000,
+  });
+  upkeep.start();
+  return { store, upkeep, lost };
+}
+
 describe('the write-ahead log', () => {
   it('is checkpointed back to empty, and its size after a checkpoint is capped', async () => {
     const dataDir = join(dir, 'wal');
-    const store = openStore(dataDir);
-    const lost: string[] = [];
-    const upkeep = new DatabaseUpkeep({
-      store,
-      logger: createLogger('error', () => {}),
-      onLost: (s) => void lost.push(s),
-      checkpointMs: 3_600_000,
-      identityMs: 3_600_000,
-    });
-    upkeep.start();
+    const { store, upkeep, lost } = startUpkeep(dataDir);
     await smallWrites(store, 300);
     const grown = walSize(dataDir);
     expect(grown).toBeGreaterThan(100_000);
@@ -65,16 +71,7 @@ describe('the write-ahead log', () => {
 describe('a database file that is replaced', () => {
   it('is noticed by its identity, with one sentence', async () => {
     const dataDir = join(dir, 'replaced');
-    const store = openStore(dataDir);
-    const lost: string[] = [];
-    const upkeep = new DatabaseUpkeep({
-      store,
-      logger: createLogger('error', () => {}),
-      onLost: (s) => void lost.push(s),
-      checkpointMs: 3_600_000,
-      identityMs: 3_600_000,
-    });
-    upkeep.start();
+    const { store, upkeep, lost } = startUpkeep(dataDir);
     upkeep.checkIdentity();
     expect(lost).toEqual([]);
     const db = join(dataDir, 'worklink.db');

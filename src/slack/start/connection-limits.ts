@@ -14,6 +14,8 @@
  *   place of the connection stale longest. At the total it takes the place of the unproven
  *   connection idle longest (stale or not), so a slow-header flood cannot lock Slack out;
  *   with none idle, the newcomer is closed.
+ * - A newcomer is judged after the reads of the event-loop turn it arrived in, and one whose
+ *   head came with it is kept: after a stall, heads already waiting are read first.
  * - A request head must arrive within the server's headers timeout (Node answers 408).
  */
 import type { Server } from 'node:http';
@@ -49,7 +51,13 @@ export class ConnectionShares {
   /** Applies the shares to `server` (replaces its own maxConnections). */
   attach(server: Server): void {
     server.maxConnections = Number.POSITIVE_INFINITY;
-    server.on('connection', (socket: Socket) => this.arrived(socket));
+    server.on('connection', (socket: Socket) => {
+      this.track(socket);
+      // Judged once this turn's reads are done: when the event loop stalled, the request
+      // heads of connections already open wait in the same batch as the newcomer, and read
+      // after it they would look stale (a burst taken for a slow-header flood).
+      setImmediate(() => this.admit(socket));
+    });
     server.on('request', (req, res) => {
       const t = this.sockets.get(req.socket);
       if (!t) return;
@@ -75,32 +83,46 @@ export class ConnectionShares {
     return !t.proven && !t.busy && now - t.idleSince >= (this.limits.staleMs ?? 1_000);
   }
 
-  private arrived(socket: Socket): void {
+  private track(socket: Socket): void {
     const address = socket.remoteAddress ?? '';
-    const { maxConnections, perAddressConnections, reservedConnections } = this.limits;
-    const now = Date.now();
-    const mine = this.byAddress.get(address);
-    let staleHere = 0;
-    for (const s of mine ?? []) if (this.stale(this.sockets.get(s)!, now)) staleHere++;
-    if (staleHere >= perAddressConnections) {
-      this.refused.perAddress++;
-      return void socket.destroy();
-    }
-    let stale = 0;
-    for (const t of this.sockets.values()) if (this.stale(t, now)) stale++;
-    const atTotal = this.sockets.size >= maxConnections;
-    if (atTotal || stale >= maxConnections - reservedConnections) {
-      if (!this.evictIdle(now, atTotal) && atTotal) {
-        this.refused.full++;
-        return void socket.destroy();
-      }
-    }
-    const t: Tracked = { address, idleSince: now, busy: false, proven: false };
-    this.sockets.set(socket, t);
-    const set = mine ?? new Set<Socket>();
+    this.sockets.set(socket, { address, idleSince: Date.now(), busy: false, proven: false });
+    const set = this.byAddress.get(address) ?? new Set<Socket>();
     set.add(socket);
     this.byAddress.set(address, set);
     socket.once('close', () => this.forget(socket, address));
+  }
+
+  /** Keeps `socket` or closes it, by the shares of the connections open besides it. */
+  private admit(socket: Socket): void {
+    const self = this.sockets.get(socket);
+    // Gone already, or its request head came with it: not a slow-header connection.
+    if (!self || self.busy || self.proven) return;
+    const { maxConnections, perAddressConnections, reservedConnections } = this.limits;
+    const now = Date.now();
+    let staleHere = 0;
+    for (const s of this.byAddress.get(self.address) ?? []) {
+      if (s !== socket && this.stale(this.sockets.get(s)!, now)) staleHere++;
+    }
+    if (staleHere >= perAddressConnections) {
+      this.refused.perAddress++;
+      this.close(socket, self);
+      return;
+    }
+    let stale = 0;
+    for (const [s, t] of this.sockets) if (s !== socket && this.stale(t, now)) stale++;
+    const atTotal = this.sockets.size - 1 >= maxConnections;
+    if (atTotal || stale >= maxConnections - reservedConnections) {
+      if (!this.evictIdle(now, atTotal, socket) && atTotal) {
+        this.refused.full++;
+        this.close(socket, self);
+      }
+    }
+  }
+
+  /** Forgotten now (its 'close' comes later), so it no longer counts against the shares. */
+  private close(socket: Socket, t: Tracked): void {
+    this.forget(socket, t.address);
+    socket.destroy();
   }
 
   private forget(socket: Socket, address: string): void {
@@ -114,18 +136,18 @@ export class ConnectionShares {
    * Closes the unproven connection idle longest (without a request head); past the stale
    * share only a stale one, at the total any. False when there is none to close.
    */
-  private evictIdle(now: number, anyIdle: boolean): boolean {
+  private evictIdle(now: number, anyIdle: boolean, newcomer: Socket): boolean {
     let oldest: [Socket, Tracked] | undefined;
     for (const entry of this.sockets) {
       const t = entry[1];
-      if (t.proven || t.busy || (!anyIdle && !this.stale(t, now))) continue;
+      if (entry[0] === newcomer || t.proven || t.busy || (!anyIdle && !this.stale(t, now))) {
+        continue;
+      }
       if (!oldest || t.idleSince < oldest[1].idleSince) oldest = entry;
     }
     if (!oldest) return false;
     this.refused.evicted++;
-    // Forgotten now (its 'close' comes later): the newcomer takes its place at once.
-    this.forget(oldest[0], oldest[1].address);
-    oldest[0].destroy();
+    this.close(oldest[0], oldest[1]); // the newcomer takes its place at once
     return true;
   }
 }
