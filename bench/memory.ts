@@ -1,222 +1,283 @@
 /**
- * Memory of the Slack app under commands: RSS and heap when idle after start, after
- * --commands signed `/work` commands (list, task, add, help, status; bursts of --burst at
- * once), and after --idle seconds of rest (with a full GC, to tell what is held from what is
- * only not yet returned). The app runs in a child process bundled by esbuild as the
- * production build is (dist/bench-memory/), HTTP mode with the embedded service and a fake Slack Web
- * API in that process, as in the tests; the load comes from this process. --snapshot DIR
- * writes heap snapshots of the child (idle and after the commands) and an allocation
- * sampling profile of the commands, for DevTools.
+ * Memory of the Slack app as production runs it: the production build (`npm run build`,
+ * scripts/build.ts, built here into dist/bench-memory/) started as `node main.mjs start` in
+ * HTTP mode, a process of its own. The work-management service (the embedded one, seeded
+ * with the demo workspace) and a fake Slack Web API run in this process, as they are remote
+ * in production; so does the load: --commands signed `/work` commands (list, task, add,
+ * help, status) in bursts of --burst, each burst answered before the next.
  *
- *   npm run bench:memory [-- --commands 10000 --idle 60 --snapshot /tmp]
+ * Printed, each beside its aim: RSS and what holds it (V8's heap by space, memory outside
+ * it) idle after start, after the commands, and after --idle seconds of rest and a full GC
+ * (what is held, against what is only not yet returned). The figures come from a probe
+ * loaded into the app with `--import` (bench/memory-probe.ts) over the IPC channel.
+ *
+ *   npm run bench:memory [-- --commands 10000 --idle 60]
+ *     --embedded        the service inside the app's process (production without WORK_API_URL)
+ *     --maps            resident memory by mapping (files, malloc's heap, anonymous) idle and after
+ *     --snapshot DIR    heap snapshots (idle, after) and an allocation sampling of the commands
+ *     --v8 '<flags>'    V8 flags for the app, e.g. --v8=--max-semi-space-size=1
+ *     --env K=V,K=V     more environment for the app, e.g. --env MALLOC_ARENA_MAX=2
  */
-import { type ChildProcess, fork } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { type ChildProcess, fork, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
-import { join } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { writeHeapSnapshot } from 'node:v8';
 import { build } from 'esbuild';
+import { type ServiceHandle, seedDemoWorkspace, startService } from '../src/service/index.js';
+import { openStore } from '../src/store/index.js';
+import { startFakeSlack } from '../test/support/fake-slack.js';
+import { SLACK_USERS, saveVerifiedConnection, TEAM_ID, waitFor } from '../test/support/harness.js';
+import { SlackRequests } from '../test/support/slack-requests.js';
+import { SureWorkClient } from '../test/support/sure-work.js';
+import type { ProbeAsk, ProbeUsage } from './memory-probe.js';
 
-/** What the child tells of its memory (MB). */
-interface Usage {
-  rss: number;
-  /** The V8 heap's committed size, and the part of it in use. */
-  heapTotal: number;
-  heapUsed: number;
-  external: number;
-  arrayBuffers: number;
-}
+const { values } = parseArgs({
+  options: {
+    commands: { type: 'string', default: '10000' },
+    burst: { type: 'string', default: '50' },
+    idle: { type: 'string', default: '60' },
+    embedded: { type: 'boolean', default: false },
+    snapshot: { type: 'string' },
+    maps: { type: 'boolean', default: false },
+    v8: { type: 'string', default: '' },
+    env: { type: 'string', default: '' },
+  },
+});
+const OUT = 'dist/bench-memory';
+const SIGNING_SECRET = 'bench-memory-signing-secret';
+const BOT_TOKEN = 'xoxb-bench-memory';
+const AIM = { idle: 100, after: 200 };
 
-type Ask =
-  | { ask: 'usage'; gc: boolean }
-  | { ask: 'settle'; answers: number }
-  | { ask: 'snapshot'; dir: string }
-  | { ask: 'sample'; dir?: string }
-  | { ask: 'stop' };
-
-const MB = 1024 * 1024;
-const usage = (): Usage => {
-  const u = process.memoryUsage();
-  return {
-    rss: u.rss / MB,
-    heapTotal: u.heapTotal / MB,
-    heapUsed: u.heapUsed / MB,
-    external: u.external / MB,
-    arrayBuffers: u.arrayBuffers / MB,
-  };
-};
-
-// ── Child: the app ──────────────────────────────────────────────────────────
-
-async function child() {
-  const { startHarness } = await import('../test/support/harness.js');
-  const h = await startHarness({ connect: true, logLevel: 'error' });
-  const { projectId } = h.seed.projects[0]!;
-  await h.worklink.store.channelProjects.link(h.teamId, 'C_GENERAL', projectId, h.users.alice.id);
-  const [task] = await h.work.listTasks({ projectId });
-  const gc = globalThis.gc;
-  const session = new Session();
-  session.connect();
-  process.on('message', async (m: Ask) => {
-    if (m.ask === 'usage') {
-      if (m.gc && gc) gc();
-      process.send?.(usage());
-    } else if (m.ask === 'settle') {
-      // Each command is answered by a response_url post or (add) its card: wait for the
-      // burst's answers, then drop what the fake Slack recorded (the bench's, not the app's).
-      const answered = () =>
-        h.fake.responses.length + h.fake.callsOf('chat.postMessage').length >= m.answers;
-      await h.waitFor(answered, { timeoutMs: 60_000 }).catch(() => {});
-      const got = h.fake.responses.length + h.fake.callsOf('chat.postMessage').length;
-      h.fake.reset();
-      process.send?.(got);
-    } else if (m.ask === 'sample') {
-      // Allocation sampling (DevTools' "Allocation sampling"): started, or stopped and written.
-      if (!m.dir) {
-        await session.post('HeapProfiler.startSampling', {
-          samplingInterval: 32_768,
-          // Every allocation, not only what is still alive: garbage is what grows the heap.
-          includeObjectsCollectedByMajorGC: true,
-          includeObjectsCollectedByMinorGC: true,
-        });
-        process.send?.('sampling');
-      } else {
-        const { profile } = await session.post('HeapProfiler.stopSampling');
-        const file = join(m.dir, `worklink-${Date.now()}.heapprofile`);
-        writeFileSync(file, JSON.stringify(profile));
-        process.send?.(file);
-      }
-    } else if (m.ask === 'snapshot') {
-      gc?.();
-      process.send?.(writeHeapSnapshot(join(m.dir, `worklink-${Date.now()}.heapsnapshot`)));
-    } else {
-      await h.stop();
-      process.exit(0);
-    }
+/** The production build, as `npm run build` makes it, plus the probe beside it. */
+async function buildApp(): Promise<void> {
+  const built = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts', '--out', OUT], {
+    encoding: 'utf8',
   });
-  process.send?.({
-    url: h.worklink.eventsUrl,
-    secret: h.config.slack.mode === 'http' ? h.config.slack.signingSecret : '',
-    responseBase: h.fake.url,
-    users: Object.values(h.users).map((u) => u.id),
-    taskId: task!.taskId,
-  });
-}
-
-// ── Parent: the load and the figures ────────────────────────────────────────
-
-async function ask<T>(app: ChildProcess, m: Ask): Promise<T> {
-  app.send(m);
-  const [reply] = (await once(app, 'message')) as [T];
-  return reply;
-}
-
-const fmt = (u: Usage) =>
-  `RSS ${u.rss.toFixed(0).padStart(4)} MB  heap ${u.heapUsed.toFixed(0).padStart(4)} of ${u.heapTotal.toFixed(0).padStart(4)} MB  external ${u.external.toFixed(0).padStart(3)} MB (buffers ${u.arrayBuffers.toFixed(0)})`;
-
-async function parent() {
-  const { values } = parseArgs({
-    options: {
-      commands: { type: 'string', default: '10000' },
-      burst: { type: 'string', default: '50' },
-      idle: { type: 'string', default: '60' },
-      snapshot: { type: 'string' },
-      // V8 flags for the app, e.g. --v8=--max-semi-space-size=4 (how heap sizing changes RSS).
-      v8: { type: 'string', default: '' },
-    },
-  });
-  // The child bundled as `npm run build` bundles the app (scripts/build.ts): one file, not
-  // hundreds of modules compiled on the fly by tsx, whose caches would count as the app's.
-  const out = 'dist/bench-memory';
+  if (built.status !== 0) throw new Error(`npm run build failed:\n${built.stderr}`);
   await build({
-    entryPoints: { memory: 'bench/memory.ts' },
-    outdir: out,
+    entryPoints: { probe: 'bench/memory-probe.ts' },
+    outdir: OUT,
     outExtension: { '.js': '.mjs' },
-    bundle: true,
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    external: ['better-sqlite3', 'pg', 'pg-native', 'pino-pretty'],
-    banner: {
-      js: "import { createRequire as __worklinkRequire } from 'node:module'; const require = __worklinkRequire(import.meta.url);",
-    },
     logLevel: 'warning',
   });
-  const app = fork(join(out, 'memory.mjs'), ['--child'], {
-    execArgv: ['--expose-gc', ...String(values.v8).split(' ').filter(Boolean)],
-    env: { ...process.env, NODE_ENV: 'production' },
+}
+
+/** The demo workspace in `dataDir/service.db`, and the team connected to it in the app's store. */
+async function prepare(
+  dataDir: string,
+  secretsKey: Buffer,
+): Promise<{ service: ServiceHandle; taskId: string }> {
+  const service = await startService({
+    dbPath: join(dataDir, 'service.db'),
+    port: 0,
+    host: '127.0.0.1',
   });
-  const [hello] = (await once(app, 'message')) as [
-    { url: string; secret: string; responseBase: string; users: string[]; taskId: string },
-  ];
-  const { SlackRequests } = await import('../test/support/slack-requests.js');
-  let nextId = '';
+  const seed = seedDemoWorkspace(service.db);
+  const work = new SureWorkClient({
+    baseUrl: service.baseUrl,
+    altUrl: service.altUrl,
+    apiKey: seed.apiKey,
+  });
+  const store = openStore(dataDir, { secretsKey });
+  const { projectId } = seed.projects[0]!;
+  await saveVerifiedConnection(store, seed, SLACK_USERS.alice.id, work);
+  await store.channelProjects.link(TEAM_ID, 'C_GENERAL', projectId, SLACK_USERS.alice.id);
+  await store.close();
+  const [task] = await work.listTasks({ projectId });
+  return { service, taskId: task!.taskId };
+}
+
+function ask<T>(app: ChildProcess, m: ProbeAsk): Promise<T> {
+  app.send(m);
+  return once(app, 'message').then(([reply]) => reply as T);
+}
+
+const mb = (n: number) => `${n.toFixed(0).padStart(4)} MB`;
+/** RSS against its aim, then what holds it: code and files, V8's heap by space, the rest. */
+function row(name: string, u: ProbeUsage, aim?: number): string {
+  const s = u.spaces;
+  const heapParts = `new ${s.new?.toFixed(0)}, old ${s.old?.toFixed(0)}, code ${s.code?.toFixed(0)}, large ${s.large_object?.toFixed(0)}`;
+  const verdict = aim === undefined ? '' : `  aim ≤ ${aim} MB: ${u.rss <= aim ? 'met' : 'NOT met'}`;
+  return [
+    `  ${name.padEnd(34)} RSS ${mb(u.rss)}${verdict}`,
+    `      file-backed (code) ${mb(u.rssFile)}; anonymous ${mb(u.rssAnon)} = V8 heap ${mb(u.heapTotal)} committed (${heapParts}; ${u.heapUsed.toFixed(0)} MB in use) + outside the heap ${mb(u.rssAnon - u.heapTotal)} (external ${u.external.toFixed(0)} MB, buffers ${u.arrayBuffers.toFixed(0)} MB)`,
+  ].join('\n');
+}
+
+async function main() {
+  await buildApp();
+  const dataDir = mkdtempSync(join(tmpdir(), 'worklink-memory-'));
+  const secretsKey = randomBytes(32);
+  const fake = await startFakeSlack({ teamId: TEAM_ID, users: Object.values(SLACK_USERS) });
+  const { service, taskId } = await prepare(dataDir, secretsKey);
+  // --embedded: the app starts the service itself on the same file (production without
+  // WORK_API_URL); else it talks to this process's service as to an external one.
+  if (values.embedded) await service.close();
+  const eventsSecret = 'bench-memory-events-secret';
+  const extraEnv = Object.fromEntries(
+    String(values.env)
+      .split(',')
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
+  const app = fork(join(OUT, 'main.mjs'), ['start'], {
+    execArgv: [
+      '--expose-gc',
+      '--import',
+      pathToFileURL(resolve(OUT, 'probe.mjs')).href,
+      ...String(values.v8).split(' ').filter(Boolean),
+    ],
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      NODE_ENV: 'production',
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: fake.apiUrl,
+      PORT: '0',
+      DATA_DIR: dataDir,
+      SECRETS_KEY: secretsKey.toString('hex'),
+      LOG_LEVEL: 'info',
+      ...(values.embedded
+        ? {}
+        : {
+            WORK_API_URL: service.baseUrl,
+            WORK_ALT_API_URL: service.altUrl,
+            WORK_EVENTS_SECRET: eventsSecret,
+          }),
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  let output = '';
+  const keep = (d: Buffer) => {
+    // The start's lines are kept (the address); the rest is read and dropped.
+    if (output.length < 100_000) output += d;
+  };
+  app.stdout?.on('data', keep);
+  app.stderr?.on('data', keep);
+  const exited = once(app, 'exit');
+  try {
+    const eventsUrl = await waitFor(() => /listening on (\S+\/slack\/events)/.exec(output)?.[1], {
+      timeoutMs: 30_000,
+    }).catch(() => {
+      throw new Error(`The app did not start:\n${output}`);
+    });
+    if (!values.embedded) {
+      // As an external service configured to deliver its events to the app.
+      service.setEventsSubscriber({
+        url: eventsUrl.replace('/slack/events', '/work/events'),
+        secret: eventsSecret,
+      });
+    }
+    await run(app, eventsUrl, fake, taskId);
+  } finally {
+    app.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    app.kill('SIGKILL');
+    if (!values.embedded) await service.close();
+    await fake.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function run(
+  app: ChildProcess,
+  eventsUrl: string,
+  fake: Awaited<ReturnType<typeof startFakeSlack>>,
+  taskId: string,
+) {
   const slack = new SlackRequests({
-    url: hello.url,
-    signingSecret: hello.secret,
-    responseUrl: () => `${hello.responseBase}/response/${nextId}`,
+    url: eventsUrl,
+    signingSecret: SIGNING_SECRET,
+    fake,
+    teamId: TEAM_ID,
   });
-  const mix = ['list', `task ${hello.taskId}`, 'add Memory task {id}', 'help', 'status'];
+  const users = Object.values(SLACK_USERS).map((u) => u.id);
+  const mix = ['list', `task ${taskId}`, 'add Memory task {n}', 'help', 'status'];
   const total = Number(values.commands);
   const burst = Number(values.burst);
   const snapshot = async (when: string) => {
     if (!values.snapshot) return;
-    console.log(
-      `  heap snapshot (${when}): ${await ask<string>(app, { ask: 'snapshot', dir: values.snapshot })}`,
-    );
+    const file = await ask<string>(app, { ask: 'snapshot', dir: values.snapshot });
+    console.log(`  heap snapshot (${when}): ${file}`);
   };
-
+  const showMaps = async () => {
+    if (!values.maps) return;
+    const top = (await ask<[string, number][]>(app, { ask: 'maps' })).filter(
+      ([, rss]) => rss >= 0.5,
+    );
+    for (const [name, rss] of top.slice(0, 12)) console.log(`      ${mb(rss)}  ${name}`);
+  };
+  const load = () =>
+    `load ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`;
+  const flags = [values.embedded ? 'service inside' : '', values.v8, values.env]
+    .filter(Boolean)
+    .join('; ');
   console.log(
-    `Memory of the app process (production build, embedded service and fake Slack inside${values.v8 ? `; ${values.v8}` : ''}): ${total} commands in bursts of ${burst}. Aim: RSS idle ≤ 100 MB, after the commands ≤ 200 MB.`,
+    `Memory of the production build (${OUT}/main.mjs start, HTTP mode) as a process of its own${flags ? ` (${flags})` : ''}; service and fake Slack in the bench's process. ${total} commands in bursts of ${burst}. ${load()}`,
   );
-  const idle = await ask<Usage>(app, { ask: 'usage', gc: false });
-  console.log(`  idle after start              ${fmt(idle)}`);
+  const idle = await ask<ProbeUsage>(app, { ask: 'usage', gc: false });
+  console.log(row('idle after start', idle, AIM.idle));
+  await showMaps();
   await snapshot('idle');
   if (values.snapshot) await ask(app, { ask: 'sample' });
   let failed = 0;
   let unanswered = 0;
+  const started = performance.now();
   for (let sent = 0; sent < total; sent += burst) {
+    const n = Math.min(burst, total - sent);
     await Promise.all(
-      Array.from({ length: Math.min(burst, total - sent) }, async (_, i) => {
-        const id = randomUUID();
-        nextId = id;
-        const text = mix[(sent + i) % mix.length]!.replace('{id}', id);
-        const res = await slack.slashCommand(text, {
-          userId: hello.users[(sent + i) % hello.users.length],
-        });
+      Array.from({ length: n }, async (_, i) => {
+        const text = mix[(sent + i) % mix.length]!.replace('{n}', String(sent + i));
+        const res = await slack.slashCommand(text, { userId: users[(sent + i) % users.length] });
         if (res.status !== 200) failed++;
       }),
     );
-    // The next burst once this one is answered (the app's pace, not a flood).
-    const n = Math.min(burst, total - sent);
-    unanswered += Math.max(0, n - (await ask<number>(app, { ask: 'settle', answers: n })));
+    // Each command is answered by a response_url post or (add) its card: the next burst once
+    // this one is answered (the app's pace, not a flood); then the fake forgets them.
+    const answered = () => fake.responses.length + fake.callsOf('chat.postMessage').length;
+    await waitFor(() => answered() >= n, { timeoutMs: 60_000 }).catch(() => {});
+    unanswered += Math.max(0, n - answered());
+    fake.reset();
   }
-  const after = await ask<Usage>(app, { ask: 'usage', gc: false });
+  const seconds = (performance.now() - started) / 1000;
+  const after = await ask<ProbeUsage>(app, { ask: 'usage', gc: false });
   if (values.snapshot) {
-    const file = await ask<string>(app, { ask: 'sample', dir: values.snapshot });
-    console.log(`  allocation sampling of the commands: ${file}`);
+    console.log(
+      `  allocation sampling of the commands: ${await ask<string>(app, { ask: 'sample', dir: values.snapshot })}`,
+    );
   }
+  const problems = `${failed ? `  (${failed} not acked)` : ''}${unanswered ? `  (${unanswered} unanswered in 60 s)` : ''}`;
   console.log(
-    `  after ${String(total).padEnd(6)} commands        ${fmt(after)}${failed ? `  (${failed} not acked)` : ''}${unanswered ? `  (${unanswered} unanswered in 60 s)` : ''}`,
+    row(`after ${total} commands (${seconds.toFixed(0)} s)`, after, AIM.after) + problems,
   );
+  console.log(
+    `      app CPU ${((after.cpuMs - idle.cpuMs) / total).toFixed(2)} ms per command; ${load()}`,
+  );
+  await showMaps();
   await snapshot('after the commands');
   await new Promise((r) => setTimeout(r, Number(values.idle) * 1000));
-  const rested = await ask<Usage>(app, { ask: 'usage', gc: true });
-  console.log(`  after ${values.idle} s idle and a full GC  ${fmt(rested)}`);
   console.log(
-    `  aim: idle ≤ 100 MB (${idle.rss <= 100 ? 'met' : 'not met'}), after the commands ≤ 200 MB (${after.rss <= 200 ? 'met' : 'not met'})`,
+    row(
+      `after ${values.idle} s idle`,
+      await ask<ProbeUsage>(app, { ask: 'usage', gc: false }),
+      AIM.after,
+    ),
   );
-  app.send({ ask: 'stop' } satisfies Ask);
-  await Promise.race([once(app, 'exit'), new Promise((r) => setTimeout(r, 10_000))]);
-  app.kill();
+  console.log(
+    row('  and a full GC', await ask<ProbeUsage>(app, { ask: 'usage', gc: true }), AIM.after),
+  );
 }
 
-if (process.argv.includes('--child')) {
-  await child();
-} else {
-  await parent();
-  process.exit(0);
-}
+await main();
+process.exit(0);

@@ -7,8 +7,15 @@
  *
  * Kept outside the bundle: the native SQLite driver, the PostgreSQL driver (loaded only when
  * DATABASE_URL is set) and pino-pretty (development logs).
+ *
+ * Memory (bench/memory.ts): V8 keeps each loaded file's source text in the heap for as long as
+ * the process runs. Whitespace and comments are left out (names are kept, for stack traces;
+ * the source maps give lines), and every file is pure ASCII: one character outside it (a dash
+ * in a regular expression, from us or a package) makes V8 hold the whole file as two bytes a
+ * character. Together: ~9.6 MB of source in the idle heap became ~4 MB.
  */
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 
@@ -26,6 +33,7 @@ await build({
   platform: 'node',
   target: 'node20',
   sourcemap: true,
+  minifyWhitespace: true,
   external: ['better-sqlite3', 'pg', 'pg-native', 'pino-pretty'],
   // Bundled CommonJS packages (Bolt and its tree) call require(); give them Node's.
   banner: {
@@ -33,4 +41,23 @@ await build({
   },
   logLevel: 'warning',
 });
+asciiOnly(OUT);
 console.log(`Built ${OUT}/main.mjs (run: node ${OUT}/main.mjs start)`);
+
+/**
+ * esbuild escapes what lies outside ASCII in strings but not in regular expressions or
+ * comments; escaped here, one UTF-16 unit at a time (the same string, pattern or comment).
+ * A character already behind a backslash would change meaning: the build stops instead.
+ */
+function asciiOnly(dir: string): void {
+  for (const name of readdirSync(dir).filter((f) => f.endsWith('.mjs'))) {
+    const file = join(dir, name);
+    const text = readFileSync(file, 'utf8');
+    if (!/[\u0080-\uffff]/.test(text)) continue;
+    const escaped = text.replace(/(\\?)([\u0080-\uffff])/g, (_, slash: string, char: string) => {
+      if (slash) throw new Error(`${file}: an escaped non-ASCII character ("\\${char}")`);
+      return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+    });
+    writeFileSync(file, escaped);
+  }
+}

@@ -4,10 +4,12 @@
  * print as one sentence on stderr and exit 1; no stack traces.
  */
 import { type AppConfig, ConfigError, loadConfig } from './config.js';
+import { applyHeapSettings } from './heap-settings.js';
 import { StartupError } from './slack/start/startup-error.js';
 import { startWorklink } from './slack/start/worklink.js';
 
 export async function start(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  applyHeapSettings(process.execArgv, env.NODE_OPTIONS);
   let config: AppConfig;
   try {
     config = loadConfig(env);

@@ -47,13 +47,28 @@ export interface PendingEvent {
   attempts: number;
 }
 
-/** The oldest undelivered event: delivery is strictly in order. */
-export function oldestUndelivered(db: Db): PendingEvent | undefined {
+/**
+ * Delivery is strictly in order (events.ts delivers the oldest undelivered event before any
+ * other), so the delivered events are always the first ones and the undelivered ones the
+ * tail: no index of undelivered events is needed (migrations.ts, entry 3). This is the seq of
+ * the last delivered event (0 if none), found from the end, past the undelivered tail only.
+ */
+export function lastDeliveredSeq(db: Db): number {
+  return (
+    sql<{ seq: number }>(
+      db,
+      'SELECT seq FROM events WHERE delivered_at IS NOT NULL ORDER BY seq DESC LIMIT 1',
+    ).get()?.seq ?? 0
+  );
+}
+
+/** The oldest undelivered event after `after` (a delivered seq: events.ts remembers it). */
+export function oldestUndelivered(db: Db, after: number): PendingEvent | undefined {
   return sql<PendingEvent>(
     db,
     `SELECT seq, id, payload, attempts FROM events
-      WHERE delivered_at IS NULL ORDER BY seq LIMIT 1`,
-  ).get();
+      WHERE seq > ? AND delivered_at IS NULL ORDER BY seq LIMIT 1`,
+  ).get(after);
 }
 
 export function markDelivered(db: Db, seq: number): void {
@@ -72,7 +87,9 @@ export function markFailed(db: Db, seq: number, error: string): void {
 
 export function countUndelivered(db: Db): number {
   return (
-    sql<{ n: number }>(db, 'SELECT COUNT(*) AS n FROM events WHERE delivered_at IS NULL').get()
-      ?.n ?? 0
+    sql<{ n: number }>(
+      db,
+      'SELECT COUNT(*) AS n FROM events WHERE seq > ? AND delivered_at IS NULL',
+    ).get(lastDeliveredSeq(db))?.n ?? 0
   );
 }

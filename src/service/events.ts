@@ -2,7 +2,13 @@ import { Agent, request } from 'undici';
 import { errMessage } from '../error-message.js';
 import { signEvent } from '../workapi/event-signature.js';
 import type { Db } from './db.js';
-import { markDelivered, markFailed, oldestUndelivered, type PendingEvent } from './event-outbox.js';
+import {
+  lastDeliveredSeq,
+  markDelivered,
+  markFailed,
+  oldestUndelivered,
+  type PendingEvent,
+} from './event-outbox.js';
 
 /** Where events go: the subscriber's URL and the secret their signatures use. */
 export interface EventsSubscriber {
@@ -46,6 +52,8 @@ export class EventDelivery {
   private wake: (() => void) | undefined;
   private inFlight: AbortController | undefined;
   private failures = 0;
+  /** The seq of the last event delivered; the next one to deliver comes after it. */
+  private deliveredThrough: number | undefined;
 
   constructor(
     private readonly db: Db,
@@ -94,7 +102,10 @@ export class EventDelivery {
         continue;
       }
       const subscriber = this.subscriber;
-      const event = subscriber ? oldestUndelivered(this.db) : undefined;
+      // Where the undelivered tail starts: found once, then moved on with each delivery. (An
+      // event another process delivered meanwhile is skipped by the query's own filter.)
+      this.deliveredThrough ??= lastDeliveredSeq(this.db);
+      const event = subscriber ? oldestUndelivered(this.db, this.deliveredThrough) : undefined;
       if (!subscriber || !event) {
         await this.sleep(this.idlePollMs);
         continue;
@@ -103,6 +114,7 @@ export class EventDelivery {
       if (this.closed) return;
       if (problem === undefined) {
         markDelivered(this.db, event.seq);
+        this.deliveredThrough = event.seq;
         this.failures = 0;
         continue;
       }

@@ -259,4 +259,113 @@ export const migrations: readonly string[] = [
        AND user_id = OLD.user_id AND tasks <= 0;
   END;
   `,
+  // 3: fewer B-trees written per create task (each one a page more in every commit, and an
+  // insert more in every create): the tables keyed by two ids become WITHOUT ROWID (one tree
+  // instead of a table and its key's index); assignees_by_user goes (no query looks assignees
+  // up by user alone); the outbox keys events by seq alone — no AUTOINCREMENT (its
+  // sqlite_sequence row was rewritten per event; seq stays one more than the largest, as events
+  // are never deleted, and consumers see event ids, not seqs), no UNIQUE index on ids (made
+  // unique by new-ids.ts), no partial index of undelivered events (delivery is strictly in
+  // order, so they are the tail after the last delivered one: event-outbox.ts); and a task's
+  // number is one more than the project's largest (tasks_by_number), not a counter in projects.
+  // The triggers that name these tables are made again after them.
+  `
+  DROP TRIGGER project_task_added;
+  DROP TRIGGER project_task_completion;
+  DROP TRIGGER project_assignee_added;
+  DROP TRIGGER project_assignee_removed;
+
+  CREATE TABLE task_assignees_3 (
+    task_id TEXT NOT NULL REFERENCES tasks(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    position INTEGER NOT NULL,
+    created_by TEXT NOT NULL,
+    updated_by TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (task_id, user_id)
+  ) WITHOUT ROWID;
+  INSERT INTO task_assignees_3
+    SELECT task_id, user_id, position, created_by, updated_by, created_at, updated_at
+      FROM task_assignees;
+  DROP TABLE task_assignees;
+  ALTER TABLE task_assignees_3 RENAME TO task_assignees;
+
+  CREATE TABLE task_subscribers_3 (
+    task_id TEXT NOT NULL REFERENCES tasks(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    position INTEGER NOT NULL,
+    PRIMARY KEY (task_id, user_id)
+  ) WITHOUT ROWID;
+  INSERT INTO task_subscribers_3 SELECT task_id, user_id, position FROM task_subscribers;
+  DROP TABLE task_subscribers;
+  ALTER TABLE task_subscribers_3 RENAME TO task_subscribers;
+
+  CREATE TABLE project_task_counts_3 (
+    project_id TEXT NOT NULL REFERENCES projects(id),
+    complete INTEGER NOT NULL,
+    tasks INTEGER NOT NULL,
+    PRIMARY KEY (project_id, complete)
+  ) WITHOUT ROWID;
+  INSERT INTO project_task_counts_3 SELECT project_id, complete, tasks FROM project_task_counts;
+  DROP TABLE project_task_counts;
+  ALTER TABLE project_task_counts_3 RENAME TO project_task_counts;
+
+  CREATE TABLE project_assignees_3 (
+    project_id TEXT NOT NULL REFERENCES projects(id),
+    user_id TEXT NOT NULL REFERENCES users(id),
+    tasks INTEGER NOT NULL,
+    PRIMARY KEY (project_id, user_id)
+  ) WITHOUT ROWID;
+  INSERT INTO project_assignees_3 SELECT project_id, user_id, tasks FROM project_assignees;
+  DROP TABLE project_assignees;
+  ALTER TABLE project_assignees_3 RENAME TO project_assignees;
+
+  CREATE TABLE events_3 (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    workspace_id TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    delivered_at TEXT
+  );
+  INSERT INTO events_3
+    SELECT seq, id, type, workspace_id, payload, created_at, attempts, last_error, delivered_at
+      FROM events;
+  DROP TABLE events;
+  ALTER TABLE events_3 RENAME TO events;
+  DELETE FROM sqlite_sequence WHERE name = 'events';
+
+  ALTER TABLE projects DROP COLUMN next_task_number;
+
+  CREATE TRIGGER project_task_added AFTER INSERT ON tasks BEGIN
+    INSERT INTO project_task_counts (project_id, complete, tasks)
+      VALUES (NEW.project_id, NEW.complete, 1)
+      ON CONFLICT (project_id, complete) DO UPDATE SET tasks = tasks + 1;
+  END;
+  CREATE TRIGGER project_task_completion AFTER UPDATE OF complete ON tasks
+    WHEN OLD.complete <> NEW.complete BEGIN
+    UPDATE project_task_counts SET tasks = tasks - 1
+     WHERE project_id = OLD.project_id AND complete = OLD.complete;
+    INSERT INTO project_task_counts (project_id, complete, tasks)
+      VALUES (NEW.project_id, NEW.complete, 1)
+      ON CONFLICT (project_id, complete) DO UPDATE SET tasks = tasks + 1;
+  END;
+  CREATE TRIGGER project_assignee_added AFTER INSERT ON task_assignees BEGIN
+    INSERT INTO project_assignees (project_id, user_id, tasks)
+      SELECT project_id, NEW.user_id, 1 FROM tasks WHERE id = NEW.task_id
+      ON CONFLICT (project_id, user_id) DO UPDATE SET tasks = tasks + 1;
+  END;
+  CREATE TRIGGER project_assignee_removed AFTER DELETE ON task_assignees BEGIN
+    UPDATE project_assignees SET tasks = tasks - 1
+     WHERE project_id = (SELECT project_id FROM tasks WHERE id = OLD.task_id)
+       AND user_id = OLD.user_id;
+    DELETE FROM project_assignees
+     WHERE project_id = (SELECT project_id FROM tasks WHERE id = OLD.task_id)
+       AND user_id = OLD.user_id AND tasks <= 0;
+  END;
+  `,
 ];

@@ -64,7 +64,6 @@ export interface ProjectRow {
   icon_type: number;
   icon_reference: string;
   icon_color: number;
-  next_task_number: number;
   created_by: string;
   updated_by: string;
   created_at: string;

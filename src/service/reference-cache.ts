@@ -7,8 +7,7 @@
  *
  * Correctness rests on three invalidations:
  * - this connection's writes: `forgetProjectReferences` after a project's own row, statuses
- *   or groups change (projects.ts and project-extensions.ts do). A project's task counter
- *   (next_task_number) is not kept here: create task reads it as it increments it;
+ *   or groups change (projects.ts and project-extensions.ts do);
  * - rollbacks: the cache is filled inside write transactions, so one that is rolled back may
  *   have shown it rows that never were; every rollback of this connection empties it
  *   (db.ts `onRollback`, from `transact` and the group commit);

@@ -43,7 +43,7 @@ export function createTaskJson(
       body.priority ?? (project.priority_enabled === 1 ? project.default_priority : 0);
     const id = newId();
     const now = nowIso();
-    const taskNumber = takeTaskNumber(db, project.id);
+    const taskNumber = nextTaskNumber(db, project.id);
     const name = storableText(body.name ?? body.taskName ?? '');
     const description = storableText(body.description ?? '');
     const complete = isDoneType(status.type) ? 1 : 0;
@@ -102,15 +102,16 @@ export function createTaskJson(
   });
 }
 
-/** The project's next task number, taken (TaskNumbers are never reused). */
-function takeTaskNumber(db: Db, projectId: string): number {
-  const row = sql<{ taken: number }>(
+/**
+ * The project's next task number: one more than its largest (tasks_by_number holds it last).
+ * Tasks are deleted only with their project, so a number is never given twice.
+ */
+function nextTaskNumber(db: Db, projectId: string): number {
+  const row = sql<{ next: number }>(
     db,
-    `UPDATE projects SET next_task_number = next_task_number + 1 WHERE id = ?
-     RETURNING next_task_number - 1 AS taken`,
+    'SELECT COALESCE(MAX(task_number), 0) + 1 AS next FROM tasks WHERE project_id = ?',
   ).get(projectId);
-  if (!row) throw new Error(`project ${projectId} is gone`);
-  return row.taken;
+  return row?.next ?? 1;
 }
 
 /** Operation 2, as an object (for callers inside the service: the seed, benchmarks). */

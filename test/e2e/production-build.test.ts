@@ -2,10 +2,11 @@
  * The production build (`npm run build`: esbuild, scripts/build.ts) runs as the source does:
  * built into a folder of its own, `node <out>/main.mjs start` serves signed commands with the
  * embedded service and stops on SIGTERM; with no Slack settings it serves the sandbox page
- * (its static files found from the bundle's place) and answers `/work help` there.
+ * (its static files found from the bundle's place) and answers `/work help` there. Its files
+ * are pure ASCII (what lies outside is escaped: bench/memory.ts) and mean what the source does.
  */
 import { type ChildProcess, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -37,6 +38,15 @@ afterAll(async () => {
   rmSync(join(root, out), { recursive: true, force: true });
 });
 
+it('writes every file in ASCII (V8 holds a file with one other character at two bytes each)', () => {
+  const files = readdirSync(join(root, out)).filter((f) => f.endsWith('.mjs'));
+  expect(files).toContain('main.mjs');
+  const other = files.filter((f) =>
+    /[\u0080-\uffff]/.test(readFileSync(join(root, out, f), 'utf8')),
+  );
+  expect(other).toEqual([]);
+});
+
 const runBuilt = (env: Record<string, string>) =>
   runWorklink(
     [join(out, 'main.mjs'), 'start'],
@@ -66,6 +76,10 @@ it('serves signed commands with the embedded service and stops on SIGTERM', asyn
   expect(res.status).toBe(200);
   const reply = await fake.waitForResponse((r) => res.responseUrl?.endsWith(r.id) ?? false);
   expect(String(reply.body.text)).toContain('What you can do with Worklink');
+  // An en dash, matched by a pattern whose dashes the build escaped; the answer's “…” too.
+  const quiet = await slack.slashCommand('notify quiet 20:00 – 08:00');
+  const set = await fake.waitForResponse((r) => quiet.responseUrl?.endsWith(r.id) ?? false);
+  expect(String(set.body.text)).toContain('Quiet hours are now *20:00-08:00*');
   p.child.kill('SIGTERM');
   expect(await p.exited).toBe(0);
 });

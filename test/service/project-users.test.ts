@@ -4,6 +4,7 @@
  * them gets them filled from the tasks when it is opened.
  */
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, expect, it } from 'vitest';
 import { openDatabase } from '../../src/service/db.js';
 import { migrations } from '../../src/service/migrations.js';
@@ -25,13 +26,13 @@ const fromTasks = (db: ReturnType<typeof openDatabase>) =>
 
 it('fills project_assignees and project_task_counts for a database made before them', () => {
   const path = join(temp.dir, 'service.db');
-  seedDemoWorkspace(path);
-  // Back to the schema before entry 2.
-  const old = openDatabase(path);
-  old.exec(`DROP TRIGGER project_assignee_added; DROP TRIGGER project_assignee_removed;
-            DROP TABLE project_assignees; DROP TRIGGER project_task_added;
-            DROP TRIGGER project_task_completion; DROP TABLE project_task_counts;`);
+  // A database of the schema before entry 2, seeded there.
+  const old = new Database(path);
+  old.pragma('journal_mode = WAL');
+  old.pragma('foreign_keys = ON');
+  old.exec(migrations[0]);
   old.pragma('user_version = 1');
+  seedDemoWorkspace(old);
   old.close();
 
   const db = openDatabase(path);

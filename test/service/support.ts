@@ -94,8 +94,9 @@ export async function raw(
 }
 
 /**
- * A fingerprint of every table: row counts and a SHA-256 over all rows in rowid order.
- * Equal fingerprints before and after a request mean the request changed nothing.
+ * A fingerprint of every table: row counts and a SHA-256 over all rows, ordered by every
+ * column (some tables are WITHOUT ROWID). Equal fingerprints before and after a request mean
+ * the request changed nothing.
  */
 export function databaseFingerprint(db: Db): { counts: Record<string, number>; sha256: string } {
   const tables = db
@@ -104,7 +105,9 @@ export function databaseFingerprint(db: Db): { counts: Record<string, number>; s
   const hash = createHash('sha256');
   const counts: Record<string, number> = {};
   for (const { name } of tables) {
-    const rows = db.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).raw().all();
+    const columns = db.prepare(`SELECT * FROM "${name}" LIMIT 0`).columns().length;
+    const order = Array.from({ length: columns }, (_, i) => i + 1).join(', ');
+    const rows = db.prepare(`SELECT * FROM "${name}" ORDER BY ${order}`).raw().all();
     counts[name] = rows.length;
     hash.update(name);
     hash.update(JSON.stringify(rows));
