@@ -14,6 +14,8 @@ export interface StatementCounts {
 export interface StatementCounter {
   reset(): Promise<void>;
   read(): Promise<StatementCounts>;
+  /** How often statements whose text matches `pattern` (a POSIX regex) were sent. */
+  calls(pattern: string): Promise<number>;
   /** The `n` statements sent most often since the reset, with how often. */
   top(n: number): Promise<{ calls: number; query: string }[]>;
   close(): Promise<void>;
@@ -41,6 +43,14 @@ export async function statementCounter(databaseUrl: string): Promise<StatementCo
         statements: Number(rows[0]?.statements ?? 0),
         transactions: Number(rows[0]?.transactions ?? 0),
       };
+    },
+    calls: async (pattern) => {
+      const { rows } = await pool.query<{ calls: string }>(
+        `SELECT coalesce(sum(calls), 0) AS calls FROM pg_stat_statements
+          WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1) AND query ~ $2`,
+        [database, pattern],
+      );
+      return Number(rows[0]?.calls ?? 0);
     },
     top: async (n) => {
       const { rows } = await pool.query<{ calls: string; query: string }>(

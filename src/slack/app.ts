@@ -18,6 +18,7 @@ import { orgConnectionCommands } from './connection/org-commands.js';
 import { registerConnection } from './connection/register.js';
 import { watchStatusSection } from './connection/watch-status.js';
 import type { WorklinkDeps } from './context/deps.js';
+import { slackFetch } from './context/slack-fetch.js';
 import { answerUnreadableInstall } from './context/unreadable-installs.js';
 import { digestCommands } from './digest/commands.js';
 import { ListenerTable } from './dispatch.js';
@@ -110,6 +111,8 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
     // A handler waits for its Web API calls; don't let Bolt's default retry them for 30 min.
     retryConfig: { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 5_000 },
     timeout: 15_000,
+    // undici's request on a pool of its own, not the global fetch (context/slack-fetch.ts).
+    fetch: slackFetch,
   };
   // Every path that is not Slack's goes through the route registry (see RouteRegistry).
   const customRoutes = [
@@ -126,6 +129,9 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
     clientOptions,
     // The error handler gets the request's body and context (to answer it).
     extendedErrorHandler: true,
+    // No listener reads `context.conversation`: Bolt's default store would look each request
+    // up before its listeners run, and make an Error for every miss (every request).
+    convoStore: false as const,
   };
 
   const limits = { ...DEFAULT_HTTP_LIMITS, ...config.httpLimits };

@@ -29,6 +29,7 @@ import {
 import { isWorkApiError } from './errors.js';
 import { type DebugLog, readList, readOne, readWritten } from './reader.js';
 import type { ItemReader } from './responses.js';
+import { OnceRead } from './shared-reads.js';
 import { type Address, type CallInput, type WorkCallOptions, WorkCalls } from './transport.js';
 
 export { isWorkApiError, WorkApiError, type WorkErrorKind } from './errors.js';
@@ -87,8 +88,10 @@ export class WorkClient {
     return { tasks: tasks.slice(offset, offset + limit), total: tasks.length };
   }
 
-  getTask(taskId: string): Promise<Task> {
-    return this.read('getTask', { params: { taskId } }, responses.Task, TASK_IDS);
+  async getTask(taskId: string): Promise<Task> {
+    // Parsed once however many callers share the read (a burst's lists read the same tasks).
+    const answer = await this.calls.read('getTask', { params: { taskId } });
+    return taskReads.take(answer, (text) => readOne('getTask', responses.Task, TASK_IDS, text));
   }
 
   /**
@@ -228,6 +231,8 @@ export class WorkClient {
     return readWritten(schema, ids, await this.calls.call(name, input, address));
   }
 }
+
+const taskReads = new OnceRead<Task>();
 
 // The id a response must have, then the other names it may come under.
 const TASK_IDS = ['taskId', '_id', 'id'];

@@ -10,6 +10,10 @@
  * write may change: a task's own reads and every list for a write on that task, every list
  * for a new task, everything for any other write. (Closing on every write made sharing
  * rare in a burst that mixes `/work add` with lists.)
+ *
+ * An answer shared by several callers is parsed once (`OnceRead`): the last caller to read
+ * it gets the parsed object, the others a deep copy of it (a copy costs about half a zod
+ * parse); a caller alone parses as before. Each caller still has its own object.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 
@@ -22,8 +26,15 @@ export interface ReadAnswer {
 /** What a read is about: one task's reads, task lists, or anything else. */
 export type ReadScope = `task:${string}` | 'lists' | 'other';
 
+/** One answer as its callers take it: how many asked for it, how many have read it. */
+export interface SharedAnswer extends ReadAnswer {
+  callers: number;
+  taken: number;
+}
+
 interface UnderWay {
-  answer: Promise<ReadAnswer>;
+  answer: Promise<SharedAnswer>;
+  shared: SharedAnswer;
   scope: ReadScope;
 }
 
@@ -62,22 +73,43 @@ export class SharedReads {
   /** Reads answered by another's call (benchmarks, tests). */
   joined = 0;
 
-  /** `send()`'s answer, or the answer of the same read already under way. */
-  read(key: string, scope: ReadScope, send: () => Promise<ReadAnswer>): Promise<ReadAnswer> {
+  /**
+   * `send()`'s answer, or the answer of the same read already under way. Its `callers` is
+   * final once it is answered: no one joins an answered read.
+   */
+  read(key: string, scope: ReadScope, send: () => Promise<ReadAnswer>): Promise<SharedAnswer> {
     const mine = this.id + key;
     const now = underWay.get(mine);
     if (now) {
       this.joined++;
+      now.shared.callers++;
       return now.answer;
     }
-    const answer = send();
-    const entry = { answer, scope };
+    const shared: SharedAnswer = { text: '', headers: {}, callers: 1, taken: 0 };
+    const answer = send().then((a) => Object.assign(shared, a));
+    const entry = { answer, shared, scope };
     underWay.set(mine, entry);
     const forget = () => {
       if (underWay.get(mine) === entry) underWay.delete(mine);
     };
     answer.then(forget, forget);
     return answer;
+  }
+}
+
+/** Reads shared answers with one parse per answer (see the top of this file). */
+export class OnceRead<T> {
+  private readonly parsed = new WeakMap<SharedAnswer, T>();
+
+  take(answer: SharedAnswer, parse: (text: string) => T): T {
+    if (answer.callers <= 1) return parse(answer.text);
+    answer.taken++;
+    let value = this.parsed.get(answer);
+    if (value === undefined) {
+      value = parse(answer.text);
+      this.parsed.set(answer, value);
+    }
+    return answer.taken >= answer.callers ? value : structuredClone(value);
   }
 }
 

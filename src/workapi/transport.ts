@@ -21,7 +21,14 @@ import {
 } from './contract.js';
 import { errorFromAnswer, transportError, WorkApiError } from './errors.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLargeError, readCapped } from './read-capped.js';
-import { changedBy, type ReadAnswer, readScope, SharedReads, writeEnded } from './shared-reads.js';
+import {
+  changedBy,
+  type ReadAnswer,
+  readScope,
+  type SharedAnswer,
+  SharedReads,
+  writeEnded,
+} from './shared-reads.js';
 
 export interface WorkCallOptions {
   /** `{base_url}`, e.g. https://work.example.com/v1.0 */
@@ -90,11 +97,16 @@ export class WorkCalls {
         writeEnded(changedBy(name, input.params));
       }
     }
-    const key = `${name} ${address ?? ''} ${JSON.stringify(input)}`;
-    const scope = readScope(name, input.params);
-    const answer = await this.reads.read(key, scope, () => this.timed(name, input, address));
+    const answer = await this.read(name, input, address);
     onHeaders?.(answer.headers);
     return answer.text;
+  }
+
+  /** A GET's 2xx answer, shared with the callers of the same read under way. */
+  read(name: ClientOperationName, input: CallInput, address?: Address): Promise<SharedAnswer> {
+    const key = `${name} ${address ?? ''} ${JSON.stringify(input)}`;
+    const scope = readScope(name, input.params);
+    return this.reads.read(key, scope, () => this.timed(name, input, address));
   }
 
   private async timed(

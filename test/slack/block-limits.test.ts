@@ -16,7 +16,13 @@ import { forgetTask } from '../../src/service/task-cache.js';
 import { createUser } from '../../src/service/users.js';
 import { PROJECT_BLOCK } from '../../src/slack/projects/form/fields.js';
 import { VIEW } from '../../src/slack/ui/block-ids.js';
-import { fitBlocks, fitView, LIMIT } from '../../src/slack/ui/limits.js';
+import {
+  fitBlocks,
+  fitMessage,
+  fitOptionsAnswer,
+  fitView,
+  LIMIT,
+} from '../../src/slack/ui/limits.js';
 import type { RecordedCall } from '../support/fake-slack.js';
 import { type Harness, startHarness } from '../support/harness.js';
 import { linkChannel, stateFor, type ViewJson } from './tasks/helpers.js';
@@ -62,6 +68,26 @@ describe('the guard, at the limits', () => {
   it('leaves what is exactly at the limit as it is', () => {
     expect(validateView(view(0), 'modal')).toEqual([]);
     expect(fitView(view(0))).toEqual(view(0));
+  });
+
+  it('sends what has nothing over a limit as it is, without copying it', () => {
+    const v = view(0);
+    expect(fitView(v)).toBe(v);
+    const message = { text: x(LIMIT.messageText), blocks: v.blocks };
+    expect(fitMessage(message)).toBe(message);
+    const answer = { options: [{ text: { type: 'plain_text', text: x(75) }, value: 'v' }] };
+    expect(fitOptionsAnswer(answer)).toBe(answer);
+  });
+
+  it('cuts on a copy, leaving what it was given as it was', () => {
+    const v = view(1);
+    const message = { text: x(LIMIT.messageText + 1), blocks: v.blocks };
+    const fitted = fitMessage(message);
+    expect(fitted).not.toBe(message);
+    expect(fitted.text).toHaveLength(LIMIT.messageText);
+    expect(message.text).toHaveLength(LIMIT.messageText + 1);
+    expect(v).toEqual(view(1));
+    expect(validateBlocks(fitted.blocks, 'modal')).toEqual([]);
   });
 
   it('cuts what is one over to the limit, so Slack takes it', () => {

@@ -8,6 +8,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ChannelPacer } from '../../src/slack/notify/channel-pacer.js';
 import { SharedPace } from '../../src/slack/notify/shared-pace.js';
 import type { Store } from '../../src/store/index.js';
+import { waitFor } from '../support/harness.js';
 import { matchedRow } from '../support/notify-rows.js';
 import { storeEngines } from '../support/store-engines.js';
 
@@ -142,9 +143,67 @@ for (const engine of storeEngines()) {
         expect(1_000 / (await pb.state('T1', 2_200)).intervalMs!).toBeCloseTo(30, 0);
       });
 
+      it('takes slots for several DMs in one change, at the team’s pace, and never hands one out twice', async () => {
+        const [pa, pb] = [paceOf(a), paceOf(b)];
+        // A learned pace of 50/s (one slot per 20 ms) and a pause until 1 520.
+        for (let i = 0; i < 50; i++) pa.answered('T1', `U${i}`, i * 10, i * 10 + 5);
+        await pa.refused('T1', 'U_X', 1_000, 510, 500);
+        expect(await pb.refused('T1', 'U_Y', 1_000, 520, 505)).toBe('team');
+        // Slots within 50 ms of now are reserved; the rest are told when the team is free.
+        expect(await pa.take('T1', ['A1', 'A2', 'A3', 'A4', 'A5'], 1_520, { aheadMs: 50 })).toEqual(
+          [1_520, 1_540, 1_560, { at: 1_580, scope: 'team' }, { at: 1_580, scope: 'team' }],
+        );
+        // The other instance goes on after them; a channel given a slot waits its second.
+        expect(await pb.take('T1', ['B1', 'A1', 'B2'], 1_521, { aheadMs: 100 })).toEqual([
+          1_580,
+          { at: 2_570, scope: 'channel' },
+          1_600,
+        ]);
+        // Rows without a known channel take a team slot only; the channel comes later.
+        expect(await pa.take('T1', [undefined], 1_530, { aheadMs: 100 })).toEqual([1_620]);
+        expect(await pa.begin('T1', 'C1', 1_620, false)).toBeUndefined();
+        expect(await pb.begin('T1', 'C1', 1_700, false)).toEqual({ at: 2_670, scope: 'channel' });
+
+        // Both instances taking at once: every slot once, 20 ms apart.
+        const taken = await Promise.all(
+          Array.from({ length: 8 }, (_, i) =>
+            (i % 2 ? pa : pb).take(
+              'T1',
+              [0, 1, 2].map((k) => `V${i}-${k}`),
+              1_640,
+              { aheadMs: 10_000 },
+            ),
+          ),
+        );
+        const slots = taken.flat().map((x) => (typeof x === 'number' ? x : Number.NaN));
+        expect([...slots].sort((x, y) => x - y)).toEqual(
+          Array.from({ length: 24 }, (_, i) => 1_640 + i * 20),
+        );
+      });
+
+      it('writes accepted sends with the team’s next change, or on their own soon after', async () => {
+        const [pa, pb] = [paceOf(a), paceOf(b)];
+        for (let i = 0; i < 40; i++) pa.answered('T1', `U${i}`, i * 10, i * 10 + 5);
+        // Written on their own (no other change of the team comes): the other instance sees
+        // all 40 and every channel's next second.
+        await waitFor(async () => {
+          const run = await b.pace.change('T1', [], (s) => ({
+            result: s.run?.count,
+            blockedUntil: 0,
+          }));
+          return run === 40;
+        });
+        expect(await pb.begin('T1', 'U39', 1_000)).toEqual({ at: 1_440, scope: 'channel' });
+        // Answers waiting ride with the next change: a refusal learns from them at once.
+        for (let i = 40; i < 50; i++) pa.answered('T1', `U${i}`, i * 10, i * 10 + 5);
+        await pa.refused('T1', 'U_X', 1_000, 510, 500);
+        expect(await pb.refused('T1', 'U_Y', 1_000, 520, 505)).toBe('team');
+        expect(1_000 / (await pb.state('T1', 600)).intervalMs!).toBeCloseTo(50, 0);
+      });
+
       it('keeps a pace of fractional milliseconds in whole ones', async () => {
         const pa = new SharedPace(a.pace, new ChannelPacer(), { headroom: 0.97 });
-        for (let i = 0; i < 50; i++) await pa.answered('T1', `U${i}`, i * 10, i * 10 + 5);
+        for (let i = 0; i < 50; i++) pa.answered('T1', `U${i}`, i * 10, i * 10 + 5);
         await pa.refused('T1', 'U_X', 1_000, 510, 500);
         expect(await pa.refused('T1', 'U_Y', 1_000, 520, 505)).toBe('team');
         expect(await pa.begin('T1', 'U_Z', 1_520)).toBeUndefined();

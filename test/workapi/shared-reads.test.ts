@@ -38,10 +38,12 @@ describe('shared reads', () => {
     ]);
     expect(gets().map((s) => s.url)).toEqual([`/v1.0/task/${TASK}`, `/v1.0/task/${OTHER}`]);
     expect([a.taskId, b.taskId, c.taskId, other.taskId]).toEqual([TASK, TASK, TASK, OTHER]);
-    // Parsed for each caller: one changing its copy changes no one else's.
-    expect(a).not.toBe(b);
+    // Parsed once, but each caller has its own object: changing it changes no one else's.
+    expect(new Set([a, b, c]).size).toBe(3);
     a.taskName = 'changed here';
+    c.taskName = 'and here';
     expect(b.taskName).toBe('Shared');
+    expect(a.taskName).toBe('changed here');
 
     // Answered: the next read asks again (nothing is kept).
     await work.getTask(TASK);

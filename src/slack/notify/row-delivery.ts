@@ -45,8 +45,11 @@ export class RowDelivery {
     this.maxAttempts = parts.options.maxAttempts ?? 10;
   }
 
-  /** Works a claimed row to its end: sent, held, skipped, failed or queued again. */
-  async process(claimed: OutboxRow): Promise<void> {
+  /**
+   * Works a claimed row to its end: sent, held, skipped, failed or queued again. Its send
+   * starts no sooner than `startAt`, the team's slot taken for it.
+   */
+  async process(claimed: OutboxRow, startAt = 0): Promise<void> {
     const { outbox } = this.parts;
     let row = claimed;
     let startedAt: number | undefined;
@@ -108,7 +111,7 @@ export class RowDelivery {
       if (!claimed.slackUserId) {
         // The channel became known just now: wait for its slot if it is busy (here or at
         // another instance). The team's slot was taken at the claim.
-        const now = Date.now();
+        const now = Math.max(Date.now(), startAt);
         const channel = row.slackUserId!;
         let notYet = this.parts.channels.readyAt(row.teamId, channel, now);
         if (notYet === undefined)
@@ -133,6 +136,8 @@ export class RowDelivery {
         }
       }
       const message = fitMessage(rowMessage(row));
+      const wait = startAt - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       // Posted only while this instance holds the row (its lease may have run out in a stall).
       if (!(await this.parts.held.ensure(row.id))) return;
       startedAt = Date.now();
@@ -149,10 +154,8 @@ export class RowDelivery {
       });
       await outbox.markSent(row.id, { ts: res.ts, channel: res.channel });
       this.parts.stats.sent++;
-      // Bookkeeping only: a failure here must not touch the row, which is sent.
-      await this.parts.pace
-        .answered(row.teamId, row.slackUserId!, startedAt, Date.now())
-        .catch((e: unknown) => this.parts.options.logger?.warn(`DM pace not recorded: ${e}`));
+      // Bookkeeping only, written with the team's next pace change: the row is sent.
+      this.parts.pace.answered(row.teamId, row.slackUserId!, startedAt, Date.now());
     } catch (e) {
       await this.handleFailure(row, classifySlackError(e), startedAt);
     }

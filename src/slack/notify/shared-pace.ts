@@ -1,19 +1,25 @@
 /**
  * The DM pace every instance on one database keeps: the team's limit (pacer.ts's rules) and
  * each DM channel's one message a second, read and changed in the database
- * (src/store/tables/pace/) in one transaction per step, so two instances together keep to one
- * limit instead of each spending all of it.
+ * (src/store/tables/pace/) as one atomic change per step, so two instances together keep to
+ * one limit instead of each spending all of it.
  *
- * Per send: `begin` (is the team paced or paused? is the channel free? — if so, take the
- * team's next slot and the channel's next second) and `answered` (count the accepted send,
- * move the channel's next free moment to a second after its arrival). A 429 is `refused`
- * (a send) or `limited` (another call): the pause and the learned pace are the team's, seen
- * by every instance at its next `begin`.
+ * - `take`: slots for several sends of a team at once, in ONE change (one statement on
+ *   PostgreSQL): each send gets the team's next slot — now, or a moment within `aheadMs`
+ *   when the team is paced, reserved so no instance hands it out again — and its channel's
+ *   next second; or why not yet. `begin` is `take` for one send, now.
+ * - `answered` (an accepted send: count it, move the channel's next free moment to a
+ *   second after its arrival) is bookkeeping that need not be written at once: it rides
+ *   with the team's next change, or is written on its own within ANSWER_WAIT_MS. Folded
+ *   so, a DM costs one change (or a share of one), not two.
+ * - A 429 is `refused` (a send) or `limited` (another call): the pause and the learned pace
+ *   are the team's, seen by every instance at its next change. The answers waiting here are
+ *   applied first, in the same change, so the run a 429 learns from is whole.
  *
  * The local ChannelPacer still hands out the slots rows wait for and estimates the round
  * trip; the database has the last word on when a channel is free.
  */
-import type { PaceStore } from '../../store/index.js';
+import type { PaceChange, PaceStore, TeamPaceState } from '../../store/index.js';
 import type { ChannelPacer } from './channel-pacer.js';
 import { PaceRules, type PacerOptions } from './pacer.js';
 
@@ -23,25 +29,127 @@ export interface NotYet {
   scope: 'team' | 'channel';
 }
 
+/** A taken slot (epoch ms: when the send may start, now or reserved later) or why not yet. */
+export type Slot = number | NotYet;
+
+/** An accepted send not yet written. */
+interface Answer {
+  channel: string;
+  startedAt: number;
+  /** The channel's next free moment it asks for. */
+  next: number;
+  now: number;
+}
+
+/** What this instance last saw of a team's pause and pace (how many slots `room` expects). */
+type View = Pick<TeamPaceState, 'pausedUntil' | 'pace'>;
+
+/** Teams whose last view is kept (bounded: forgotten views only cost a batch too big). */
+const MAX_VIEWS = 10_000;
+
+/** Answers wait at most this long for a change of their team to ride with. */
+const ANSWER_WAIT_MS = 100;
+/** Answers kept per team when the database does not take them (bookkeeping: bounded). */
+const MAX_WAITING = 1_000;
+
 export class SharedPace {
   private readonly rules: PaceRules;
+  private readonly waiting = new Map<string, Answer[]>();
+  private readonly views = new Map<string, View>();
+  private lastBlocked: { at: number; rows: { teamId: string; until: number }[] } | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> | undefined;
 
   constructor(
     private readonly store: PaceStore,
     private readonly channels: ChannelPacer,
     options: PacerOptions = {},
+    private readonly onError: (e: unknown) => void = () => {},
   ) {
     this.rules = new PaceRules(options);
   }
 
-  /** Teams that may not start a send at `now`, and the earliest moment one of them may. */
-  async blocked(now: number): Promise<{ teams: string[]; nextReadyAt?: number }> {
-    const rows = await this.store.blocked(now);
-    if (!rows.length) return { teams: [] };
+  /**
+   * Teams that may not start a send at `now`, and the earliest moment one of them may. What
+   * was read within `maxAgeMs` before is used again (the worker looks often; a team blocked
+   * meanwhile by another instance is told so by `take`).
+   */
+  async blocked(now: number, maxAgeMs = 0): Promise<{ teams: string[]; nextReadyAt?: number }> {
+    const last = this.lastBlocked;
+    const fresh = last && now >= last.at && now - last.at < maxAgeMs;
+    const rows = fresh ? last.rows : await this.store.blocked(now);
+    if (!fresh) this.lastBlocked = { at: now, rows };
+    const still = rows.filter((r) => r.until > now);
+    if (!still.length) return { teams: [] };
     return {
-      teams: rows.map((r) => r.teamId),
-      nextReadyAt: Math.min(...rows.map((r) => r.until)),
+      teams: still.map((r) => r.teamId),
+      nextReadyAt: Math.min(...still.map((r) => r.until)),
     };
+  }
+
+  /**
+   * Slots for sends of `teamId` into `channels` (undefined: not known yet), in order, as
+   * one change. A send gets the team's next slot if it comes within `aheadMs` of `now` and
+   * its channel is free by then (both are then taken), else why not yet; once the team's
+   * next slot is too far, every later send is told so. `teamSlot` false: the team's slots
+   * were taken already (the channels became known later).
+   */
+  take(
+    teamId: string,
+    channels: readonly (string | undefined)[],
+    now: number,
+    options: { aheadMs?: number; teamSlot?: boolean } = {},
+  ): Promise<Slot[]> {
+    const aheadMs = options.aheadMs ?? 0;
+    const teamSlot = options.teamSlot ?? true;
+    const named = channels.filter((c): c is string => c !== undefined);
+    return this.change(teamId, named, (s, moments) => {
+      let tooFar: NotYet | undefined;
+      const slots = channels.map((channel): Slot => {
+        let at = now;
+        if (teamSlot) {
+          if (tooFar) return tooFar;
+          const teamAt = this.rules.readyAt(s, now);
+          if (teamAt !== undefined) {
+            // Whole milliseconds (due times are integers); a learned pace has fractions.
+            at = Math.ceil(teamAt);
+            if (at > now + aheadMs) {
+              tooFar = { at, scope: 'team' };
+              return tooFar;
+            }
+          }
+        }
+        const channelAt = channel ? (moments.get(channel) ?? 0) : 0;
+        if (channel && channelAt > at) return { at: channelAt, scope: 'channel' };
+        if (teamSlot) this.rules.starting(s, at);
+        if (channel) moments.set(channel, at + this.channels.intervalMs);
+        return at;
+      });
+      return { result: slots, blockedUntil: this.rules.blockedUntil(s, now) };
+    });
+  }
+
+  /**
+   * How many slots the team should have within `aheadMs` of `now`, as this instance last saw
+   * its pace (another instance may have taken some since: `take` has the last word).
+   * Infinity when it is not paced: the worker then claims what it may.
+   */
+  room(teamId: string, now: number, aheadMs: number): number {
+    const v = this.views.get(teamId);
+    const pace = v?.pace && v.pace.expiresAt > now ? v.pace : undefined;
+    const start = Math.max(now, this.nextSlotAt(teamId, now) ?? now);
+    if (start > now + aheadMs) return 0;
+    if (!pace) return Number.POSITIVE_INFINITY;
+    return Math.floor((now + aheadMs - start) / pace.intervalMs) + 1;
+  }
+
+  /** The team's next free slot as this instance last saw it (undefined: not paced or paused). */
+  nextSlotAt(teamId: string, now: number): number | undefined {
+    const v = this.views.get(teamId);
+    const paused = v?.pausedUntil !== undefined && v.pausedUntil > now ? v.pausedUntil : 0;
+    const pace = v?.pace && v.pace.expiresAt > now ? v.pace.nextAt : 0;
+    const at = Math.max(paused, pace);
+    return at > 0 ? at : undefined;
   }
 
   /**
@@ -49,45 +157,49 @@ export class SharedPace {
    * (the team's next slot and the channel's next second are then taken), else when it may.
    * `teamSlot` false: the team's slot was taken already (the channel became known later).
    */
-  begin(
+  async begin(
     teamId: string,
     channel: string | undefined,
     now: number,
     teamSlot = true,
   ): Promise<NotYet | undefined> {
-    return this.store.change<NotYet | undefined>(teamId, channel, (s, channelReadyAt) => {
-      const teamAt = teamSlot ? this.rules.readyAt(s, now) : undefined;
-      const blockedUntil = () => this.rules.blockedUntil(s, now);
-      if (teamAt !== undefined) {
-        // Whole milliseconds (due times are integers); a learned pace has fractions.
-        return { result: { at: Math.ceil(teamAt), scope: 'team' }, blockedUntil: blockedUntil() };
-      }
-      if (channel && channelReadyAt > now) {
-        return {
-          result: { at: channelReadyAt, scope: 'channel' },
-          blockedUntil: blockedUntil(),
-        };
-      }
-      if (teamSlot) this.rules.starting(s, now);
-      return {
-        result: undefined,
-        blockedUntil: blockedUntil(),
-        channelReadyAt: channel ? now + this.channels.intervalMs : undefined,
-      };
-    });
+    const [slot] = await this.take(teamId, [channel], now, { teamSlot });
+    return typeof slot === 'object' ? slot : undefined;
   }
 
-  /** Slack accepted a send into `channel` that started at `startedAt`. */
-  answered(teamId: string, channel: string, startedAt: number, now: number): Promise<void> {
+  /**
+   * Slack accepted a send into `channel` that started at `startedAt`: counted, and the
+   * channel's next free moment moved, with the team's next change (or within
+   * ANSWER_WAIT_MS). Nothing to wait for: bookkeeping, a failure is only logged.
+   */
+  answered(teamId: string, channel: string, startedAt: number, now: number): void {
     const next = this.channels.answered(teamId, channel, startedAt, now);
-    return this.store.change(teamId, channel, (s, channelReadyAt) => {
-      this.rules.sent(s, startedAt);
-      return {
-        result: undefined,
-        blockedUntil: this.rules.blockedUntil(s, now),
-        channelReadyAt: Math.max(channelReadyAt, next),
-      };
+    const list = this.waiting.get(teamId) ?? [];
+    if (list.length >= MAX_WAITING) list.shift();
+    list.push({ channel, startedAt, next, now });
+    this.waiting.set(teamId, list);
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, ANSWER_WAIT_MS).unref();
+  }
+
+  /** Writes the answers still waiting (the worker's stop; a quiet moment). */
+  async flush(): Promise<void> {
+    while (this.flushing !== undefined) await this.flushing;
+    const teams = [...this.waiting.keys()];
+    if (!teams.length) return;
+    this.flushing = Promise.all(
+      teams.map((teamId) =>
+        this.change(teamId, [], (s) => ({
+          result: undefined,
+          blockedUntil: this.rules.blockedUntil(s, Date.now()),
+        })).catch(this.onError),
+      ),
+    ).then(() => {
+      this.flushing = undefined;
     });
+    await this.flushing;
   }
 
   /**
@@ -102,19 +214,16 @@ export class SharedPace {
     startedAt: number,
   ): Promise<'team' | 'channel'> {
     this.channels.limited(teamId, channel, retryAfterMs, now);
-    return this.store.change(teamId, channel, (s, channelReadyAt) => {
+    return this.change(teamId, [channel], (s, moments) => {
       const scope = this.rules.refused(s, channel, retryAfterMs, now, startedAt);
-      return {
-        result: scope,
-        blockedUntil: this.rules.blockedUntil(s, now),
-        channelReadyAt: Math.max(channelReadyAt, now + retryAfterMs),
-      };
+      moments.set(channel, Math.max(moments.get(channel) ?? 0, now + retryAfterMs));
+      return { result: scope, blockedUntil: this.rules.blockedUntil(s, now) };
     });
   }
 
   /** Another call of the team (an e-mail lookup) got a 429: pause, learn nothing. */
   limited(teamId: string, retryAfterMs: number, now: number): Promise<void> {
-    return this.store.change(teamId, undefined, (s) => {
+    return this.change(teamId, [], (s) => {
       this.rules.limited(s, retryAfterMs, now);
       return { result: undefined, blockedUntil: this.rules.blockedUntil(s, now) };
     });
@@ -125,12 +234,43 @@ export class SharedPace {
     teamId: string,
     now: number,
   ): Promise<{ pausedUntil: number | undefined; intervalMs: number | undefined }> {
-    return this.store.change(teamId, undefined, (s) => ({
+    return this.change(teamId, [], (s) => ({
       result: {
         pausedUntil: this.rules.pausedUntil(s, now),
         intervalMs: this.rules.intervalOf(s, now),
       },
       blockedUntil: this.rules.blockedUntil(s, now),
     }));
+  }
+
+  /**
+   * One change of the team, with the answers waiting for it applied first (in the order
+   * they came). When the change fails they wait again for the next one.
+   */
+  private async change<R>(
+    teamId: string,
+    channels: readonly string[],
+    fn: (s: TeamPaceState, moments: Map<string, number>) => PaceChange<R>,
+  ): Promise<R> {
+    const answers = this.waiting.get(teamId) ?? [];
+    this.waiting.delete(teamId);
+    const named = new Set(channels);
+    for (const a of answers) named.add(a.channel);
+    try {
+      return await this.store.change(teamId, [...named], (s, moments) => {
+        for (const a of answers) {
+          this.rules.sent(s, a.startedAt);
+          moments.set(a.channel, Math.max(moments.get(a.channel) ?? 0, a.next));
+        }
+        const out = fn(s, moments);
+        if (this.views.size >= MAX_VIEWS) this.views.clear();
+        this.views.set(teamId, structuredClone({ pausedUntil: s.pausedUntil, pace: s.pace }));
+        return out;
+      });
+    } catch (e) {
+      if (answers.length)
+        this.waiting.set(teamId, [...answers, ...(this.waiting.get(teamId) ?? [])]);
+      throw e;
+    }
   }
 }

@@ -60,6 +60,11 @@ export interface NotifyWorkerOptions {
   retryCapMs?: number;
   /** Tries (not counting 429s) before a row fails for good (default 10). */
   maxAttempts?: number;
+  /**
+   * How far ahead a paced team's slots are taken for claimed rows (default 200 ms): one
+   * change of the shared pace starts that many of its DMs, each sent at its moment.
+   */
+  paceAheadMs?: number;
   /** How a team's sends are spaced after a 429 (see pacer.ts). */
   pacing?: PacerOptions;
   /** How sends into one DM channel are spaced (see channel-pacer.ts). */

@@ -30,8 +30,11 @@ import { ChannelPacer } from './channel-pacer.js';
 import { HeldLeases } from './held-leases.js';
 import { Reconciler } from './reconcile.js';
 import { RowDelivery } from './row-delivery.js';
-import { type NotYet, SharedPace } from './shared-pace.js';
+import { SharedPace, type Slot } from './shared-pace.js';
 import { type NotifyWorkerOptions, newWorkerStats, type WorkerStats } from './worker-options.js';
+
+/** How long the teams found blocked are used again before the database is asked. */
+const BLOCKED_FRESH_MS = 100;
 
 export class NotifyWorker {
   readonly stats: WorkerStats = newWorkerStats();
@@ -40,6 +43,7 @@ export class NotifyWorker {
   private readonly maxInFlight: number;
   private readonly leaseMs: number;
   private readonly idlePollMs: number;
+  private readonly aheadMs: number;
   private readonly active = new Set<Promise<void>>();
   private readonly teamActive = new Map<string, number>();
   private readonly pace: SharedPace;
@@ -63,7 +67,10 @@ export class NotifyWorker {
     this.leaseMs = options.leaseMs ?? 30_000;
     this.idlePollMs = options.idlePollMs ?? 1_000;
     this.channels = new ChannelPacer(options.channelPacing);
-    this.pace = new SharedPace(options.pace, this.channels, options.pacing);
+    this.aheadMs = options.paceAheadMs ?? 200;
+    this.pace = new SharedPace(options.pace, this.channels, options.pacing, (e) =>
+      options.logger?.warn(`DM pace not recorded: ${errMessage(e)}`),
+    );
     this.instanceId = options.instanceId ?? newInstanceId();
     this.held = new HeldLeases(this.outbox, this.instanceId, this.leaseMs, options.logger);
     this.delivery = new RowDelivery({
@@ -95,6 +102,7 @@ export class NotifyWorker {
     this.wake();
     await this.loopDone;
     await Promise.allSettled([...this.active]);
+    await this.pace.flush();
     this.held.stop();
   }
 
@@ -142,10 +150,15 @@ export class NotifyWorker {
     }
   }
 
-  /** Teams that must not get new claims now: paced or paused (any instance), or full here. */
+  /**
+   * Teams that must not get new claims now: paced or paused (any instance) past the refill
+   * lead — a paced team is looked at again while slots within `paceAheadMs` remain, so its
+   * next batch is taken before the last one is sent — or full here.
+   */
   private async blockedTeams(now: number): Promise<Set<string>> {
-    const paced = await this.pace.blocked(now);
-    this.pacedUntil = paced.nextReadyAt;
+    const lead = this.aheadMs / 2;
+    const paced = await this.pace.blocked(now + lead, BLOCKED_FRESH_MS);
+    this.pacedUntil = paced.nextReadyAt === undefined ? undefined : paced.nextReadyAt - lead;
     const blocked = new Set(paced.teams);
     for (const [team, n] of this.teamActive) if (n >= this.perTeam) blocked.add(team);
     return blocked;
@@ -169,52 +182,97 @@ export class NotifyWorker {
     // Twice what may start: some rows may be for channels that are not ready.
     const candidates = await this.outbox.due(now, free * 2, [...blocked]);
     const deferred: { id: number; at: number }[] = [];
+    // Claimed rows by team, to take their slots in one change per team.
+    const claimed = new Map<string, OutboxRow[]>();
+    // How many of a paced team's rows can get a slot now: more would only go back.
+    const room = new Map<string, number>();
+    const channelsClaimed = new Set<string>();
+    let left = free;
     for (const { id, teamId, slackUserId } of candidates) {
-      if (!this.running || this.active.size >= this.maxInFlight) break;
-      if (blocked.has(teamId) || (this.teamActive.get(teamId) ?? 0) >= this.perTeam) continue;
+      if (!this.running || left <= 0) break;
+      const rows = claimed.get(teamId) ?? [];
+      if (blocked.has(teamId) || (this.teamActive.get(teamId) ?? 0) + rows.length >= this.perTeam)
+        continue;
       const at = Date.now();
+      if (!room.has(teamId)) room.set(teamId, this.pace.room(teamId, at, this.aheadMs));
+      if (rows.length >= (room.get(teamId) ?? 0)) continue;
       if (slackUserId && this.channels.readyAt(teamId, slackUserId, at) !== undefined) {
         deferred.push({ id, at: this.channels.slotFor(teamId, slackUserId, id, at) });
         continue;
       }
+      // A second row for a channel in this batch: its channel is seen busy at the next look.
+      const channelKey = `${teamId}\u0000${slackUserId}`;
+      if (slackUserId && channelsClaimed.has(channelKey)) continue;
       const row = await this.outbox.claim(id, at, this.leaseMs, this.instanceId);
       if (!row) continue; // another worker took it
+      if (slackUserId) channelsClaimed.add(channelKey);
       moved++;
-      // The database decides: another instance may be using the team's pace or the channel.
-      let notYet: NotYet | undefined;
-      try {
-        notYet = await this.pace.begin(teamId, row.slackUserId, at);
-      } catch (e) {
-        // Not sent: back in the queue (else it waits in 'sending' for its lease to run out).
-        await this.outbox.requeue(row.id, at + this.idlePollMs, at);
-        throw e;
+      left--;
+      rows.push(row);
+      claimed.set(teamId, rows);
+    }
+    for (const [teamId, rows] of claimed) await this.startTeam(teamId, rows, blocked);
+    // A paced team's next batch is taken while half the horizon is still reserved.
+    for (const teamId of room.keys()) {
+      const next = this.pace.nextSlotAt(teamId, now);
+      const refill = next === undefined ? undefined : next - this.aheadMs / 2;
+      if (refill !== undefined && refill > now) {
+        this.pacedUntil = Math.min(this.pacedUntil ?? refill, refill);
       }
-      if (notYet) {
-        let until = notYet.at;
-        if (notYet.scope === 'team') {
-          blocked.add(teamId);
-          this.pacedUntil = Math.min(this.pacedUntil ?? until, until);
-        } else if (row.slackUserId) {
-          this.channels.limited(teamId, row.slackUserId, notYet.at - at, at);
-          until = this.channels.slotFor(teamId, row.slackUserId, id, at);
-        }
-        await this.outbox.requeue(row.id, until, at);
-        continue;
-      }
-      if (row.slackUserId) this.channels.starting(teamId, row.slackUserId, id, at);
-      this.startJob(row, at);
     }
     if (deferred.length) await this.outbox.defer(deferred, now);
     return { moved: moved + deferred.length, sawDue: candidates.length > 0 };
   }
 
-  /** Works on a claimed row in the background. */
-  private startJob(row: OutboxRow, now: number): void {
+  /**
+   * Takes the team's slots for its claimed rows in ONE change (the database decides: another
+   * instance may be using the team's pace or a channel) and starts each row that got one —
+   * at once, or at its reserved moment within `paceAheadMs`; the others go back in the queue.
+   */
+  private async startTeam(teamId: string, rows: OutboxRow[], blocked: Set<string>) {
+    const at = Date.now();
+    let slots: Slot[];
+    try {
+      slots = await this.pace.take(
+        teamId,
+        rows.map((r) => r.slackUserId),
+        at,
+        { aheadMs: this.aheadMs },
+      );
+    } catch (e) {
+      // Not sent: back in the queue (else they wait in 'sending' for their leases to run out).
+      await Promise.all(rows.map((r) => this.outbox.requeue(r.id, at + this.idlePollMs, at)));
+      throw e;
+    }
+    const back: Promise<void>[] = [];
+    rows.forEach((row, i) => {
+      const slot = slots[i] ?? { at: at + this.idlePollMs, scope: 'team' };
+      if (typeof slot === 'number') {
+        if (row.slackUserId) this.channels.starting(teamId, row.slackUserId, row.id, slot);
+        this.startJob(row, at, slot);
+        return;
+      }
+      let until = slot.at;
+      if (slot.scope === 'team') {
+        blocked.add(teamId);
+        const refill = until - this.aheadMs / 2;
+        this.pacedUntil = Math.min(this.pacedUntil ?? refill, refill);
+      } else if (row.slackUserId) {
+        this.channels.limited(teamId, row.slackUserId, slot.at - at, at);
+        until = this.channels.slotFor(teamId, row.slackUserId, row.id, at);
+      }
+      back.push(this.outbox.requeue(row.id, until, at));
+    });
+    await Promise.all(back);
+  }
+
+  /** Works on a claimed row in the background; its send starts at `startAt` (its slot). */
+  private startJob(row: OutboxRow, now: number, startAt: number): void {
     const { teamId } = row;
     this.held.add(row.id, now);
     this.teamActive.set(teamId, (this.teamActive.get(teamId) ?? 0) + 1);
     const job: Promise<void> = this.delivery
-      .process(row)
+      .process(row, startAt)
       .catch((e: unknown) => {
         this.options.logger?.error(`Outbox row ${row.id} could not be processed: ${e}`);
       })

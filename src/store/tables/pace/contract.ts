@@ -3,7 +3,7 @@
  * channel may take its next message — in the database, so that every instance on it keeps
  * to ONE team limit and one message a second per channel (two instances must not each spend
  * the whole limit). The rules live with the worker (src/slack/notify/pacer.ts); here each
- * change is one transaction over the team's row and the channel's, so two instances'
+ * change is atomic over the team's row and the channels' it names, so two instances'
  * changes never interleave.
  */
 
@@ -29,16 +29,20 @@ export interface PaceChange<R> {
   result: R;
   /** No send of the team starts before this (epoch ms; 0 = not blocked). */
   blockedUntil: number;
-  /** The channel's next free moment, when it changed. */
-  channelReadyAt?: number;
 }
 
-/** Given the team's state (changed in place) and the channel's next free moment (0: free). */
-export type PaceChanger<R> = (team: TeamPaceState, channelReadyAt: number) => PaceChange<R>;
+/**
+ * Given the team's state and the next free moments (epoch ms, 0: free) of the channels the
+ * change names, both changed in place: a channel's moment written back when it moved.
+ */
+export type PaceChanger<R> = (team: TeamPaceState, channels: Map<string, number>) => PaceChange<R>;
 
 export interface PaceStore {
-  /** Reads, changes and writes back a team's pace (and a channel's) in one transaction. */
-  change<R>(teamId: string, channel: string | undefined, fn: PaceChanger<R>): Promise<R>;
+  /**
+   * Reads, changes and writes back a team's pace and the named channels' moments as one
+   * change (several sends' worth at once: the worker takes slots for many DMs together).
+   */
+  change<R>(teamId: string, channels: readonly string[], fn: PaceChanger<R>): Promise<R>;
   /** Teams whose sends may not start at `now`, with when they may. */
   blocked(now: number): Promise<{ teamId: string; until: number }[]>;
   /** Forgets channels free for a minute and teams idle for an hour; returns how many. */

@@ -33,25 +33,28 @@ export function paceStore(db: Database.Database): Sync<PaceStore> {
   );
 
   const change = db.transaction(
-    <R>(teamId: string, channelId: string | undefined, fn: PaceChanger<R>): R => {
+    <R>(teamId: string, channelIds: readonly string[], fn: PaceChanger<R>): R => {
       const state = readState(team.get(teamId)?.state ?? '{}');
       // As the rules will write it (the stored text may order its keys differently).
       const before = JSON.stringify(state);
-      const readyAt = channelId ? (channel.get(teamId, channelId)?.ready_at ?? 0) : 0;
-      const out = fn(state, readyAt);
+      const seen = new Map(channelIds.map((c) => [c, channel.get(teamId, c)?.ready_at ?? 0]));
+      const moments = new Map(seen);
+      const out = fn(state, moments);
       const after = JSON.stringify(state);
       // An unpaced team's send changes nothing of the team: no write.
       // Whole milliseconds: a learned pace spaces sends by fractions of one.
       if (after !== before) putTeam.run(teamId, after, Math.ceil(out.blockedUntil));
-      const channelAt = Math.ceil(out.channelReadyAt ?? readyAt);
-      if (channelId && channelAt !== readyAt) putChannel.run(teamId, channelId, channelAt);
+      for (const [c, at] of moments) {
+        const whole = Math.ceil(at);
+        if (whole !== seen.get(c)) putChannel.run(teamId, c, whole);
+      }
       return out.result;
     },
   );
 
   return {
-    change: <R>(teamId: string, channelId: string | undefined, fn: PaceChanger<R>) =>
-      change(teamId, channelId, fn) as R,
+    change: <R>(teamId: string, channelIds: readonly string[], fn: PaceChanger<R>) =>
+      change(teamId, channelIds, fn) as R,
     blocked: (now) => blocked.all(now),
     sweep: (now) =>
       sweepChannels.run(now - CHANNEL_KEEP_MS).changes +
