@@ -86,6 +86,9 @@ async function main() {
       concurrency: { type: 'string', default: '8,32,200' },
       // Only the mixes whose name contains this ('list': list, task, add).
       mix: { type: 'string', default: '' },
+      // A mix of one's own instead: command texts separated by ';' ({task}: the demo
+      // project's first task, {id}: the request's id), e.g. --commands 'list' or 'task {task}'.
+      commands: { type: 'string' },
       // Leaves out where Worklink's time went (bench/breakdown.ts).
       brief: { type: 'boolean', default: false },
       // The service, fake Slack and load generator in this process (as until round 5).
@@ -121,13 +124,19 @@ async function main() {
     info.projectId,
     SLACK_USERS.alice.id,
   );
-  const mixes = [
-    { name: 'help, status', commands: ['help', 'status'] },
-    {
-      name: 'list, task, add',
-      commands: ['list', `task ${info.firstTaskId}`, 'add Benchmark task {id}'],
-    },
-  ];
+  const own = values.commands
+    ?.split(';')
+    .map((c) => c.trim().replace('{task}', info.firstTaskId))
+    .filter(Boolean);
+  const mixes = own?.length
+    ? [{ name: own.join(', '), commands: own }]
+    : [
+        { name: 'help, status', commands: ['help', 'status'] },
+        {
+          name: 'list, task, add',
+          commands: ['list', `task ${info.firstTaskId}`, 'add Benchmark task {id}'],
+        },
+      ];
   const bare = await startBareBolt(info.apiUrl);
   const portOf = (url: string) => Number(new URL(url).port);
   const where = inProcess
@@ -156,7 +165,7 @@ async function main() {
       ? 'Where: Worklink, bare Bolt, the service, fake Slack and the load generator (a worker thread) all in this process (--in-process).'
       : `Where: Worklink and bare Bolt in this process (pid ${process.pid}); the service, fake Slack and the load generator (a worker thread) in a child process (pid ${info.pid}), as remote parts are in production.`,
   );
-  for (const mix of mixes.filter((m) => m.name.includes(String(values.mix)))) {
+  for (const mix of own?.length ? mixes : mixes.filter((m) => m.name.includes(values.mix))) {
     for (const concurrency of levels) {
       // Warm-up (JIT, pools, users.info cache), not measured.
       await run(bare.url, BARE_SECRET, concurrency, mix.commands);
