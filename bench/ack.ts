@@ -171,8 +171,12 @@ async function main() {
       const rounds = Math.max(3, Math.ceil(samples / concurrency));
       // One profile per row: starting the profiler blocks the loop ~100 ms (it lists all code).
       await profiler.start();
+      let bareCpuUs = 0;
       for (let r = 0; r < rounds; r++) {
+        const cpu = process.cpuUsage();
         bareAcks.push(...(await run(bare.url, BARE_SECRET, concurrency, mix.commands)).acks);
+        const used = process.cpuUsage(cpu);
+        bareCpuUs += used.user + used.system;
         breakdown.resume();
         await side.resume();
         const w = await run(worklink.eventsUrl, SIGNING_SECRET, concurrency, mix.commands);
@@ -186,7 +190,9 @@ async function main() {
       const w = stats(workAcks);
       const f = stats(workReplies);
       console.log(`\n${mix.name} × ${concurrency} concurrent`);
-      console.log(`  bare Bolt, ack only      p50 ${ms(b.p50)}  p99 ${ms(b.p99)}  n=${b.n}`);
+      console.log(
+        `  bare Bolt, ack only      p50 ${ms(b.p50)}  p99 ${ms(b.p99)}  n=${b.n}; CPU ${(bareCpuUs / 1000 / b.n).toFixed(2)} ms per ack (this process)`,
+      );
       console.log(`  Worklink ack             p50 ${ms(w.p50)}  p99 ${ms(w.p99)}  n=${w.n}`);
       console.log(
         `  Worklink / bare          p50 ×${(w.p50 / b.p50).toFixed(2)}     p99 ×${(w.p99 / b.p99).toFixed(2)}   (aim ≤ ×1.2 both)`,

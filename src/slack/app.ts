@@ -129,6 +129,9 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
     clientOptions,
     // The error handler gets the request's body and context (to answer it).
     extendedErrorHandler: true,
+    // No listener reads `context.conversation`: Bolt's default store would look each request
+    // up before its listeners run, and make an Error for every miss (every request).
+    convoStore: false as const,
   };
 
   const limits = { ...DEFAULT_HTTP_LIMITS, ...config.httpLimits };
