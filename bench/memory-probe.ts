@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 
 export type ProbeAsk =
@@ -30,7 +31,25 @@ export interface ProbeUsage {
   arrayBuffers: number;
   /** CPU time of the process so far (user + system), ms. */
   cpuMs: number;
+  /** The main thread's GC pauses so far: scavenges (young) and mark-compacts (full), ms. */
+  gc: { youngMs: number; young: number; fullMs: number; full: number };
 }
+
+// GC pauses as Node reports them, counted from the start (the probe loads before the app).
+const gc = { youngMs: 0, young: 0, fullMs: 0, full: 0 };
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    const detail: unknown = 'detail' in e ? e.detail : undefined;
+    const kind = detail && typeof detail === 'object' && 'kind' in detail ? detail.kind : undefined;
+    if (kind === constants.NODE_PERFORMANCE_GC_MINOR) {
+      gc.youngMs += e.duration;
+      gc.young++;
+    } else if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
+      gc.fullMs += e.duration;
+      gc.full++;
+    }
+  }
+}).observe({ entryTypes: ['gc'] });
 
 const MB = 1024 * 1024;
 
@@ -63,6 +82,7 @@ function usage(): ProbeUsage {
     external: u.external / MB,
     arrayBuffers: u.arrayBuffers / MB,
     cpuMs: (cpu.user + cpu.system) / 1000,
+    gc: { ...gc },
   };
 }
 
@@ -77,8 +97,9 @@ function maps(): [string, number][] {
   const byName = new Map<string, number>();
   let name = '';
   for (const line of readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
-    const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
-    if (head) name = head[1] || '(anonymous)';
+    const head = /^[0-9a-f]+-[0-9a-f]+ (\S+) \S+ \S+ \S+\s*(.*)$/.exec(line);
+    // A file's parts apart: code (r-x), read-only data (r--), data (rw-).
+    if (head) name = head[2] ? `${head[2]} ${head[1]}` : '(anonymous)';
     const rss = /^Rss:\s+(\d+) kB/.exec(line);
     if (rss) byName.set(name, (byName.get(name) ?? 0) + Number(rss[1]) / 1024);
   }

@@ -261,8 +261,10 @@ async function run(
   console.log(
     row(`after ${total} commands (${seconds.toFixed(0)} s)`, after, AIM.after) + problems,
   );
+  const young = after.gc.young - idle.gc.young;
+  const full = after.gc.full - idle.gc.full;
   console.log(
-    `      app CPU ${((after.cpuMs - idle.cpuMs) / total).toFixed(2)} ms per command; ${load()}`,
+    `      app CPU ${((after.cpuMs - idle.cpuMs) / total).toFixed(2)} ms per command; GC pauses ${(after.gc.youngMs - idle.gc.youngMs).toFixed(0)} ms in ${young} scavenges, ${(after.gc.fullMs - idle.gc.fullMs).toFixed(0)} ms in ${full} full GCs; ${load()}`,
   );
   await showMaps();
   await snapshot('after the commands');

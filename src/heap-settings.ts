@@ -12,7 +12,7 @@
 import { setFlagsFromString } from 'node:v8';
 
 /** The old generation grows by this much over what survived the last full GC. */
-export const HEAP_GROWING_PERCENT = 20;
+export const HEAP_GROWING_PERCENT = 50;
 
 /** The flags set (none when the operator chose their own). */
 export function applyHeapSettings(

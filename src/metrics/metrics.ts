@@ -114,6 +114,19 @@ export class Metrics {
         }
       },
     });
+    new Gauge({
+      name: 'worklink_cache_bytes',
+      help: 'Estimated bytes held by each cache bounded in bytes (a workspace user list per team, …) and its bound (kind="max").',
+      labelNames: ['cache', 'kind'],
+      registers: [registry],
+      collect() {
+        for (const c of cacheStats()) {
+          if (!c.maxBytes) continue;
+          this.set({ cache: c.name, kind: 'held' }, c.bytes);
+          this.set({ cache: c.name, kind: 'max' }, c.maxBytes);
+        }
+      },
+    });
     new Counter({
       name: 'worklink_cache_lookups_total',
       help: 'Look-ups of each in-memory cache by result (hit, miss), and entries evicted to keep it bounded (result="evicted").',

@@ -25,8 +25,10 @@ export function recordEvent(
   workspaceId: string,
   actorId: string,
   data: Record<string, unknown>,
+  /** When the change was made (default now). */
+  createdAt: string = nowIso(),
 ): string {
-  const envelope: EventEnvelope = { id: newId(), type, createdAt: nowIso(), workspaceId, actorId };
+  const envelope: EventEnvelope = { id: newId(), type, createdAt, workspaceId, actorId };
   let payload = JSON.stringify(envelope).slice(0, -1);
   for (const [key, value] of Object.entries(data)) {
     if (value === undefined) continue;

@@ -181,7 +181,7 @@ export function registerPages(app: FastifyInstance, db: Db, commits: GroupCommit
       (request, reply) => {
         const { id } = request.params;
         const sig = typeof request.query.sig === 'string' ? request.query.sig : '';
-        // After the commit of a shared transaction (group-commit.ts): only committed state.
+        // After the commit of the writes queued this turn (group-commit.ts): committed state.
         commits.whenCommitted(
           () => {
             const answer = pageAnswer(db, kind, id, sig);

@@ -53,7 +53,7 @@ interface CachedUser extends UserReference {
 const MAX_PROJECTS = 10_000;
 const MAX_USERS = 100_000;
 
-class ReferenceCache {
+export class ReferenceCache {
   private readonly projects = new Map<string, ProjectReferences>();
   private readonly users = new Map<string, CachedUser>();
   private dataVersion = -1;
@@ -63,7 +63,6 @@ class ReferenceCache {
   }
 
   project(workspaceId: string, projectId: string): ProjectReferences | undefined {
-    this.dropIfChangedElsewhere();
     let refs = this.projects.get(projectId);
     if (!refs) {
       refs = readProject(this.db, projectId);
@@ -76,7 +75,6 @@ class ReferenceCache {
 
   /** The users of the workspace among `ids`, in the order asked (unknown ones left out). */
   usersOf(workspaceId: string, ids: readonly string[]): UserReference[] {
-    this.dropIfChangedElsewhere();
     const found: UserReference[] = [];
     for (const id of ids) {
       let user = this.users.get(id);
@@ -105,7 +103,7 @@ class ReferenceCache {
     this.users.clear();
   }
 
-  private dropIfChangedElsewhere(): void {
+  dropIfChangedElsewhere(): void {
     const version = dataVersion(this.db);
     if (version !== this.dataVersion) {
       this.clear();
@@ -131,12 +129,17 @@ function readProject(db: Db, projectId: string): ProjectReferences | undefined {
 
 const caches = new WeakMap<Db, ReferenceCache>();
 
+/**
+ * The cache, checked against other connections' commits now: take it once per operation (a
+ * create checks it once, not once per look-up) and do not keep it across operations.
+ */
 export function referenceCache(db: Db): ReferenceCache {
   let cache = caches.get(db);
   if (!cache) {
     cache = new ReferenceCache(db);
     caches.set(db, cache);
   }
+  cache.dropIfChangedElsewhere();
   return cache;
 }
 

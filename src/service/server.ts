@@ -208,8 +208,8 @@ const FRAMEWORK_ERRORS: Record<string, { status: number; message: string }> = {
 };
 
 /**
- * Runs an operation's handler and sends its result. A write runs in the turn's shared
- * transaction and answers after its commit; a read runs once no shared transaction is open
+ * Runs an operation's handler and sends its result. A write runs at the end of the turn in
+ * the shared transaction and answers after its commit; a read runs once no write is queued
  * (group-commit.ts). A failure goes to the error handler.
  */
 function answer(commits: GroupCommit, reply: FastifyReply, op: Operation, run: () => unknown) {
@@ -217,8 +217,7 @@ function answer(commits: GroupCommit, reply: FastifyReply, op: Operation, run: (
   if (op.method === 'GET') {
     commits.whenCommitted(() => send(reply, op, run()), fail);
   } else {
-    const result = commits.write(run);
-    commits.whenCommitted(() => send(reply, op, result), fail);
+    commits.write(run, (result) => send(reply, op, result), fail);
   }
 }
 

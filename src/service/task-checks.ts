@@ -3,14 +3,13 @@
  * a status, group and assignees that exist there. Each refusal is a 400 naming the field.
  */
 import type { CreateTaskBody } from '../workapi/contract.js';
-import type { Db } from './db.js';
 import { badRequest } from './errors.js';
 import { type Features, featuresOf } from './projects.js';
-import {
-  type ProjectReferences,
-  type ProjectSettings,
-  referenceCache,
-  type UserReference,
+import type {
+  ProjectReferences,
+  ProjectSettings,
+  ReferenceCache,
+  UserReference,
 } from './reference-cache.js';
 import type { Caller } from './workspaces.js';
 
@@ -37,7 +36,8 @@ export function checkFeatures(project: ProjectSettings, body: CreateTaskBody): v
 
 /** Body references checked against the project and workspace; each unknown one is a 400. */
 export function checkReferences(
-  db: Db,
+  /** As taken for this operation (reference-cache.ts). */
+  cache: ReferenceCache,
   caller: Caller,
   refs: ProjectReferences,
   body: CreateTaskBody,
@@ -56,7 +56,7 @@ export function checkReferences(
   if (body.taskUsers !== undefined) {
     const ids = [...new Set(body.taskUsers)];
     // In the order asked: the ones found are all of them exactly when none is unknown.
-    const users = referenceCache(db).usersOf(caller.workspaceId, ids);
+    const users = cache.usersOf(caller.workspaceId, ids);
     const unknown = ids.find((id, i) => users[i]?.id !== id);
     if (unknown !== undefined) {
       throw badRequest('taskUsers', `no user ${unknown} in this workspace`);

@@ -31,13 +31,14 @@ export function createTaskJson(
   options: CreateTaskOptions = {},
 ): string {
   return transact(db, () => {
-    const refs = referenceCache(db).project(caller.workspaceId, body.projectId);
+    const cache = referenceCache(db);
+    const refs = cache.project(caller.workspaceId, body.projectId);
     if (!refs) throw badRequest('projectId', 'no project with this id in this workspace');
     const project = refs.project;
     // Before any check, as updateTask does: cached lists of the project may soon be stale.
     forgetProjectLists(db, project.id);
     checkFeatures(project, body);
-    const checked = checkReferences(db, caller, refs, body);
+    const checked = checkReferences(cache, caller, refs, body);
     const status = checked.status ?? refs.defaultStatus;
     const priority =
       body.priority ?? (project.priority_enabled === 1 ? project.default_priority : 0);
@@ -93,10 +94,14 @@ export function createTaskJson(
       taskNumber,
     });
     if (options.emitEvent !== false) {
-      recordEvent(db, 'task.created', caller.workspaceId, caller.userId, {
-        task: new JsonText(task),
-        taskUsers: checked.assignees?.users ?? [],
-      });
+      recordEvent(
+        db,
+        'task.created',
+        caller.workspaceId,
+        caller.userId,
+        { task: new JsonText(task), taskUsers: checked.assignees?.users ?? [] },
+        now,
+      );
     }
     return task;
   });

@@ -87,12 +87,13 @@ export function recordTaskUpdated(
 ): string | undefined {
   if (Object.keys(changes).length === 0) return undefined;
   const added = changes.taskUsers?.added ?? [];
+  const cache = referenceCache(db);
   return recordEvent(db, 'task.updated', caller.workspaceId, caller.userId, {
     task,
     changes,
     // Who the new assignees are, as task.created tells its taskUsers.
-    taskUsers: referenceCache(db).usersOf(caller.workspaceId, added),
-    actor: referenceCache(db).usersOf(caller.workspaceId, [caller.userId])[0],
+    taskUsers: cache.usersOf(caller.workspaceId, added),
+    actor: cache.usersOf(caller.workspaceId, [caller.userId])[0],
   });
 }
 

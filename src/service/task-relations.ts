@@ -61,9 +61,17 @@ export function addNewTaskPeople(
   }
 }
 
-/** `row` repeated `count` times, comma-separated: a multi-row VALUES list. */
+const valueLists = new Map<string, string[]>();
+
+/** `row` repeated `count` times, comma-separated: a multi-row VALUES list (built once). */
 function rows(count: number, row: string): string {
-  return Array.from({ length: count }, () => row).join(', ');
+  let lists = valueLists.get(row);
+  if (!lists) {
+    lists = [];
+    valueLists.set(row, lists);
+  }
+  lists[count] ??= Array.from({ length: count }, () => row).join(', ');
+  return lists[count];
 }
 
 export function assigneeIds(db: Db, taskId: string): string[] {

@@ -40,10 +40,11 @@ export function updateTask(
     if (body.projectId !== task.project_id) {
       throw badRequest('projectId', `must be the task's own project (${task.project_id})`);
     }
-    const project = referenceCache(db).project(caller.workspaceId, task.project_id);
+    const cache = referenceCache(db);
+    const project = cache.project(caller.workspaceId, task.project_id);
     if (!project) throw notFound('project', task.project_id);
     checkFeatures(project.project, body);
-    const refs = checkReferences(db, caller, project, body);
+    const refs = checkReferences(cache, caller, project, body);
     const now = nowIso();
     const by = caller.userId;
     const record = (a: Parameters<typeof recordActivity>[3]) => recordActivity(db, task.id, by, a);

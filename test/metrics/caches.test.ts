@@ -49,6 +49,13 @@ it('tells entries, bounds, hits and misses of the caches a command uses', async 
       at('worklink_cache_entries', `{cache="${cache}",kind="max"}`),
     );
   }
+  // The service's user lists are bounded in bytes too (32 MB for all teams of an app; the
+  // caches of every app alive in this process add up, as entries do).
+  const maxBytes = at('worklink_cache_bytes', '{cache="service_users",kind="max"}');
+  expect(maxBytes).toBeGreaterThanOrEqual(32 * 1024 * 1024);
+  expect(at('worklink_cache_bytes', '{cache="service_users",kind="held"}')).toBeLessThanOrEqual(
+    maxBytes,
+  );
 });
 
 it('keeps at most its bound, least recently used leaving first, and forgets what expired', () => {
@@ -64,4 +71,26 @@ it('keeps at most its bound, least recently used leaving first, and forgets what
   expect(cache.get('a')).toBeUndefined();
   expect(cache.size).toBe(1);
   expect({ hits: cache.hits, misses: cache.misses }).toEqual({ hits: 1, misses: 1 });
+});
+
+it('is bounded in bytes too when its entries are weighed: the least recently used leave first', () => {
+  const cache = new BoundedCache<string, string>('test_bytes', 100, undefined, Date.now, 1_000);
+  cache.set('a', 'A');
+  cache.weigh('a', 'A', 400);
+  cache.set('b', 'B');
+  cache.weigh('b', 'B', 400);
+  expect(cache.bytes).toBe(800);
+  expect(cache.get('a')).toBe('A'); // b is now the least recently used
+  cache.set('c', 'C');
+  cache.weigh('c', 'C', 400);
+  expect(cache.keys()).toEqual(['a', 'c']);
+  expect(cache.bytes).toBe(800);
+  // A weight for a value the entry no longer holds is not counted.
+  cache.set('a', 'A2');
+  cache.weigh('a', 'A', 900);
+  expect(cache.bytes).toBe(400);
+  // One entry over the whole bound is not kept.
+  cache.weigh('a', 'A2', 2_000);
+  expect(cache.keys()).toEqual([]);
+  expect(cache.bytes).toBe(0);
 });

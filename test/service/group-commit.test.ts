@@ -1,8 +1,8 @@
 /**
- * Group commit (src/service/group-commit.ts): writes of one turn of the event loop share one
- * SQLite transaction; none is visible to another connection, and no answer leaves, before
- * its commit; a write that throws leaves no trace while the others commit; a failed commit
- * fails every answer waiting on it. Then the same through HTTP: concurrent creates all land,
+ * Group commit (src/service/group-commit.ts): writes of one turn of the event loop are queued
+ * and run together at its end in one SQLite transaction; none is visible to another
+ * connection, and no answer leaves, before its commit; a write that throws leaves no trace
+ * while the others commit; a failed commit fails every answer waiting on it. Then the same through HTTP: concurrent creates all land,
  * numbered without gaps, each with its event.
  */
 import { join } from 'node:path';
@@ -38,34 +38,67 @@ const notes = (db: Db) =>
     .all()
     .map((r) => (r as { text: string }).text);
 
-/** Resolves once `commits` would answer: after the commit, or with its failure. */
+/** Resolves once `commits` would answer a read: after the commit, or with its failure. */
 const answered = (commits: GroupCommit) =>
   new Promise<string>((resolve) =>
     commits.whenCommitted(
       () => resolve('committed'),
-      (e) => resolve(`failed: ${e instanceof Error ? e.message : String(e)}`),
+      (e) => resolve(`failed: ${message(e)}`),
+    ),
+  );
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** Queues `run` as a write; resolves with what its answer would say. */
+const queue = <T>(commits: GroupCommit, run: () => T) =>
+  new Promise<string>((resolve) =>
+    commits.write(
+      run,
+      (result) => resolve(`done: ${String(result)}`),
+      (e) => resolve(`failed: ${message(e)}`),
     ),
   );
 
 describe('GroupCommit', () => {
-  it('commits the writes of one turn together, and answers only after the commit', async () => {
+  it('runs the writes of one turn together at its end, and answers only after the commit', async () => {
     const { db, other } = twoConnections();
     const commits = new GroupCommit(db);
-    const insert = (text: string) =>
-      commits.write(() => db.prepare('INSERT INTO notes (text) VALUES (?)').run(text));
-    insert('one');
-    insert('two');
-    expect(commits.isOpen).toBe(true);
-    expect(notes(other)).toEqual([]);
     const seenAtAnswer: string[][] = [];
+    const insert = (text: string) =>
+      new Promise<void>((resolve) =>
+        commits.write(
+          () => db.prepare('INSERT INTO notes (text) VALUES (?)').run(text),
+          () => {
+            seenAtAnswer.push(notes(other));
+            resolve();
+          },
+          () => resolve(),
+        ),
+      );
+    const one = insert('one');
+    const two = insert('two');
+    // Queued, not run yet: nothing written, no transaction open, a read waits.
+    expect(commits.isPending).toBe(true);
+    expect(db.inTransaction).toBe(false);
+    expect(notes(db)).toEqual([]);
+    const read = answered(commits);
+    let readSaw: string[] = [];
     commits.whenCommitted(
-      () => seenAtAnswer.push(notes(other)),
+      () => {
+        readSaw = notes(db);
+      },
       () => {},
     );
-    expect(seenAtAnswer).toEqual([]);
-    expect(await answered(commits)).toBe('committed');
-    expect(seenAtAnswer).toEqual([['one', 'two']]);
-    expect(commits.isOpen).toBe(false);
+    await Promise.all([one, two]);
+    // Each answer left after the commit: the other connection already saw both rows.
+    expect(seenAtAnswer).toEqual([
+      ['one', 'two'],
+      ['one', 'two'],
+    ]);
+    expect(await read).toBe('committed');
+    // A read that came after the writes in the same turn sees them.
+    expect(readSaw).toEqual(['one', 'two']);
+    expect(commits.isPending).toBe(false);
     expect(db.inTransaction).toBe(false);
   });
 
@@ -73,17 +106,22 @@ describe('GroupCommit', () => {
     const { db, other } = twoConnections();
     const commits = new GroupCommit(db);
     const insert = db.prepare('INSERT INTO notes (text) VALUES (?)');
-    commits.write(() => insert.run('kept'));
-    expect(() =>
-      commits.write(() => {
+    const answers = await Promise.all([
+      queue(commits, () => insert.run('kept').changes),
+      queue(commits, () => {
         insert.run('half-done');
         throw new Error('refused after a write');
       }),
-    ).toThrow('refused after a write');
-    // A constraint failure inside the shared transaction does not end it either.
-    expect(() => commits.write(() => insert.run('kept'))).toThrow(/UNIQUE/);
-    commits.write(() => insert.run('also kept'));
-    expect(await answered(commits)).toBe('committed');
+      // A constraint failure inside the shared transaction does not end it either.
+      queue(commits, () => insert.run('kept').changes),
+      queue(commits, () => insert.run('also kept').changes),
+    ]);
+    expect(answers).toEqual([
+      'done: 1',
+      'failed: refused after a write',
+      expect.stringMatching(/^failed: UNIQUE/),
+      'done: 1',
+    ]);
     expect(notes(other)).toEqual(['kept', 'also kept']);
   });
 
@@ -92,21 +130,29 @@ describe('GroupCommit', () => {
     db.exec('CREATE TABLE children (note INTEGER NOT NULL REFERENCES notes(id))');
     const events: string[] = [];
     const commits = new GroupCommit(db, () => events.push('woken'));
-    commits.write(() => db.prepare('INSERT INTO notes (text) VALUES (?)').run('lost'));
-    commits.eventRecorded();
+    const lost = queue(commits, () => {
+      commits.eventRecorded();
+      return db.prepare('INSERT INTO notes (text) VALUES (?)').run('lost').changes;
+    });
     // A foreign key checked at COMMIT (deferred) makes the commit itself fail.
-    db.pragma('defer_foreign_keys = ON');
-    commits.write(() => db.prepare('INSERT INTO children (note) VALUES (42)').run());
-    const first = answered(commits);
-    const second = answered(commits);
-    expect(await first).toMatch(/^failed: .*FOREIGN KEY/);
-    expect(await second).toMatch(/^failed: .*FOREIGN KEY/);
+    const child = queue(commits, () => {
+      db.pragma('defer_foreign_keys = ON');
+      return db.prepare('INSERT INTO children (note) VALUES (42)').run().changes;
+    });
+    const read = answered(commits);
+    expect(await lost).toMatch(/^failed: .*FOREIGN KEY/);
+    expect(await child).toMatch(/^failed: .*FOREIGN KEY/);
+    expect(await read).toMatch(/^failed: .*FOREIGN KEY/);
     expect(db.inTransaction).toBe(false);
     expect(notes(other)).toEqual([]);
     expect(events).toEqual([]);
     // The next turn starts afresh.
-    commits.write(() => db.prepare('INSERT INTO notes (text) VALUES (?)').run('next'));
-    expect(await answered(commits)).toBe('committed');
+    expect(
+      await queue(
+        commits,
+        () => db.prepare('INSERT INTO notes (text) VALUES (?)').run('next').changes,
+      ),
+    ).toBe('done: 1');
     expect(notes(other)).toEqual(['next']);
   });
 
@@ -114,14 +160,40 @@ describe('GroupCommit', () => {
     const { db } = twoConnections();
     const events: boolean[] = [];
     const commits = new GroupCommit(db, () => events.push(db.inTransaction));
-    commits.write(() => db.prepare('INSERT INTO notes (text) VALUES (?)').run('a'));
-    commits.eventRecorded();
+    const first = queue(commits, () => {
+      commits.eventRecorded();
+      return db.prepare('INSERT INTO notes (text) VALUES (?)').run('a').changes;
+    });
     expect(events).toEqual([]);
-    await answered(commits);
+    await first;
     expect(events).toEqual([false]);
-    commits.write(() => db.prepare('INSERT INTO notes (text) VALUES (?)').run('b'));
-    await answered(commits);
+    await queue(commits, () => db.prepare('INSERT INTO notes (text) VALUES (?)').run('b').changes);
     expect(events).toEqual([false]);
+  });
+
+  it('sends the other answers when one of them throws', async () => {
+    const { db } = twoConnections();
+    const commits = new GroupCommit(db);
+    const outcomes: string[] = [];
+    const settled = new Promise<void>((resolve) => {
+      commits.write(
+        () => 1,
+        () => {
+          throw new Error('the socket is gone');
+        },
+        (e) => outcomes.push(`first failed: ${message(e)}`),
+      );
+      commits.write(
+        () => 2,
+        (n) => {
+          outcomes.push(`second done: ${n}`);
+          resolve();
+        },
+        () => resolve(),
+      );
+    });
+    await settled;
+    expect(outcomes).toEqual(['first failed: the socket is gone', 'second done: 2']);
   });
 });
 

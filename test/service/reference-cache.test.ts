@@ -133,25 +133,30 @@ describe('create task after a failed group commit', () => {
       const caller = callerOf(db, seed.apiKey);
       const projectId = seed.projects[0].projectId;
       const commits = new GroupCommit(db);
+      const ignore = () => {};
+      let inside = '';
       const failed = new Promise<string>((resolve) => {
-        commits.write(() => updateProject(db, caller, projectId, { defaultPriority: 'Low' }));
-        const inside = JSON.parse(
-          commits.write(() => createTaskJson(db, caller, { projectId, name: 'Lost' })),
+        commits.write(
+          () => updateProject(db, caller, projectId, { defaultPriority: 'Low' }),
+          ignore,
+          ignore,
         );
-        expect(inside.priority).toBe('4');
-        // A foreign key checked at COMMIT (deferred) makes the commit itself fail.
-        db.pragma('defer_foreign_keys = ON');
-        commits.write(() =>
-          db
-            .prepare('INSERT INTO task_subscribers (task_id, user_id, position) VALUES (?, ?, 0)')
-            .run('no-such-task', caller.userId),
-        );
-        commits.whenCommitted(
+        // Reads the settings inside the transaction, then makes the commit fail: a foreign
+        // key checked at COMMIT (deferred).
+        commits.write(
+          () => {
+            inside = JSON.parse(createTaskJson(db, caller, { projectId, name: 'Lost' })).priority;
+            db.pragma('defer_foreign_keys = ON');
+            db.prepare(
+              'INSERT INTO task_subscribers (task_id, user_id, position) VALUES (?, ?, 0)',
+            ).run('no-such-task', caller.userId);
+          },
           () => resolve('committed'),
-          () => resolve('failed'),
+          (e) => resolve(`failed: ${e instanceof Error ? e.message : String(e)}`),
         );
       });
-      expect(await failed).toBe('failed');
+      expect(await failed).toMatch(/^failed: .*FOREIGN KEY/);
+      expect(inside).toBe('4');
       const after = JSON.parse(createTaskJson(db, caller, { projectId, name: 'Kept' }));
       // The seed's first project: default Medium.
       expect(after.priority).toBe('3');
