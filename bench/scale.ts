@@ -58,6 +58,8 @@ const { values } = parseArgs({
     logs: { type: 'string', default: join(tmpdir(), 'worklink-bench-scale-logs') },
     // Print the statements sent most often in each phase (PostgreSQL).
     top: { type: 'string', default: '0' },
+    // Profile each instance into this folder (bench/scale-cpu-prof.mjs), one .cpuprofile each.
+    'cpu-prof': { type: 'string' },
   },
 });
 const P99_MS = Number(values['p99-ms']);
@@ -252,7 +254,16 @@ async function run(setup: Setup, databaseUrl: string | undefined) {
   const instances: Instance[] = [];
   const cleanups: (() => Promise<void>)[] = [];
   try {
-    const env = fixture.env({ LOG_LEVEL: values['log-level'] });
+    const prof = values['cpu-prof'];
+    const env = fixture.env({
+      LOG_LEVEL: values['log-level'],
+      ...(prof
+        ? {
+            NODE_OPTIONS: `--import ${join(import.meta.dirname, 'scale-cpu-prof.mjs')}`,
+            SCALE_CPU_PROF_DIR: join(prof, setup.key),
+          }
+        : {}),
+    });
     for (let i = 0; i < setup.instances; i++) instances.push(await startInstance(env));
     const counter = databaseUrl ? await statementCounter(databaseUrl) : undefined;
     cleanups.push(async () => counter?.close());
@@ -463,10 +474,16 @@ async function main() {
     const floor = results['SQLite, 1 instance'];
     const one = results['PostgreSQL, 1 instance'];
     const two = results['PostgreSQL, 2 instances'];
-    if (!floor || !one || !two || values['dms-only']) return;
     const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a');
+    if (floor && one && !values['dms-only']) {
+      const r = floor.cmd.throughput > 0 ? one.cmd.throughput / floor.cmd.throughput : 0;
+      console.log(
+        `Commands/s at ack p99 ≤ ${P99_MS} ms, PostgreSQL 1 instance vs SQLite: ${ratio(one.cmd.throughput, floor.cmd.throughput)} (aim ≥ 0.8×: ${r >= 0.8 ? 'met' : 'NOT met'}); round trips per command ${one.trips?.perCommand.toFixed(1) ?? '?'}.`,
+      );
+    }
+    if (!floor || !one || !two || values['dms-only']) return;
     console.log(
-      `Ratios: commands/s PostgreSQL 1 vs SQLite ${ratio(one.cmd.throughput, floor.cmd.throughput)}, PostgreSQL 2 vs 1 ${ratio(two.cmd.throughput, one.cmd.throughput)}; DMs/s PostgreSQL 2 vs 1 ${ratio(two.dm.rate, one.dm.rate)}, 2 instances vs the ${LIMIT}/s limit ${ratio(two.dm.rate, LIMIT)}.`,
+      `Ratios: PostgreSQL 2 vs 1 commands/s ${ratio(two.cmd.throughput, one.cmd.throughput)}; DMs/s PostgreSQL 2 vs 1 ${ratio(two.dm.rate, one.dm.rate)}, 2 instances vs the ${LIMIT}/s limit ${ratio(two.dm.rate, LIMIT)}.`,
     );
     await paceFigures(pg);
     if (bad) process.exitCode = 1;

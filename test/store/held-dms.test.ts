@@ -29,6 +29,30 @@ for (const engine of storeEngines()) {
       expect(await s.quietHours('T1', 'U1')).toBeUndefined();
     });
 
+    it('answers a DM’s gate in one read: the kind’s setting and the quiet hours', async () => {
+      const store = await open();
+      const s = store.notifySettings;
+      expect(await s.forDm('T1', 'U1', 'assigned')).toEqual({ enabled: true });
+      await s.set('T1', 'U1', 'assigned', false);
+      await s.setQuietHours('T1', 'U1', '20:00-08:00');
+      expect(await s.forDm('T1', 'U1', 'assigned')).toEqual({
+        enabled: false,
+        quietHours: '20:00-08:00',
+      });
+      expect(await s.forDm('T1', 'U1', 'comments')).toEqual({
+        enabled: true,
+        quietHours: '20:00-08:00',
+      });
+      // A DM of no kind (quiet hours only) and another person.
+      expect(await s.forDm('T1', 'U1', undefined)).toEqual({
+        enabled: true,
+        quietHours: '20:00-08:00',
+      });
+      expect(await s.forDm('T1', 'U2', 'assigned')).toEqual({ enabled: true });
+      await s.setQuietHours('T1', 'U1', undefined);
+      expect(await s.forDm('T1', 'U1', 'comments')).toEqual({ enabled: true });
+    });
+
     it('holds DMs, then releases one alone as it was and several as one message', async () => {
       const store = await open();
       const [a, b, c] = await store.outbox.enqueue(

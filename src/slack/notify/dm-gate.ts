@@ -78,10 +78,12 @@ export function dmGate({ store, users, now, burst }: GateDeps): GateRow {
     const kind = kindOfRow(row.taskId);
     const quietOnly = QUIET_ONLY.some((p) => row.taskId.startsWith(p));
     if (!kind && !quietOnly) return { kind: 'send' };
-    if (kind && !(await store.notifySettings.enabled(row.teamId, row.slackUserId, kind))) {
+    // The kind's setting and the quiet hours in one read.
+    const settings = await store.notifySettings.forDm(row.teamId, row.slackUserId, kind);
+    if (kind && !settings.enabled) {
       return { kind: 'skipped', reason: `${kind} notifications turned off by the recipient` };
     }
-    const stored = await store.notifySettings.quietHours(row.teamId, row.slackUserId);
+    const stored = settings.quietHours;
     const window = stored ? parseQuietHours(stored) : undefined;
     if (window) {
       const tz = (await users.get(slack, row.teamId, row.slackUserId)).tz || 'UTC';

@@ -13,6 +13,7 @@ import { pgConnectionsStore } from '../tables/connections/pg.js';
 import { pgHeldDmsStore } from '../tables/held-dms/pg.js';
 import { pgInstallationsStore } from '../tables/installations/pg.js';
 import { pgKnownProjectsStore } from '../tables/known-projects/pg.js';
+import { RecentlyRemembered } from '../tables/known-projects/recently.js';
 import { pgLeasesStore } from '../tables/leases/pg.js';
 import { pgLookupCacheStore } from '../tables/lookup-cache/pg.js';
 import { pgNotifySettingsStore } from '../tables/notify-settings/pg.js';
@@ -66,6 +67,7 @@ export async function openPgStore(options: OpenPgStoreOptions): Promise<Store> {
     throw e;
   }
   const { secrets } = options;
+  const recentProjects = new RecentlyRemembered();
   /** Every table store over `sql`: the pool, or one transaction. */
   const tables = (sql: Sql): Tables => {
     const outbox = pgOutboxStore(sql);
@@ -73,7 +75,7 @@ export async function openPgStore(options: OpenPgStoreOptions): Promise<Store> {
       connections: pgConnectionsStore(sql, secrets),
       installations: pgInstallationsStore(sql, secrets),
       channelProjects: pgChannelProjectsStore(sql),
-      knownProjects: pgKnownProjectsStore(sql),
+      knownProjects: pgKnownProjectsStore(sql, recentProjects, sql === db),
       channelFeeds: pgChannelFeedsStore(sql),
       outbox,
       seenEvents: pgSeenEventsStore(sql),

@@ -25,6 +25,15 @@ export interface NotifySettingsStore {
   all(teamId: string, slackUserId: string): Promise<Record<NotifyKind, boolean>>;
   /** The person's quiet hours as stored ('20:00-08:00'); undefined when off (the default). */
   quietHours(teamId: string, slackUserId: string): Promise<string | undefined>;
+  /**
+   * What a DM's gate asks, in one read: whether the person gets DMs of `kind` (true without a
+   * kind) and their quiet hours (as `quietHours`).
+   */
+  forDm(
+    teamId: string,
+    slackUserId: string,
+    kind: NotifyKind | undefined,
+  ): Promise<{ enabled: boolean; quietHours?: string }>;
   /** Sets (a window) or turns off (undefined) the person's quiet hours. */
   setQuietHours(teamId: string, slackUserId: string, window: string | undefined): Promise<void>;
   deleteTeam(teamId: string): Promise<number>;

@@ -5,7 +5,7 @@
 
 import { named, type Sql } from '../../pg/db.js';
 import { NOTIFY_KINDS, type NotifyKind, type NotifySettingsStore } from './contract.js';
-import { eachKind } from './rows.js';
+import { dmSettings, eachKind, QUIET } from './rows.js';
 
 export function pgNotifySettingsStore(sql: Sql): NotifySettingsStore {
   const enabled = async (teamId: string, userId: string, kind: NotifyKind) => {
@@ -55,6 +55,18 @@ export function pgNotifySettingsStore(sql: Sql): NotifySettingsStore {
       );
       return row?.enabled && row.value ? row.value : undefined;
     },
+    forDm: async (teamId, userId, kind) =>
+      dmSettings(
+        kind,
+        await sql.rows<{ kind: string; enabled: boolean; value: string | null }>(
+          named(
+            'notify-settings.forDm',
+            `SELECT kind, enabled, value FROM notify_settings
+              WHERE team_id = $1 AND slack_user_id = $2 AND kind IN ($3, 'quiet')`,
+          ),
+          [teamId, userId, kind ?? QUIET],
+        ),
+      ),
     async setQuietHours(teamId, userId, window) {
       await sql.run(
         named(

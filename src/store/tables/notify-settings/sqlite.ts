@@ -2,10 +2,7 @@
 import type Database from 'better-sqlite3';
 import type { Sync } from '../../sqlite/async-over-sync.js';
 import { NOTIFY_KINDS, type NotifyKind, type NotifySettingsStore } from './contract.js';
-import { eachKind } from './rows.js';
-
-/** The row kind that holds a person's quiet hours ('HH:MM-HH:MM'); not a NotifyKind. */
-const QUIET = 'quiet';
+import { dmSettings, eachKind, QUIET } from './rows.js';
 
 export function notifySettingsStore(db: Database.Database): Sync<NotifySettingsStore> {
   const select = db.prepare<[string, string, string], { enabled: number; value: string | null }>(
@@ -18,6 +15,13 @@ export function notifySettingsStore(db: Database.Database): Sync<NotifySettingsS
        value = excluded.value, updated_at = excluded.updated_at`,
   );
   const removeTeam = db.prepare('DELETE FROM notify_settings WHERE team_id = ?');
+  const forDm = db.prepare<
+    [string, string, string],
+    { kind: string; enabled: number; value: string | null }
+  >(
+    `SELECT kind, enabled, value FROM notify_settings
+      WHERE team_id = ? AND slack_user_id = ? AND kind IN (?, 'quiet')`,
+  );
   const enabled = (teamId: string, userId: string, kind: NotifyKind) => {
     const row = select.get(teamId, userId, kind);
     return row ? row.enabled === 1 : NOTIFY_KINDS[kind].default;
@@ -35,6 +39,11 @@ export function notifySettingsStore(db: Database.Database): Sync<NotifySettingsS
       const row = select.get(teamId, userId, QUIET);
       return row?.enabled === 1 && row.value ? row.value : undefined;
     },
+    forDm: (teamId, userId, kind) =>
+      dmSettings(
+        kind,
+        forDm.all(teamId, userId, kind ?? QUIET).map((r) => ({ ...r, enabled: r.enabled === 1 })),
+      ),
     setQuietHours(teamId, userId, window) {
       upsert.run(teamId, userId, QUIET, window ? 1 : 0, window ?? null, now());
     },

@@ -63,14 +63,17 @@ export function pgTaskIndexStore(sql: Sql): TaskIndexStore {
     );
 
   return {
-    record: (teamId, s, now = Date.now()) =>
-      sql.tx(async (tx) => void (await recordSightings(tx, teamId, [s], now))),
-    recordMany: (teamId, list, now = Date.now()) =>
-      sql.tx(async (tx) => void (await recordSightings(tx, teamId, list, now))),
-    see: (teamId, s, now = Date.now()) =>
-      sql.tx(async (tx) => seen(await recordSightings(tx, teamId, [s], now))[0]),
-    seeMany: (teamId, list, now = Date.now()) =>
-      sql.tx(async (tx) => seen(await recordSightings(tx, teamId, list, now))),
+    // One statement each, no transaction (pg-sightings.ts).
+    async record(teamId, s, now = Date.now()) {
+      await recordSightings(sql, teamId, [s], now);
+    },
+    async recordMany(teamId, list, now = Date.now()) {
+      await recordSightings(sql, teamId, list, now);
+    },
+    see: async (teamId, s, now = Date.now()) =>
+      seen(await recordSightings(sql, teamId, [s], now))[0],
+    seeMany: async (teamId, list, now = Date.now()) =>
+      seen(await recordSightings(sql, teamId, list, now)),
     seeOpenList: (teamId, projectId, items, now = Date.now()) =>
       sql.tx(async (tx) => {
         const sightings = items.map((item) => listedSighting(projectId, item));
