@@ -15,7 +15,7 @@
  * in this process again (how the bench measured until round 5; the load generator stays a
  * worker thread).
  *
- *   npm run bench:ack [-- --samples 1000 --concurrency 8,32,200 --mix list --runs 3 --in-process]
+ *   npm run bench:ack [-- --samples 1000 --concurrency 8,32,200 --mix list --runs 3 --warmup 1000 --in-process]
  *   BENCH_CPU_PROF=/tmp/prof npm run bench:ack -- …   # a profile of this process per row
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -113,6 +113,8 @@ async function main() {
       // A mix of one's own instead: command texts separated by ';' ({task}: the demo
       // project's first task, {id}: the request's id), e.g. --commands 'list' or 'task {task}'.
       commands: { type: 'string' },
+      // Commands sent to each app before a row is measured.
+      warmup: { type: 'string', default: '1000' },
       // Each row measured this many times in a row, then min / median / max printed.
       runs: { type: 'string', default: '1' },
       // Leaves out where Worklink's time went (bench/breakdown.ts).
@@ -124,6 +126,7 @@ async function main() {
   const samples = Number(values.samples);
   const levels = String(values.concurrency).split(',').map(Number);
   const runs = Math.max(1, Number(values.runs) || 1);
+  const warmup = Number(values.warmup) || 0;
   const inProcess = values['in-process'];
 
   const side: SlackSide = inProcess ? await startSlackSide() : await spawnSlackSide();
@@ -194,9 +197,13 @@ async function main() {
   );
   for (const mix of own?.length ? mixes : mixes.filter((m) => m.name.includes(values.mix))) {
     for (const concurrency of levels) {
-      // Warm-up (JIT, pools, users.info cache), not measured.
-      await run(bare.url, BARE_SECRET, concurrency, mix.commands);
-      await run(worklink.eventsUrl, SIGNING_SECRET, concurrency, mix.commands);
+      // Warm-up (JIT, pools, caches, SQLite pages), not measured: --warmup commands to each.
+      // One burst was too little: right after it a row measured ~50 % more CPU per command
+      // than the same row after a few thousand commands.
+      for (let sent = 0; sent < Math.max(warmup, 1); sent += concurrency) {
+        await run(bare.url, BARE_SECRET, concurrency, mix.commands);
+        await run(worklink.eventsUrl, SIGNING_SECRET, concurrency, mix.commands);
+      }
 
       const figures: RowFigures[] = [];
       for (let n = 0; n < runs; n++) {
