@@ -15,13 +15,13 @@
  * in this process again (how the bench measured until round 5; the load generator stays a
  * worker thread).
  *
- *   npm run bench:ack [-- --samples 1000 --concurrency 8,32,200 --mix list --in-process]
+ *   npm run bench:ack [-- --samples 1000 --concurrency 8,32,200 --mix list --runs 3 --in-process]
  *   BENCH_CPU_PROF=/tmp/prof npm run bench:ack -- …   # a profile of this process per row
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { App, HTTPReceiver, type Logger } from '@slack/bolt';
@@ -76,6 +76,30 @@ function stats(samples: number[]) {
   return { p50: at(50), p99: at(99), max: s[s.length - 1], n: s.length };
 }
 
+/** One run of a row, for the summary of several. */
+interface RowFigures {
+  ackP50: number;
+  ackP99: number;
+  replyP50: number;
+  replyP99: number;
+  cpu: number;
+}
+
+/** min / median / max of each figure over a row's runs, beside its aim. */
+function summary(mix: string, concurrency: number, runs: RowFigures[]): string[] {
+  const mmm = (pick: (r: RowFigures) => number, digits: number) => {
+    const v = runs.map(pick).sort((a, b) => a - b);
+    const mid = v[Math.floor((v.length - 1) / 2)] ?? Number.NaN;
+    return [v[0], mid, v[v.length - 1]].map((x) => (x ?? Number.NaN).toFixed(digits)).join(' / ');
+  };
+  return [
+    `\n${mix} × ${concurrency} concurrent, ${runs.length} runs (min / median / max):`,
+    `  ack / bare p50 ×${mmm((r) => r.ackP50, 2)}, p99 ×${mmm((r) => r.ackP99, 2)}   (aim ≤ ×1.2 both)`,
+    `  reply p50 ${mmm((r) => r.replyP50, 0)} ms, p99 ${mmm((r) => r.replyP99, 0)} ms   (aim p50 ≤ 250, p99 ≤ 600)`,
+    `  Worklink's CPU per command ${mmm((r) => r.cpu, 2)} ms`,
+  ];
+}
+
 const ms = (v: number | undefined) => `${(v ?? Number.NaN).toFixed(1).padStart(6)} ms`;
 
 async function main() {
@@ -86,6 +110,11 @@ async function main() {
       concurrency: { type: 'string', default: '8,32,200' },
       // Only the mixes whose name contains this ('list': list, task, add).
       mix: { type: 'string', default: '' },
+      // A mix of one's own instead: command texts separated by ';' ({task}: the demo
+      // project's first task, {id}: the request's id), e.g. --commands 'list' or 'task {task}'.
+      commands: { type: 'string' },
+      // Each row measured this many times in a row, then min / median / max printed.
+      runs: { type: 'string', default: '1' },
       // Leaves out where Worklink's time went (bench/breakdown.ts).
       brief: { type: 'boolean', default: false },
       // The service, fake Slack and load generator in this process (as until round 5).
@@ -94,6 +123,7 @@ async function main() {
   });
   const samples = Number(values.samples);
   const levels = String(values.concurrency).split(',').map(Number);
+  const runs = Math.max(1, Number(values.runs) || 1);
   const inProcess = values['in-process'];
 
   const side: SlackSide = inProcess ? await startSlackSide() : await spawnSlackSide();
@@ -121,13 +151,19 @@ async function main() {
     info.projectId,
     SLACK_USERS.alice.id,
   );
-  const mixes = [
-    { name: 'help, status', commands: ['help', 'status'] },
-    {
-      name: 'list, task, add',
-      commands: ['list', `task ${info.firstTaskId}`, 'add Benchmark task {id}'],
-    },
-  ];
+  const own = values.commands
+    ?.split(';')
+    .map((c) => c.trim().replace('{task}', info.firstTaskId))
+    .filter(Boolean);
+  const mixes = own?.length
+    ? [{ name: own.join(', '), commands: own }]
+    : [
+        { name: 'help, status', commands: ['help', 'status'] },
+        {
+          name: 'list, task, add',
+          commands: ['list', `task ${info.firstTaskId}`, 'add Benchmark task {id}'],
+        },
+      ];
   const bare = await startBareBolt(info.apiUrl);
   const portOf = (url: string) => Number(new URL(url).port);
   const where = inProcess
@@ -156,56 +192,71 @@ async function main() {
       ? 'Where: Worklink, bare Bolt, the service, fake Slack and the load generator (a worker thread) all in this process (--in-process).'
       : `Where: Worklink and bare Bolt in this process (pid ${process.pid}); the service, fake Slack and the load generator (a worker thread) in a child process (pid ${info.pid}), as remote parts are in production.`,
   );
-  for (const mix of mixes.filter((m) => m.name.includes(String(values.mix)))) {
+  for (const mix of own?.length ? mixes : mixes.filter((m) => m.name.includes(values.mix))) {
     for (const concurrency of levels) {
       // Warm-up (JIT, pools, users.info cache), not measured.
       await run(bare.url, BARE_SECRET, concurrency, mix.commands);
       await run(worklink.eventsUrl, SIGNING_SECRET, concurrency, mix.commands);
 
-      const bareAcks: number[] = [];
-      const workAcks: number[] = [];
-      const workReplies: number[] = [];
-      breakdown.clear();
-      await side.clear();
-      profiler.clear();
-      const rounds = Math.max(3, Math.ceil(samples / concurrency));
-      // One profile per row: starting the profiler blocks the loop ~100 ms (it lists all code).
-      await profiler.start();
-      let bareCpuUs = 0;
-      for (let r = 0; r < rounds; r++) {
-        const cpu = process.cpuUsage();
-        bareAcks.push(...(await run(bare.url, BARE_SECRET, concurrency, mix.commands)).acks);
-        const used = process.cpuUsage(cpu);
-        bareCpuUs += used.user + used.system;
-        breakdown.resume();
-        await side.resume();
-        const w = await run(worklink.eventsUrl, SIGNING_SECRET, concurrency, mix.commands);
-        await side.pause();
-        breakdown.pause();
-        workAcks.push(...w.acks);
-        workReplies.push(...w.replies);
+      const figures: RowFigures[] = [];
+      for (let n = 0; n < runs; n++) {
+        const bareAcks: number[] = [];
+        const workAcks: number[] = [];
+        const workReplies: number[] = [];
+        breakdown.clear();
+        await side.clear();
+        profiler.clear();
+        const rounds = Math.max(3, Math.ceil(samples / concurrency));
+        // One profile per row: starting the profiler blocks the loop ~100 ms (it lists all code).
+        await profiler.start();
+        let bareCpuUs = 0;
+        for (let r = 0; r < rounds; r++) {
+          const cpu = process.cpuUsage();
+          bareAcks.push(...(await run(bare.url, BARE_SECRET, concurrency, mix.commands)).acks);
+          const used = process.cpuUsage(cpu);
+          bareCpuUs += used.user + used.system;
+          breakdown.resume();
+          await side.resume();
+          const w = await run(worklink.eventsUrl, SIGNING_SECRET, concurrency, mix.commands);
+          await side.pause();
+          breakdown.pause();
+          workAcks.push(...w.acks);
+          workReplies.push(...w.replies);
+        }
+        await profiler.stop(`${mix.commands[0]}-${concurrency}`);
+        const b = stats(bareAcks);
+        const w = stats(workAcks);
+        const f = stats(workReplies);
+        const load = loadavg()
+          .map((l) => l.toFixed(2))
+          .join(', ');
+        const runNote = runs > 1 ? `, run ${n + 1} of ${runs}` : '';
+        console.log(`\n${mix.name} × ${concurrency} concurrent${runNote} (load average ${load})`);
+        console.log(
+          `  bare Bolt, ack only      p50 ${ms(b.p50)}  p99 ${ms(b.p99)}  n=${b.n}; CPU ${(bareCpuUs / 1000 / b.n).toFixed(2)} ms per ack (this process)`,
+        );
+        console.log(`  Worklink ack             p50 ${ms(w.p50)}  p99 ${ms(w.p99)}  n=${w.n}`);
+        console.log(
+          `  Worklink / bare          p50 ×${(w.p50 / b.p50).toFixed(2)}     p99 ×${(w.p99 / b.p99).toFixed(2)}   (aim ≤ ×1.2 both)`,
+        );
+        console.log(
+          `  Worklink reply posted    p50 ${ms(f.p50)}  p99 ${ms(f.p99)}  (send → response_url or card; aim p50 ≤ 250, p99 ≤ 600)`,
+        );
+        if (!values.brief) {
+          console.log(`  — Worklink's process —\n${breakdown.report(workAcks.length).join('\n')}`);
+          const other = await side.report(workAcks.length);
+          if (other.length) console.log(`  — the other side's process —\n${other.join('\n')}`);
+        }
+        if (profiler.enabled) console.log(profiler.top().join('\n'));
+        figures.push({
+          ackP50: w.p50 / b.p50,
+          ackP99: w.p99 / b.p99,
+          replyP50: f.p50,
+          replyP99: f.p99,
+          cpu: breakdown.cpuPerCommand(workAcks.length),
+        });
       }
-      await profiler.stop(`${mix.commands[0]}-${concurrency}`);
-      const b = stats(bareAcks);
-      const w = stats(workAcks);
-      const f = stats(workReplies);
-      console.log(`\n${mix.name} × ${concurrency} concurrent`);
-      console.log(
-        `  bare Bolt, ack only      p50 ${ms(b.p50)}  p99 ${ms(b.p99)}  n=${b.n}; CPU ${(bareCpuUs / 1000 / b.n).toFixed(2)} ms per ack (this process)`,
-      );
-      console.log(`  Worklink ack             p50 ${ms(w.p50)}  p99 ${ms(w.p99)}  n=${w.n}`);
-      console.log(
-        `  Worklink / bare          p50 ×${(w.p50 / b.p50).toFixed(2)}     p99 ×${(w.p99 / b.p99).toFixed(2)}   (aim ≤ ×1.2 both)`,
-      );
-      console.log(
-        `  Worklink reply posted    p50 ${ms(f.p50)}  p99 ${ms(f.p99)}  (send → response_url or card; aim p50 ≤ 250, p99 ≤ 600)`,
-      );
-      if (!values.brief) {
-        console.log(`  — Worklink's process —\n${breakdown.report(workAcks.length).join('\n')}`);
-        const other = await side.report(workAcks.length);
-        if (other.length) console.log(`  — the other side's process —\n${other.join('\n')}`);
-      }
-      if (profiler.enabled) console.log(profiler.top().join('\n'));
+      if (runs > 1) console.log(summary(mix.name, concurrency, figures).join('\n'));
     }
   }
 

@@ -129,6 +129,11 @@ export class Breakdown {
     this.busy.cpuUs += cpu.user + cpu.system;
   }
 
+  /** This process's CPU (ms) per command since `clear`. */
+  cpuPerCommand(commands: number): number {
+    return this.busy.cpuUs / 1000 / (commands || 1);
+  }
+
   /** What was measured since `clear`, as lines to print; `commands` = requests to Worklink. */
   report(commands: number): string[] {
     const { active, idle, cpuUs } = this.busy;

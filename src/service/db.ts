@@ -49,13 +49,21 @@ export function sql<Row = unknown>(db: Db, text: string): TypedStatement<Row> {
 }
 
 const runners = new WeakMap<Db, (write: () => void) => void>();
+/** The databases a `transact` is running on now. */
+const inTransact = new WeakSet<Db>();
 
 /**
  * Runs `fn` in a transaction, or in a savepoint when one is open (better-sqlite3's
  * `db.transaction`). One transaction function per database, reused: `db.transaction(fn)`
  * builds four wrappers each time it is called, which cost a create task about 9 µs.
+ *
+ * Called inside another `transact`, `fn` joins it rather than opening a savepoint of its
+ * own (two statements less per create task, which the group commit already wraps): what it
+ * throws goes through the outer one, which rolls back all of it. So no code may catch an
+ * error from a nested `transact` and carry on writing in the outer one.
  */
 export function transact<T>(db: Db, fn: () => T): T {
+  if (inTransact.has(db)) return fn();
   let run = runners.get(db);
   if (!run) {
     run = db.transaction((write: () => void) => write());
@@ -63,6 +71,7 @@ export function transact<T>(db: Db, fn: () => T): T {
   }
   // Assigned by the time `run` returns: it returns only after `fn` did (or throws with it).
   let result!: T;
+  inTransact.add(db);
   try {
     run(() => {
       result = fn();
@@ -71,6 +80,8 @@ export function transact<T>(db: Db, fn: () => T): T {
     // better-sqlite3 has rolled the transaction (or savepoint) back.
     rolledBack(db);
     throw e;
+  } finally {
+    inTransact.delete(db);
   }
   return result;
 }

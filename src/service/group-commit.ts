@@ -26,7 +26,7 @@ interface QueuedWrite {
 
 export class GroupCommit {
   private queued: QueuedWrite[] = [];
-  private waiting: Array<{ resolve(): void; reject(error: unknown): void }> = [];
+  private waiting: Array<{ answer(): void; fail(error: unknown): void }> = [];
   private eventsRecorded = false;
 
   constructor(
@@ -63,9 +63,7 @@ export class GroupCommit {
       answer();
       return;
     }
-    new Promise<void>((resolve, reject) => this.waiting.push({ resolve, reject }))
-      .then(answer)
-      .catch(fail);
+    this.waiting.push({ answer, fail });
   }
 
   private runQueued(): void {
@@ -118,9 +116,16 @@ export class GroupCommit {
         write.fail(e);
       }
     }
-    for (const w of waiting) {
-      if (failure === undefined) w.resolve();
-      else w.reject(failure);
+    for (const read of waiting) {
+      if (failure !== undefined) {
+        read.fail(failure);
+        continue;
+      }
+      try {
+        read.answer();
+      } catch (e) {
+        read.fail(e);
+      }
     }
     if (events && failure === undefined) this.onEvents?.();
   }

@@ -83,20 +83,21 @@ export function createChannelFeeds(o: ChannelFeedsDeps): ChannelFeedsPart {
   };
 
   async function created(teamId: string, a: Extract<TaskActivity, { kind: 'created' }>) {
+    const projectId =
+      a.projectId ?? (await o.store.taskIndex.get(teamId, a.taskId))?.projectId ?? undefined;
+    const posting = projectId
+      ? (await o.store.channelFeeds.forProject(teamId, projectId)).filter((f) =>
+          f.events.includes('created'),
+        )
+      : [];
+    // Most new tasks have no feed to go to and no message to answer: then the team's
+    // connection is not even read (a `/work add` burst read it twice per command).
+    if (posting.length === 0 && !a.source) return;
     const ctx = await contextFor(teamId);
     if (!ctx) return;
     const read = readerFor(ctx, a.taskId);
     const load = loaderFor(ctx, read);
-    const projectId =
-      a.projectId ?? (await ctx.store.taskIndex.get(teamId, a.taskId))?.projectId ?? undefined;
-    const feeds = projectId
-      ? await heardBy(
-          (await ctx.store.channelFeeds.forProject(teamId, projectId)).filter((f) =>
-            f.events.includes('created'),
-          ),
-          read,
-        )
-      : [];
+    const feeds = await heardBy(posting, read);
     // In a feed channel the feed's card answers the message (feed-cards.ts): not twice.
     const source = a.source;
     if (source && !feeds.some((f) => f.channelId === source.channel)) {
