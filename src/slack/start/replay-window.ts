@@ -95,9 +95,8 @@ export class ReplayWindow {
     if (!batch.length) return this.flushing;
     this.flushing = this.flushing.then(async () => {
       try {
-        for (const { key, expiresAt } of batch) {
-          await this.options.store.claim(key, expiresAt, this.now());
-        }
+        // One write for the batch (one commit on SQLite, not one per request).
+        await this.options.store.claimMany(batch, this.now());
       } catch (e) {
         this.rare(
           'replay-write',

@@ -12,8 +12,21 @@ export interface SeenRequestsStore {
   readonly shared: boolean;
   /** Records `key` until `expiresAt` (epoch ms). False when it is already there and live. */
   claim(key: string, expiresAt: number, now?: number): Promise<boolean>;
+  /**
+   * `claim` for many keys in one write (the replay window's batch, taken in already by one
+   * instance's memory): returns how many were new. A key given twice counts once (the later
+   * expiry is kept).
+   */
+  claimMany(claims: readonly { key: string; expiresAt: number }[], now?: number): Promise<number>;
   /** The keys still live at `now`, oldest expiry first (a restarted instance's window). */
   live(now?: number): Promise<{ key: string; expiresAt: number }[]>;
   /** Forgets expired keys; returns how many. */
   prune(now?: number): Promise<number>;
+}
+
+/** Each key once, with the expiry given last for it (a batch may name a key twice). */
+export function lastExpiryOf(
+  claims: readonly { key: string; expiresAt: number }[],
+): Map<string, number> {
+  return new Map(claims.map((c) => [c.key, c.expiresAt]));
 }

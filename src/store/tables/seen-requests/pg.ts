@@ -5,7 +5,7 @@
  */
 
 import { named, type Sql } from '../../pg/db.js';
-import type { SeenRequestsStore } from './contract.js';
+import { lastExpiryOf, type SeenRequestsStore } from './contract.js';
 
 export function pgSeenRequestsStore(sql: Sql): SeenRequestsStore {
   return {
@@ -21,6 +21,21 @@ export function pgSeenRequestsStore(sql: Sql): SeenRequestsStore {
         ),
         [key, expiresAt, now],
       )) === 1,
+    // One statement for the batch (a key twice in one INSERT … ON CONFLICT would fail: once).
+    claimMany: async (claims, now = Date.now()) => {
+      const batch = lastExpiryOf(claims);
+      if (batch.size === 0) return 0;
+      return sql.run(
+        named(
+          'seen-requests.claim-many',
+          `INSERT INTO seen_requests (key, expires_at)
+           SELECT * FROM unnest($1::text[], $2::bigint[])
+           ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at
+           WHERE seen_requests.expires_at <= $3`,
+        ),
+        [[...batch.keys()], [...batch.values()], now],
+      );
+    },
     live: (now = Date.now()) =>
       sql.rows<{ key: string; expiresAt: number }>(
         named(
