@@ -14,7 +14,7 @@
  * in a regular expression, from us or a package) makes V8 hold the whole file as two bytes a
  * character. Together: ~9.6 MB of source in the idle heap became ~4 MB.
  */
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
@@ -42,6 +42,8 @@ await build({
   logLevel: 'warning',
 });
 asciiOnly(OUT);
+// package.json's `bin`: main.mjs starts with src/main.ts's `#!/usr/bin/env node`; runnable as is.
+chmodSync(join(OUT, 'main.mjs'), 0o755);
 console.log(`Built ${OUT}/main.mjs (run: node ${OUT}/main.mjs start)`);
 
 /**

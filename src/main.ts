@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * Worklink's command line: `start` (the Slack app, or the local sandbox when no Slack
  * credentials are set), `service` (the embedded work-management service on its own) and

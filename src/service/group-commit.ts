@@ -19,8 +19,8 @@ import { type Db, rolledBack, sql, transact } from './db.js';
  * too (a 500), as a write failing on its own would.
  */
 interface QueuedWrite {
-  run(): unknown;
-  done(result: unknown): void;
+  /** Runs the write; returns what sends its answer, once committed. */
+  run(): () => void;
   fail(error: unknown): void;
 }
 
@@ -46,7 +46,13 @@ export class GroupCommit {
    */
   write<T>(run: () => T, done: (result: T) => void, fail: (error: unknown) => void): void {
     if (this.queued.length === 0) setImmediate(() => this.runQueued());
-    this.queued.push({ run, done: (result) => done(result as T), fail });
+    this.queued.push({
+      run: () => {
+        const result = run();
+        return () => done(result);
+      },
+      fail,
+    });
   }
 
   /** Says that the write running now recorded an event (delivered after the commit). */
@@ -74,7 +80,7 @@ export class GroupCommit {
     // Someone else's transaction (a caller on the same connection): nest in it, as its
     // owner commits.
     const own = !this.db.inTransaction;
-    const succeeded: { write: QueuedWrite; result: unknown }[] = [];
+    const succeeded: { write: QueuedWrite; answer: () => void }[] = [];
     let failure: unknown;
     try {
       if (own) sql(this.db, 'BEGIN IMMEDIATE').run();
@@ -87,7 +93,7 @@ export class GroupCommit {
           sql(this.db, 'BEGIN IMMEDIATE').run();
         }
         try {
-          succeeded.push({ write, result: transact(this.db, write.run) });
+          succeeded.push({ write, answer: transact(this.db, write.run) });
         } catch (e) {
           write.fail(e);
         }
@@ -104,14 +110,14 @@ export class GroupCommit {
     }
     const events = this.eventsRecorded;
     this.eventsRecorded = false;
-    for (const { write, result } of succeeded) {
+    for (const { write, answer } of succeeded) {
       if (failure !== undefined) {
         write.fail(failure);
         continue;
       }
       // One answer that throws must not keep the others from being sent.
       try {
-        write.done(result);
+        answer();
       } catch (e) {
         write.fail(e);
       }

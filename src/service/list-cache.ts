@@ -32,6 +32,8 @@ const MAX_BYTES = 64 * 1024 * 1024;
 class ListCache {
   /** By key (`listKey`); Map insertion order is the eviction order. */
   private readonly entries = new Map<string, Entry>();
+  /** The keys of each project's entries: every create and update forgets its project's. */
+  private readonly keysOf = new Map<string, Set<string>>();
   private bytes = 0;
   private dataVersion = -1;
 
@@ -54,12 +56,19 @@ class ListCache {
     }
     this.entries.set(key, { ...answer, projectId });
     this.bytes += answer.body.length;
+    let keys = this.keysOf.get(projectId);
+    if (!keys) {
+      keys = new Set();
+      this.keysOf.set(projectId, keys);
+    }
+    keys.add(key);
   }
 
+  /** Only the project's own entries: not a walk over the whole cache on every write. */
   forgetProject(projectId: string): void {
-    for (const [key, entry] of this.entries) {
-      if (entry.projectId === projectId) this.delete(key);
-    }
+    const keys = this.keysOf.get(projectId);
+    if (!keys) return;
+    for (const key of keys) this.delete(key);
   }
 
   private delete(key: string): void {
@@ -67,12 +76,16 @@ class ListCache {
     if (!entry) return;
     this.entries.delete(key);
     this.bytes -= entry.body.length;
+    const keys = this.keysOf.get(entry.projectId);
+    keys?.delete(key);
+    if (keys?.size === 0) this.keysOf.delete(entry.projectId);
   }
 
   private dropIfChangedElsewhere(): void {
     const version = dataVersion(this.db);
     if (version !== this.dataVersion) {
       this.entries.clear();
+      this.keysOf.clear();
       this.bytes = 0;
       this.dataVersion = version;
     }

@@ -46,21 +46,14 @@ const DEFAULT_FEATURES: Features = {
   labels: true,
 };
 
-export interface ProjectRow {
-  id: string;
-  workspace_id: string;
+/** A project's row: its settings (id, workspace, feature flags) and the rest. */
+export interface ProjectRow extends ProjectSettings {
   name: string;
   description: string;
   owner_id: string;
   customer_id: string | null;
   start_date: string | null;
   due_date: string | null;
-  priority_enabled: number;
-  default_priority: number;
-  estimate_enabled: number;
-  milestone_enabled: number;
-  groups_enabled: number;
-  labels_enabled: number;
   icon_type: number;
   icon_reference: string;
   icon_color: number;

@@ -47,6 +47,12 @@ it('writes every file in ASCII (V8 holds a file with one other character at two 
   expect(other).toEqual([]);
 });
 
+it("runs as package.json's bin: main.mjs is executable and names its commands", () => {
+  const help = spawnSync(join(root, out, 'main.mjs'), ['help'], { encoding: 'utf8' });
+  expect(help.status).toBe(0);
+  expect(help.stdout).toContain('Usage: worklink <command>');
+});
+
 const runBuilt = (env: Record<string, string>) =>
   runWorklink(
     [join(out, 'main.mjs'), 'start'],

@@ -7,7 +7,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ChannelPacer } from '../../src/slack/notify/channel-pacer.js';
 import { SharedPace } from '../../src/slack/notify/shared-pace.js';
-import type { Store } from '../../src/store/index.js';
+import type { PaceStore, Store } from '../../src/store/index.js';
 import { waitFor } from '../support/harness.js';
 import { matchedRow } from '../support/notify-rows.js';
 import { storeEngines } from '../support/store-engines.js';
@@ -199,6 +199,50 @@ for (const engine of storeEngines()) {
         await pa.refused('T1', 'U_X', 1_000, 510, 500);
         expect(await pb.refused('T1', 'U_Y', 1_000, 520, 505)).toBe('team');
         expect(1_000 / (await pb.state('T1', 600)).intervalMs!).toBeCloseTo(50, 0);
+      });
+
+      it('keeps answers for the team’s next change while it is paced here, and writes them once it goes quiet', async () => {
+        let changes = 0;
+        const counted: PaceStore = {
+          change: (teamId, channels, fn) => {
+            changes++;
+            return a.pace.change(teamId, channels, fn);
+          },
+          blocked: (now) => a.pace.blocked(now),
+          sweep: (now) => a.pace.sweep(now),
+        };
+        let clock = 0;
+        const pa = new SharedPace(counted, new ChannelPacer(), { headroom: 1, clock: () => clock });
+        await pa.take('T1', ['U1', 'U2'], 1_000);
+        pa.answered('T1', 'U1', 1_000, 1_050);
+        clock = 200;
+        pa.answered('T1', 'U2', 1_000, 1_060);
+        // Changed here 200 ms ago: the next take is coming, the answers wait for it.
+        await pa.flushQuiet(clock);
+        expect(changes).toBe(1);
+        await pa.take('T1', ['U3'], 1_100);
+        expect(changes).toBe(2);
+        const runOf = () =>
+          b.pace.change('T1', [], (s) => ({ result: s.run?.count, blockedUntil: 0 }));
+        expect(await runOf()).toBe(2);
+        // Gone quiet (no change here for 250 ms): written on their own.
+        pa.answered('T1', 'U3', 1_100, 1_150);
+        clock = 450;
+        await pa.flushQuiet(clock);
+        expect(changes).toBe(3);
+        expect(await runOf()).toBe(3);
+        // Each change carries what waits: none waits past 250 ms after the last one.
+        pa.answered('T1', 'U4', 1_200, 1_250);
+        clock = 600;
+        await pa.take('T1', ['U5'], 1_300);
+        pa.answered('T1', 'U5', 1_300, 1_350);
+        clock = 849;
+        await pa.flushQuiet(clock);
+        expect(changes).toBe(4);
+        clock = 850;
+        await pa.flushQuiet(clock);
+        expect(changes).toBe(5);
+        expect(await runOf()).toBe(5);
       });
 
       it('keeps a pace of fractional milliseconds in whole ones', async () => {

@@ -10,8 +10,9 @@
  *   next second; or why not yet. `begin` is `take` for one send, now.
  * - `answered` (an accepted send: count it, move the channel's next free moment to a
  *   second after its arrival) is bookkeeping that need not be written at once: it rides
- *   with the team's next change, or is written on its own within ANSWER_WAIT_MS. Folded
- *   so, a DM costs one change (or a share of one), not two.
+ *   with the team's next change, or is written on its own once the team goes quiet here
+ *   (FLOWING_MS after this instance's last change of it). Folded so, a DM costs one change (or a share of
+ *   one), not two.
  * - A 429 is `refused` (a send) or `limited` (another call): the pause and the learned pace
  *   are the team's, seen by every instance at its next change. The answers waiting here are
  *   applied first, in the same change, so the run a 429 learns from is whole.
@@ -47,8 +48,16 @@ type View = Pick<TeamPaceState, 'pausedUntil' | 'pace'>;
 /** Teams whose last view is kept (bounded: forgotten views only cost a batch too big). */
 const MAX_VIEWS = 10_000;
 
-/** Answers wait at most this long for a change of their team to ride with. */
+/** How often waiting answers are looked at. */
 const ANSWER_WAIT_MS = 100;
+/**
+ * A team this instance changed this recently is being paced here: its next change (a take,
+ * every refill) is coming and its answers ride with it — written on their own, they would
+ * cost a statement, and with two instances usually two (the other's change made this one's
+ * view stale). Every change carries the answers waiting, so none waits longer than
+ * FLOWING_MS + ANSWER_WAIT_MS after this instance's last change of its team.
+ */
+const FLOWING_MS = 250;
 /** Answers kept per team when the database does not take them (bookkeeping: bounded). */
 const MAX_WAITING = 1_000;
 
@@ -56,17 +65,23 @@ export class SharedPace {
   private readonly rules: PaceRules;
   private readonly waiting = new Map<string, Answer[]>();
   private readonly views = new Map<string, View>();
+  /** When this instance last changed each team (this process's clock). */
+  private readonly lastChange = new Map<string, number>();
   private lastBlocked: { at: number; rows: { teamId: string; until: number }[] } | undefined;
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
 
+  /** This process's clock, for how long answers wait (tests set it). */
+  private readonly clock: () => number;
+
   constructor(
     private readonly store: PaceStore,
     private readonly channels: ChannelPacer,
-    options: PacerOptions = {},
+    options: PacerOptions & { clock?: () => number } = {},
     private readonly onError: (e: unknown) => void = () => {},
   ) {
     this.rules = new PaceRules(options);
+    this.clock = options.clock ?? Date.now;
   }
 
   /**
@@ -178,16 +193,35 @@ export class SharedPace {
     if (list.length >= MAX_WAITING) list.shift();
     list.push({ channel, startedAt, next, now });
     this.waiting.set(teamId, list);
+    this.arm();
+  }
+
+  private arm(): void {
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
-      void this.flush();
+      void this.flushQuiet(this.clock());
     }, ANSWER_WAIT_MS).unref();
   }
 
-  /** Writes the answers still waiting (the worker's stop; a quiet moment). */
-  async flush(): Promise<void> {
+  /**
+   * Writes the waiting answers of teams not changed here within FLOWING_MS (gone quiet); the
+   * others ride with their team's next change.
+   */
+  async flushQuiet(now: number): Promise<void> {
+    const due = [...this.waiting.keys()].filter(
+      (teamId) => now - (this.lastChange.get(teamId) ?? Number.NEGATIVE_INFINITY) >= FLOWING_MS,
+    );
+    await this.flushTeams(due);
+    if (this.waiting.size) this.arm();
+  }
+
+  /** Writes every answer still waiting (the worker's stop). */
+  flush(): Promise<void> {
+    return this.flushTeams([...this.waiting.keys()]);
+  }
+
+  private async flushTeams(teams: readonly string[]): Promise<void> {
     while (this.flushing !== undefined) await this.flushing;
-    const teams = [...this.waiting.keys()];
     if (!teams.length) return;
     this.flushing = Promise.all(
       teams.map((teamId) =>
@@ -254,6 +288,8 @@ export class SharedPace {
   ): Promise<R> {
     const answers = this.waiting.get(teamId) ?? [];
     this.waiting.delete(teamId);
+    if (this.lastChange.size >= MAX_VIEWS) this.lastChange.clear();
+    this.lastChange.set(teamId, this.clock());
     const named = new Set(channels);
     for (const a of answers) named.add(a.channel);
     try {

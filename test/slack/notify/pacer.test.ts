@@ -45,6 +45,24 @@ describe('PaceRules', () => {
     expect(p.readyAt(team('T2'), 2_520)).toBeUndefined();
   });
 
+  it('does not learn from sends that started while the team was paused', () => {
+    // bench:scale, two instances: slots reserved before a 429 were sent during its pause; a
+    // couple were accepted, the next two refused, and the team learned 2 a second from them
+    // (a crawl at 5.8/s against a limit of 50/s).
+    const p = new PaceRules({ headroom: 1 });
+    const team = teamStates();
+    for (let i = 0; i < 50; i++) p.sent(team('T1'), 1_000 + i * 10);
+    p.limited(team('T1'), 1_000, 1_520, 1_500);
+    expect(1_000 / p.intervalOf(team('T1'), 1_520)!).toBeCloseTo(50, 5);
+    // Paused until 2 520: two reserved sends accepted, two refused.
+    p.sent(team('T1'), 1_600);
+    p.sent(team('T1'), 1_610);
+    p.limited(team('T1'), 1_000, 1_700, 1_620);
+    expect(1_000 / p.intervalOf(team('T1'), 1_700)!).toBeCloseTo(50, 5);
+    // Still a refusal: the pause grows.
+    expect(p.readyAt(team('T1'), 1_700)).toBe(2_700);
+  });
+
   it('learns from a long run at about the limit', () => {
     const p = new PaceRules({ headroom: 1 });
     const team = teamStates();
