@@ -32,7 +32,11 @@ for (const engine of storeEngines()) {
     scriptDmHistory(fake);
     const db = await engine.fresh();
     const stores: Store[] = [await db.open(), await db.open()];
-    const limits = scriptRateLimit(fake, { perSecond: 50, perChannel: true, latencyMs: 20 });
+    // Slack takes 300 ms per send and each worker holds at most 2 at once, so the first
+    // worker to look cannot take every ready channel before the other looks: both take part
+    // however the two are scheduled (a worker claims a team's rows in batches, and on a
+    // loaded machine one could otherwise take the whole queue).
+    const limits = scriptRateLimit(fake, { perSecond: 50, perChannel: true, latencyMs: 300 });
     const users = ['U_A1', 'U_A2', 'U_A3', 'U_A4'];
     const rows = await stores[0].outbox.enqueue(
       Array.from({ length: 12 }, (_, i) => matchedRow('T_TWO', users[i % users.length])),
@@ -48,6 +52,7 @@ for (const engine of storeEngines()) {
       testWorker(s, fake.apiUrl, {
         instanceId: `W${i}`,
         timeoutMs: 10_000,
+        maxInFlight: 2,
         channelPacing: { intervalMs: 1_500 },
       }),
     );
