@@ -1,4 +1,5 @@
 import { type Db, dataVersion } from './db.js';
+import { perConnection } from './per-connection.js';
 
 /**
  * List tasks' answers (JSON as UTF-8 bytes, and the total), kept in memory per project and
@@ -92,16 +93,7 @@ class ListCache {
   }
 }
 
-const caches = new WeakMap<Db, ListCache>();
-
-export function listCache(db: Db): ListCache {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new ListCache(db);
-    caches.set(db, cache);
-  }
-  return cache;
-}
+export const listCache = perConnection((db) => new ListCache(db));
 
 /** The cache key of one list request: the caller's workspace and every query parameter. */
 export function listKey(
@@ -116,5 +108,5 @@ export function listKey(
 
 /** Call whenever this connection changes the project's tasks as a list shows them. */
 export function forgetProjectLists(db: Db, projectId: string): void {
-  caches.get(db)?.forgetProject(projectId);
+  listCache(db).forgetProject(projectId);
 }

@@ -15,8 +15,10 @@
  *   everything is dropped, as in task-cache.ts.
  * test/service/reference-cache.test.ts covers each of them.
  */
+
 import { type Db, dataVersion, onRollback, sql } from './db.js';
 import { type GroupRow, groupRows } from './groups.js';
+import { perConnection } from './per-connection.js';
 import { listStatuses, type StatusRow } from './statuses.js';
 
 /** A project's settings that task writes check: its workspace and its feature flags. */
@@ -127,23 +129,19 @@ function readProject(db: Db, projectId: string): ProjectReferences | undefined {
   return { project, statuses, defaultStatus, groups: groupRows(db, projectId) };
 }
 
-const caches = new WeakMap<Db, ReferenceCache>();
+const cacheOf = perConnection((db) => new ReferenceCache(db));
 
 /**
  * The cache, checked against other connections' commits now: take it once per operation (a
  * create checks it once, not once per look-up) and do not keep it across operations.
  */
 export function referenceCache(db: Db): ReferenceCache {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new ReferenceCache(db);
-    caches.set(db, cache);
-  }
+  const cache = cacheOf(db);
   cache.dropIfChangedElsewhere();
   return cache;
 }
 
 /** Call whenever this connection changes a project's row, statuses or groups. */
 export function forgetProjectReferences(db: Db, projectId: string): void {
-  caches.get(db)?.forgetProject(projectId);
+  cacheOf(db).forgetProject(projectId);
 }

@@ -1,4 +1,5 @@
 import { type Db, dataVersion } from './db.js';
+import { perConnection } from './per-connection.js';
 
 /**
  * Get task's answers (JSON text), kept in memory: get task is the hottest read, and building
@@ -54,18 +55,9 @@ class TaskCache {
   }
 }
 
-const caches = new WeakMap<Db, TaskCache>();
-
-export function taskCache(db: Db): TaskCache {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new TaskCache(db);
-    caches.set(db, cache);
-  }
-  return cache;
-}
+export const taskCache = perConnection((db) => new TaskCache(db));
 
 /** Call whenever this connection changes something a task's JSON shows. */
 export function forgetTask(db: Db, taskId: string): void {
-  caches.get(db)?.forget(taskId);
+  taskCache(db).forget(taskId);
 }
