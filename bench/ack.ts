@@ -24,7 +24,7 @@ import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { App, HTTPReceiver, type Logger } from '@slack/bolt';
+import { App, HTTPReceiver } from '@slack/bolt';
 import { createLogger } from '../src/logger.js';
 import { startWorklink } from '../src/slack/start/worklink.js';
 import {
@@ -34,6 +34,7 @@ import {
   saveVerifiedConnection,
   TEST_WAITS,
 } from '../test/support/harness.js';
+import { quietLogger } from '../test/support/quiet-logger.js';
 import { SureWorkClient } from '../test/support/sure-work.js';
 import { type SlackSide, spawnSlackSide, startSlackSide } from './ack-slack-side.js';
 import { Breakdown } from './breakdown.js';
@@ -43,24 +44,14 @@ const BARE_SECRET = 'bare-signing-secret';
 
 // ── Main: the servers and the figures ───────────────────────────────────────
 
-const quiet: Logger = {
-  debug() {},
-  info() {},
-  warn() {},
-  error() {},
-  setLevel() {},
-  getLevel: () => 'error' as never,
-  setName() {},
-};
-
 async function startBareBolt(slackApiUrl: string) {
   const app = new App({
     token: 'xoxb-bare',
     botId: 'B_BARE',
     botUserId: 'U_BARE',
-    receiver: new HTTPReceiver({ signingSecret: BARE_SECRET, logger: quiet }),
+    receiver: new HTTPReceiver({ signingSecret: BARE_SECRET, logger: quietLogger }),
     clientOptions: { slackApiUrl },
-    logger: quiet,
+    logger: quietLogger,
   });
   app.command('/work', async ({ ack }) => {
     await ack();

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LogEntry } from '../../src/sandbox/records.js';
 import type { SandboxServer } from '../../src/sandbox/server.js';
+import { quietLogger } from '../support/quiet-logger.js';
 import { BOT_TOKEN, startTestSandbox } from './helpers.js';
 
 let sandbox: SandboxServer & { logs: LogEntry[] };
@@ -14,22 +15,11 @@ const ALICE = 'U0SBALICE';
 const BOB = 'U0SBBOB';
 const GENERAL = 'C0SBGENERAL';
 
-// The refusals below are expected; keep WebClient from printing them.
-const quiet = {
-  debug() {},
-  info() {},
-  warn() {},
-  error() {},
-  setLevel() {},
-  getLevel: () => 'error',
-  setName() {},
-};
-
 function clientWith(token?: string) {
   return new WebClient(token, {
     slackApiUrl: sandbox.apiUrl,
     retryConfig: { retries: 0 },
-    logger: quiet as never,
+    logger: quietLogger,
   });
 }
 
@@ -497,7 +487,7 @@ describe('honesty', () => {
     sandbox.webApi.injectFault('chat.postMessage', { status: 429, retryAfter: 7 });
     const strict = new WebClient(BOT_TOKEN, {
       slackApiUrl: sandbox.apiUrl,
-      logger: quiet as never,
+      logger: quietLogger,
       rejectRateLimitedCalls: true,
       retryConfig: { retries: 0 },
     });

@@ -7,23 +7,15 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver, type Logger } from '@slack/bolt';
+import { App, HTTPReceiver } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { ListenerTable } from '../../src/slack/dispatch.js';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack.js';
 import { waitFor } from '../support/harness.js';
+import { quietLogger } from '../support/quiet-logger.js';
 import { SlackRequests } from '../support/slack-requests.js';
 
 const SECRET = 'dispatch-test-signing-secret';
-const quiet: Logger = {
-  debug() {},
-  info() {},
-  warn() {},
-  error() {},
-  setLevel() {},
-  getLevel: () => 'error' as never,
-  setName() {},
-};
 
 let app: App;
 let fake: FakeSlack;
@@ -37,9 +29,9 @@ beforeAll(async () => {
     token: 'xoxb-dispatch',
     botId: 'B_DISPATCH',
     botUserId: 'U_DISPATCH',
-    receiver: new HTTPReceiver({ signingSecret: SECRET, logger: quiet }),
+    receiver: new HTTPReceiver({ signingSecret: SECRET, logger: quietLogger }),
     clientOptions: { slackApiUrl: fake.apiUrl },
-    logger: quiet,
+    logger: quietLogger,
   });
   app.error(async (e) => {
     failures.push(e.message);
