@@ -112,6 +112,8 @@ export interface Waits {
   liveUpdateIntervalMs?: number;
   /** Between DMs into one channel (notify/channel-pacer.ts, 1.05 s: Slack's 1 a second). */
   dmChannelIntervalMs?: number;
+  /** From taking a request in to recording it for replays (start/replay-window.ts, 50 ms). */
+  replayFlushMs?: number;
 }
 
 /** A wrong or partial setting. `message` is one sentence that names the variable. */

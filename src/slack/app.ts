@@ -81,6 +81,8 @@ export interface BuildAppOptions {
   subcommands?: readonly Subcommand[];
   /** The server's connection shares, told which connections carried signed requests. */
   shares?: ConnectionShares;
+  /** The requests taken in (written behind; the caller flushes it when stopping). */
+  replays?: ReplayWindow;
 }
 
 /** Every `/work` subcommand, in the order help lists them (the router adds `help`). */
@@ -143,7 +145,9 @@ export function buildApp(config: AppConfig, deps: WorklinkDeps, options: BuildAp
     receiver.requestListener = guardSlackRequests(receiver.requestListener, {
       path: EVENTS_PATH,
       signingSecret,
-      replays: new ReplayWindow({ store: deps.store.seenRequests, logger: deps.logger }),
+      replays:
+        options.replays ??
+        new ReplayWindow({ store: deps.store.seenRequests, logger: deps.logger }),
       shares: options.shares,
       observeAck: deps.metrics && ackObserver(deps.metrics),
       limits,

@@ -27,6 +27,7 @@ import { DEFAULT_HTTP_LIMITS } from './http-guard.js';
 import { Lifecycle } from './lifecycle.js';
 import { checkBotToken, listen } from './listen.js';
 import { buildParts, type WorklinkParts } from './parts.js';
+import { ReplayWindow } from './replay-window.js';
 import { StartupError } from './startup-error.js';
 
 export interface StartWorklinkOptions {
@@ -143,11 +144,20 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
 
     const limits = { ...DEFAULT_HTTP_LIMITS, ...config.httpLimits };
     const shares = new ConnectionShares(limits);
+    const replays = new ReplayWindow({
+      store: store.seenRequests,
+      logger,
+      flushAfterMs: config.waits?.replayFlushMs,
+    });
+    // Runs after the app stopped taking requests, before the store closes: the last
+    // requests taken in are recorded, so a replay of one after a restart is refused.
+    cleanup.add(() => replays.flush());
     const app = buildApp(config, deps, {
       botIdentity,
       port,
       subcommands: options.subcommands,
       shares,
+      replays,
     });
     const url = await listen(app, config, { port, host: options.host, limits, shares });
     cleanup.add(async () => {
