@@ -25,9 +25,10 @@ const pool = new Agent({
 export const slackFetch: FetchFunction = async (url, init = {}) => {
   const { body } = init;
   if (body !== undefined && typeof body !== 'string') return fetch(url, init);
+  const address = typeof url === 'string' ? new URL(url) : url;
   const res = await pool.request({
-    origin: new URL(url).origin,
-    path: pathOf(url),
+    origin: address.origin,
+    path: `${address.pathname}${address.search}`,
     method: init.method === 'GET' ? 'GET' : 'POST',
     headers: init.headers,
     body,
@@ -54,8 +55,3 @@ export const slackFetch: FetchFunction = async (url, init = {}) => {
   };
   return answer;
 };
-
-function pathOf(url: string | URL): string {
-  const u = typeof url === 'string' ? new URL(url) : url;
-  return `${u.pathname}${u.search}`;
-}
