@@ -74,6 +74,8 @@ export class SharedPace {
   private readonly lastChange = new Map<string, number>();
   /** Teams changed here since they were last settled (flushQuiet). */
   private readonly unsettled = new Set<string>();
+  /** Quiet teams written back but kept while they wait on their pace here (flushQuiet). */
+  private readonly kept = new Set<string>();
   private lastBlocked: { at: number; rows: { teamId: string; until: number }[] } | undefined;
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
@@ -214,12 +216,16 @@ export class SharedPace {
    * Settles the teams not changed here within FLOWING_MS (gone quiet): their waiting answers
    * written, and on PostgreSQL what this instance holds of them written back and let go, so
    * another instance may take them at once. The others' answers ride with their next change.
+   * A quiet team that waits on its own pace here (a 429's pause, its next paced slot) is
+   * written back but kept: the sends after the wait are this instance's, and another
+   * instance taking the team when the wait ends would send back the DMs each had claimed for
+   * it meanwhile. It is let go once the wait is over and it stays quiet.
    */
   async flushQuiet(now: number): Promise<void> {
     const due = [...new Set([...this.waiting.keys(), ...this.unsettled])].filter(
       (teamId) => now - (this.lastChange.get(teamId) ?? Number.NEGATIVE_INFINITY) >= FLOWING_MS,
     );
-    await this.flushTeams(due);
+    await this.flushTeams(due, now);
     if (this.waiting.size || this.unsettled.size) this.arm();
   }
 
@@ -229,7 +235,8 @@ export class SharedPace {
     await this.store.settle().catch(this.onError);
   }
 
-  private async flushTeams(teams: readonly string[]): Promise<void> {
+  /** `now` given: the teams waiting on their own pace at `now` are kept (flushQuiet). */
+  private async flushTeams(teams: readonly string[], now?: number): Promise<void> {
     while (this.flushing !== undefined) await this.flushing;
     if (!teams.length) return;
     this.flushing = Promise.all(
@@ -244,9 +251,21 @@ export class SharedPace {
       }),
     )
       .then(() => {
+        const waitingHere = (teamId: string) =>
+          now !== undefined && (this.nextSlotAt(teamId, now) ?? 0) > now;
         // Their last change was the answers' just made: settled now.
-        for (const teamId of teams) this.unsettled.delete(teamId);
-        return this.store.settle(teams);
+        const letGo = teams.filter((teamId) => !waitingHere(teamId));
+        for (const teamId of letGo) {
+          this.unsettled.delete(teamId);
+          this.kept.delete(teamId);
+        }
+        // Kept teams stay unsettled (looked at again), written back once per change.
+        const keep = teams.filter((teamId) => waitingHere(teamId) && !this.kept.has(teamId));
+        for (const teamId of keep) this.kept.add(teamId);
+        return Promise.all([
+          this.store.settle(letGo),
+          keep.length ? this.store.settle(keep, { keep: true }) : undefined,
+        ]);
       })
       .catch(this.onError)
       .then(() => {
@@ -314,6 +333,7 @@ export class SharedPace {
     if (this.lastChange.size >= MAX_VIEWS) this.lastChange.clear();
     this.lastChange.set(teamId, this.clock());
     this.unsettled.add(teamId);
+    this.kept.delete(teamId);
     this.arm();
     const named = new Set(channels);
     for (const a of answers) named.add(a.channel);

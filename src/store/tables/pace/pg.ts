@@ -12,7 +12,8 @@
  *   until its lease ends, and nothing is written.
  * - While the lease has more than RENEW_MS left, changes are made in memory. The next one
  *   after that writes everything changed since and renews the lease; `settle` writes it and
- *   lets the lease go (the worker settles a team once it goes quiet here).
+ *   lets the lease go (the worker settles a team once it goes quiet here), or renews it
+ *   (`keep`: a quiet team waiting for its own pace here).
  * - Why that is safe: a holder hands out slots only while its lease has RENEW_MS left, more
  *   than a channel's second plus the horizon slots are reserved within, so if it crashes
  *   every send it started or reserved, and the second each took of its channel, is over
@@ -239,14 +240,24 @@ export function pgPaceStore(sql: Sql, options: PgPaceOptions = {}): PaceStore {
     }
   };
 
-  const settle = async (teamId: string) => {
+  const settle = async (teamId: string, keep: boolean) => {
     const t = teams.get(teamId);
     if (!t || t.heldUntil === 0) return;
     const now = clock();
-    const row = await write(teamId, t, now, JSON.stringify(t.state), t.blockedUntil, true, 0, []);
+    const until = keep ? now + leaseMs : 0;
+    const row = await write(
+      teamId,
+      t,
+      now,
+      JSON.stringify(t.state),
+      t.blockedUntil,
+      true,
+      until,
+      [],
+    );
     if (row?.applied) {
       wrote(t, row.applied, now, []);
-      t.heldUntil = 0;
+      t.heldUntil = until;
     } else {
       // Its lease ran out and another instance took the team: what is there now.
       reread(t, row, now);
@@ -264,9 +275,9 @@ export function pgPaceStore(sql: Sql, options: PgPaceOptions = {}): PaceStore {
       }
       return out;
     },
-    settle: async (teamIds) => {
+    settle: async (teamIds, options) => {
       const ids = teamIds ?? [...teams.keys()];
-      await Promise.all(ids.map((id) => inTurn(id, () => settle(id))));
+      await Promise.all(ids.map((id) => inTurn(id, () => settle(id, options?.keep ?? false))));
     },
     sweep: async (now) =>
       (await sql.run(SWEEP_CHANNELS, [now - CHANNEL_KEEP_MS])) +
