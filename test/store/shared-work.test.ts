@@ -281,10 +281,15 @@ for (const engine of storeEngines()) {
         expect(await runOf(b)).toBe(5);
       });
 
-      it('keeps a quiet team that waits for its own pace here, written back, and lets it go once the wait is over', async () => {
+      it('keeps a quiet team that waits for its own pace or has sends in flight here, written back, and lets it go after', async () => {
         const base = Date.now();
         let clock = base;
-        const pa = new SharedPace(a.pace, new ChannelPacer(), { headroom: 1, clock: () => clock });
+        let busy = false;
+        const pa = new SharedPace(a.pace, new ChannelPacer(), {
+          headroom: 1,
+          clock: () => clock,
+          busy: () => busy,
+        });
         // 50 accepted, then two refusals: the team's limit, paused for a second.
         for (let i = 0; i < 50; i++) {
           const at = base - 1_000 + i * 10;
@@ -315,6 +320,16 @@ for (const engine of storeEngines()) {
           clock,
         );
         expect(1_000 / state.intervalMs!).toBeCloseTo(50, 0);
+
+        // A send in flight here (its answer not back): kept while it is, let go after.
+        expect(await pa.begin('T1', 'U_Z', clock)).toBeUndefined();
+        busy = true;
+        clock += 300;
+        await pa.flushQuiet(clock);
+        if (engine.name === 'PostgreSQL') expect(await seen()).toBeDefined();
+        busy = false;
+        await pa.flushQuiet(clock);
+        expect(await seen()).toBeUndefined();
       });
 
       it('keeps a pace of fractional milliseconds in whole ones', async () => {

@@ -74,23 +74,24 @@ export class SharedPace {
   private readonly lastChange = new Map<string, number>();
   /** Teams changed here since they were last settled (flushQuiet). */
   private readonly unsettled = new Set<string>();
-  /** Quiet teams written back but kept while they wait on their pace here (flushQuiet). */
-  private readonly kept = new Set<string>();
   private lastBlocked: { at: number; rows: { teamId: string; until: number }[] } | undefined;
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
 
   /** This process's clock, for how long answers wait (tests set it). */
   private readonly clock: () => number;
+  /** Whether this instance has sends of the team in flight (the worker's count). */
+  private readonly busy: (teamId: string) => boolean;
 
   constructor(
     private readonly store: PaceStore,
     private readonly channels: ChannelPacer,
-    options: PacerOptions & { clock?: () => number } = {},
+    options: PacerOptions & { clock?: () => number; busy?: (teamId: string) => boolean } = {},
     private readonly onError: (e: unknown) => void = () => {},
   ) {
     this.rules = new PaceRules(options);
     this.clock = options.clock ?? Date.now;
+    this.busy = options.busy ?? (() => false);
   }
 
   /**
@@ -216,10 +217,12 @@ export class SharedPace {
    * Settles the teams not changed here within FLOWING_MS (gone quiet): their waiting answers
    * written, and on PostgreSQL what this instance holds of them written back and let go, so
    * another instance may take them at once. The others' answers ride with their next change.
-   * A quiet team that waits on its own pace here (a 429's pause, its next paced slot) is
-   * written back but kept: the sends after the wait are this instance's, and another
-   * instance taking the team when the wait ends would send back the DMs each had claimed for
-   * it meanwhile. It is let go once the wait is over and it stays quiet.
+   * A quiet team that waits for its own pace here (a 429's pause, its next paced slot) or
+   * still has sends in flight here is written back but kept: the sends after the wait are
+   * this instance's (another instance taking the team when the wait ends would send back the
+   * DMs each had claimed meanwhile), and the answers of those in flight must find the team
+   * here (else they are lost to the run the next 429 learns from: one run learned 27.7/s).
+   * It is let go once neither holds and it stays quiet.
    */
   async flushQuiet(now: number): Promise<void> {
     const due = [...new Set([...this.waiting.keys(), ...this.unsettled])].filter(
@@ -235,7 +238,7 @@ export class SharedPace {
     await this.store.settle().catch(this.onError);
   }
 
-  /** `now` given: the teams waiting on their own pace at `now` are kept (flushQuiet). */
+  /** `now` given: the teams waiting or busy here at `now` are kept (flushQuiet). */
   private async flushTeams(teams: readonly string[], now?: number): Promise<void> {
     while (this.flushing !== undefined) await this.flushing;
     if (!teams.length) return;
@@ -251,17 +254,13 @@ export class SharedPace {
       }),
     )
       .then(() => {
-        const waitingHere = (teamId: string) =>
-          now !== undefined && (this.nextSlotAt(teamId, now) ?? 0) > now;
+        const held = (teamId: string) =>
+          now !== undefined && ((this.nextSlotAt(teamId, now) ?? 0) > now || this.busy(teamId));
         // Their last change was the answers' just made: settled now.
-        const letGo = teams.filter((teamId) => !waitingHere(teamId));
-        for (const teamId of letGo) {
-          this.unsettled.delete(teamId);
-          this.kept.delete(teamId);
-        }
-        // Kept teams stay unsettled (looked at again), written back once per change.
-        const keep = teams.filter((teamId) => waitingHere(teamId) && !this.kept.has(teamId));
-        for (const teamId of keep) this.kept.add(teamId);
+        const letGo = teams.filter((teamId) => !held(teamId));
+        for (const teamId of letGo) this.unsettled.delete(teamId);
+        // Kept teams stay unsettled, looked at again; the store writes only what it must.
+        const keep = teams.filter(held);
         return Promise.all([
           this.store.settle(letGo),
           keep.length ? this.store.settle(keep, { keep: true }) : undefined,
@@ -310,13 +309,18 @@ export class SharedPace {
     teamId: string,
     now: number,
   ): Promise<{ pausedUntil: number | undefined; intervalMs: number | undefined }> {
-    return this.change(teamId, [], (s) => ({
-      result: {
-        pausedUntil: this.rules.pausedUntil(s, now),
-        intervalMs: this.rules.intervalOf(s, now),
-      },
-      blockedUntil: this.rules.blockedUntil(s, now),
-    }));
+    return this.change(teamId, [], (s) => {
+      // A look, on a copy: the rules drop what expired as they read, and a change would take
+      // the team (on PostgreSQL) from the instance pacing it.
+      const look = structuredClone(s);
+      return {
+        result: {
+          pausedUntil: this.rules.pausedUntil(look, now),
+          intervalMs: this.rules.intervalOf(look, now),
+        },
+        blockedUntil: this.rules.blockedUntil(look, now),
+      };
+    });
   }
 
   /**
@@ -333,7 +337,6 @@ export class SharedPace {
     if (this.lastChange.size >= MAX_VIEWS) this.lastChange.clear();
     this.lastChange.set(teamId, this.clock());
     this.unsettled.add(teamId);
-    this.kept.delete(teamId);
     this.arm();
     const named = new Set(channels);
     for (const a of answers) named.add(a.channel);

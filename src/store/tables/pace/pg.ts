@@ -65,6 +65,8 @@ interface Team {
   channels: Map<string, number>;
   /** Channels moved here and not written yet (while held). */
   moved: Set<string>;
+  /** Changed here since the last write (while held). */
+  dirty: boolean;
   /** This store's lease's end (0: not held here). */
   heldUntil: number;
   /** Until when the team's sends are blocked, as of the last change here. */
@@ -91,6 +93,7 @@ export function pgPaceStore(sql: Sql, options: PgPaceOptions = {}): PaceStore {
         state: {},
         channels: new Map(),
         moved: new Set(),
+        dirty: false,
         heldUntil: 0,
         blockedUntil: 0,
       };
@@ -162,6 +165,7 @@ export function pgPaceStore(sql: Sql, options: PgPaceOptions = {}): PaceStore {
     t.version = version;
     for (const [c, at] of moved) t.channels.set(c, at);
     t.moved.clear();
+    t.dirty = false;
     // Bounded memory: channels free for as long as the sweep keeps them are free whoever
     // looks (only then: the rules' clock is not this one in tests).
     if (t.channels.size > MAX_CHANNELS) {
@@ -179,6 +183,7 @@ export function pgPaceStore(sql: Sql, options: PgPaceOptions = {}): PaceStore {
     const names = row?.channels ?? [];
     t.channels = new Map(names.map((c, i) => [c, row?.ready_at?.[i] ?? 0]));
     t.moved.clear();
+    t.dirty = false;
     t.heldUntil = 0;
     const until = row?.held_until ?? 0;
     return row?.holder && row.holder !== holder && until > now ? until : 0;
@@ -196,6 +201,7 @@ export function pgPaceStore(sql: Sql, options: PgPaceOptions = {}): PaceStore {
           t.channels.set(c, at);
           t.moved.add(c);
         }
+        t.dirty = true;
         t.blockedUntil = Math.ceil(out.blockedUntil);
         return out.result;
       }
@@ -244,6 +250,8 @@ export function pgPaceStore(sql: Sql, options: PgPaceOptions = {}): PaceStore {
     const t = teams.get(teamId);
     if (!t || t.heldUntil === 0) return;
     const now = clock();
+    // Kept with nothing to write and the lease good for a while: nothing to do.
+    if (keep && !t.dirty && t.heldUntil - now >= renewMs) return;
     const until = keep ? now + leaseMs : 0;
     const row = await write(
       teamId,
