@@ -6,8 +6,10 @@
  * DATA_DIR (first start: creates the databases and the key) and --runs times on a kept one
  * (a restart), beside a floor — a bare Bolt HTTP app in its own `node` process, started the
  * same way — in the same run. Prints median and max per case and the ratio to the floor.
+ * --slack-latency MS makes the fake Slack answer auth.test after MS (a server's round trip to
+ * Slack is 100–300 ms): Worklink checks its token before it listens, bare Bolt does not.
  *
- *   npm run build && npm run bench:cold-start [-- --runs 10]
+ *   npm run build && npm run bench:cold-start [-- --runs 10] [--slack-latency 150]
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -16,8 +18,14 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startFakeSlack } from '../test/support/fake-slack.js';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '10' } } });
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '10' },
+    'slack-latency': { type: 'string', default: '0' },
+  },
+});
 const RUNS = Number(values.runs);
+const SLACK_LATENCY_MS = Number(values['slack-latency']);
 const ENTRY = 'dist/app/main.mjs';
 
 /** Spawns `args` and resolves with the ms until a line matching `ready` was written. */
@@ -53,6 +61,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 async function main() {
   if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run npm run build first.`);
   const fake = await startFakeSlack();
+  if (SLACK_LATENCY_MS > 0) fake.script('auth.test', () => ({ delayMs: SLACK_LATENCY_MS }));
   const dirs: string[] = [];
   const env = (dataDir: string): NodeJS.ProcessEnv => ({
     PATH: process.env.PATH,
@@ -88,7 +97,9 @@ async function main() {
           .toFixed(0)
           .padStart(4)} ms  ×${(median(xs) / median(floor)).toFixed(2)} of the floor`,
       );
-    console.log(`Cold start to ready, ${RUNS} runs each (node ${process.version}):`);
+    console.log(
+      `Cold start to ready, ${RUNS} runs each (node ${process.version}; Slack answers auth.test in ${SLACK_LATENCY_MS} ms):`,
+    );
     row('floor: bare Bolt HTTP app', floor);
     row('Worklink, first start (new DATA_DIR)', first);
     row('Worklink, restart (same DATA_DIR)', restart);

@@ -9,7 +9,7 @@ import { StartupError } from './slack/start/startup-error.js';
 import { startWorklink } from './slack/start/worklink.js';
 
 export async function start(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  applyHeapSettings(process.execArgv, env.NODE_OPTIONS);
+  applyHeapSettings(process.execArgv);
   let config: AppConfig;
   try {
     config = loadConfig(env);

@@ -1,10 +1,12 @@
 /**
  * `worklink start` as a real process: a wrong setting prints one sentence (no stack) and
  * exits 1; a refused bot token likewise; a good configuration serves signed commands and
- * stops cleanly on SIGTERM.
+ * stops cleanly on SIGTERM; Slack checks the token while the store opens.
  */
 import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,5 +77,38 @@ describe('start', () => {
     expect(String(reply.body.text)).toContain('What you can do with Worklink');
     p.child.kill('SIGTERM');
     expect(await p.exited).toBe(0);
+  });
+
+  it('asks Slack to check the token while the store is still opening', async () => {
+    // A PostgreSQL address that takes connections and never answers: the store stays opening
+    // until the test drops them. A start that opened the store before asking Slack would
+    // never ask here.
+    const held: Socket[] = [];
+    const silent = createServer((socket) => held.push(socket));
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const port = (silent.address() as AddressInfo).port;
+    fake.reset();
+    try {
+      const p = run({
+        SLACK_BOT_TOKEN: 'xoxb-good',
+        SLACK_SIGNING_SECRET: 'sig-for-overlap',
+        SLACK_API_URL: fake.apiUrl,
+        PORT: '0',
+        DATA_DIR: join(dir, 'overlap'),
+        DATABASE_URL: `postgres://worklink@127.0.0.1:${port}/worklink`,
+        SECRETS_KEY: '11'.repeat(32),
+        LOG_LEVEL: 'error',
+      });
+      await fake.waitForCall('auth.test');
+      await waitFor(() => held.length > 0, { timeoutMs: 20_000 });
+      for (const socket of held) socket.destroy();
+      expect(await p.exited).toBe(1);
+      expect(p.out.stderr).toMatch(
+        /^worklink: The PostgreSQL database at DATABASE_URL could not be opened: [^\n]+\.\n$/,
+      );
+    } finally {
+      silent.close();
+    }
   });
 });

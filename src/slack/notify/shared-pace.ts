@@ -17,6 +17,11 @@
  *   are the team's, seen by every instance at its next change. The answers waiting here are
  *   applied first, in the same change, so the run a 429 learns from is whole.
  *
+ * - On PostgreSQL the store holds a lease on a team this instance changes and keeps its pace
+ *   in memory (src/store/tables/pace/pg.ts): a team gone quiet here (FLOWING_MS) is settled —
+ *   written back, the lease let go — so another instance may take it at once; `flush` (the
+ *   worker's stop) settles every team.
+ *
  * The local ChannelPacer still hands out the slots rows wait for and estimates the round
  * trip; the database has the last word on when a channel is free.
  */
@@ -67,6 +72,8 @@ export class SharedPace {
   private readonly views = new Map<string, View>();
   /** When this instance last changed each team (this process's clock). */
   private readonly lastChange = new Map<string, number>();
+  /** Teams changed here since they were last settled (flushQuiet). */
+  private readonly unsettled = new Set<string>();
   private lastBlocked: { at: number; rows: { teamId: string; until: number }[] } | undefined;
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
@@ -204,36 +211,52 @@ export class SharedPace {
   }
 
   /**
-   * Writes the waiting answers of teams not changed here within FLOWING_MS (gone quiet); the
-   * others ride with their team's next change.
+   * Settles the teams not changed here within FLOWING_MS (gone quiet): their waiting answers
+   * written, and on PostgreSQL what this instance holds of them written back and let go, so
+   * another instance may take them at once. The others' answers ride with their next change.
    */
   async flushQuiet(now: number): Promise<void> {
-    const due = [...this.waiting.keys()].filter(
+    const due = [...new Set([...this.waiting.keys(), ...this.unsettled])].filter(
       (teamId) => now - (this.lastChange.get(teamId) ?? Number.NEGATIVE_INFINITY) >= FLOWING_MS,
     );
     await this.flushTeams(due);
-    if (this.waiting.size) this.arm();
+    if (this.waiting.size || this.unsettled.size) this.arm();
   }
 
-  /** Writes every answer still waiting (the worker's stop). */
-  flush(): Promise<void> {
-    return this.flushTeams([...this.waiting.keys()]);
+  /** Writes every answer still waiting and settles every team (the worker's stop). */
+  async flush(): Promise<void> {
+    await this.flushTeams([...new Set([...this.waiting.keys(), ...this.unsettled])]);
+    await this.store.settle().catch(this.onError);
   }
 
   private async flushTeams(teams: readonly string[]): Promise<void> {
     while (this.flushing !== undefined) await this.flushing;
     if (!teams.length) return;
     this.flushing = Promise.all(
-      teams.map((teamId) =>
-        this.change(teamId, [], (s) => ({
+      teams.map((teamId) => {
+        if (!this.waiting.has(teamId)) return undefined;
+        // By the answers' clock (the one the rules are given everywhere).
+        const at = this.lastAnswerAt(teamId);
+        return this.change(teamId, [], (s) => ({
           result: undefined,
-          blockedUntil: this.rules.blockedUntil(s, Date.now()),
-        })).catch(this.onError),
-      ),
-    ).then(() => {
-      this.flushing = undefined;
-    });
+          blockedUntil: this.rules.blockedUntil(s, at),
+        })).catch(this.onError);
+      }),
+    )
+      .then(() => {
+        // Their last change was the answers' just made: settled now.
+        for (const teamId of teams) this.unsettled.delete(teamId);
+        return this.store.settle(teams);
+      })
+      .catch(this.onError)
+      .then(() => {
+        this.flushing = undefined;
+      });
     await this.flushing;
+  }
+
+  private lastAnswerAt(teamId: string): number {
+    return Math.max(0, ...(this.waiting.get(teamId) ?? []).map((a) => a.now));
   }
 
   /**
@@ -290,6 +313,8 @@ export class SharedPace {
     this.waiting.delete(teamId);
     if (this.lastChange.size >= MAX_VIEWS) this.lastChange.clear();
     this.lastChange.set(teamId, this.clock());
+    this.unsettled.add(teamId);
+    this.arm();
     const named = new Set(channels);
     for (const a of answers) named.add(a.channel);
     try {

@@ -107,6 +107,14 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
   const cleanup = new Cleanup(logger);
   rememberConfigSecrets(config);
   try {
+    // Slack's answer to the token check is a network round trip (100–300 ms from a server to
+    // Slack): asked first, it arrives while the store and the service open.
+    const botCheck =
+      config.slack.mode === 'oauth'
+        ? undefined
+        : checkBotToken(config.slack.botToken, config.slackApiUrl);
+    // Awaited below; until then a refusal must not count as unhandled (e.g. if the store fails).
+    botCheck?.catch(() => {});
     const store = await openConfiguredStore(config, logger).catch((e: unknown) => {
       throw e instanceof StoreOpenError ? new StartupError(e.message) : e;
     });
@@ -116,10 +124,7 @@ export async function startWorklink(options: StartWorklinkOptions): Promise<Work
       if (unreadable) logger.error(unreadable);
     }
     const { service, workUrls } = await serviceToUse(options, logger, cleanup);
-    const botIdentity =
-      config.slack.mode === 'oauth'
-        ? undefined
-        : await checkBotToken(config.slack.botToken, config.slackApiUrl);
+    const botIdentity = await botCheck;
 
     const { deps, parts, metrics, startOrder } = buildParts({
       config,

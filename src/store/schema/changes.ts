@@ -9,6 +9,7 @@ import { change as paceVersion } from './2026-11-24-pace-version.js';
 import { change as personalKeys } from './2026-11-24-personal-keys.js';
 import { change as reminders } from './2026-11-24-reminders.js';
 import { change as taskWords } from './2026-11-24-task-words.js';
+import { change as teamPaceLease } from './2026-11-24-team-pace-lease.js';
 import { change as unfurlSettings } from './2026-11-24-unfurl-settings.js';
 import { change as wordsUnchanged } from './2026-11-24-words-unchanged.js';
 import type { SchemaChange } from './schema-change.js';
@@ -21,6 +22,7 @@ export const schemaChanges: readonly SchemaChange[] = [
   personalKeys,
   reminders,
   taskWords,
+  teamPaceLease,
   unfurlSettings,
   wordsUnchanged,
 ];

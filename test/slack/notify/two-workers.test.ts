@@ -1,7 +1,8 @@
 /**
  * Two outbox workers, each with its own connection to one database (two instances; SQLite and
  * PostgreSQL), deliver one queue to a fake Slack that refuses a second message into one DM
- * channel within a second (Slack's per-channel limit): both take part, every DM goes out
+ * channel within a second (Slack's per-channel limit): both take part (the first to send is
+ * stopped midway: on PostgreSQL one instance paces a team at a time), every DM goes out
  * once, and the channel pace they share keeps them from colliding in a channel — no 429 from
  * the channel limit (without it they do not even finish: the collisions look like the team's
  * limit and pause the team).
@@ -58,6 +59,13 @@ for (const engine of storeEngines()) {
     );
     for (const w of workers) w.start();
     try {
+      // One team: on PostgreSQL one instance paces it at a time (its lease on the team's
+      // pace), so the other takes part once the first stops — its stop settles the team, and
+      // the other goes on from the channels' moments it left.
+      const first = await waitFor(() => workers.find((w) => w.stats.sent >= 3), {
+        timeoutMs: 20_000,
+      });
+      await first.stop();
       await waitFor(async () => (await stores[1].outbox.counts()).sent === rows.length, {
         timeoutMs: 20_000,
       });

@@ -5,6 +5,14 @@
  * the whole limit). The rules live with the worker (src/slack/notify/pacer.ts); here each
  * change is atomic over the team's row and the channels' it names, so two instances'
  * changes never interleave.
+ *
+ * On PostgreSQL the instance that changes a team takes a LEASE on it for a few seconds: its
+ * changes are then made in memory (no round trip per DM) and written back when the lease is
+ * renewed and when it is settled (the worker settles a team once it goes quiet here, and
+ * every team at its stop). Meanwhile every other instance sees the team as blocked until the
+ * lease ends (`blocked`), and a change it asks for is not made: the changer runs on a copy of
+ * the team's state, paused until the lease ends, and what it changes is dropped. So one team
+ * is paced by one instance at a time, and two instances still keep to one limit.
  */
 
 /** A team's pace as the rules keep it; plain data (stored as JSON). */
@@ -43,8 +51,16 @@ export interface PaceStore {
    * change (several sends' worth at once: the worker takes slots for many DMs together).
    */
   change<R>(teamId: string, channels: readonly string[], fn: PaceChanger<R>): Promise<R>;
-  /** Teams whose sends may not start at `now`, with when they may. */
+  /**
+   * Teams whose sends may not start at `now`, with when they may (a team another instance
+   * holds: until its lease ends).
+   */
   blocked(now: number): Promise<{ teamId: string; until: number }[]>;
+  /**
+   * Writes back what this instance holds of these teams (all of them when omitted) and lets
+   * the other instances take them at once. Nothing to do on SQLite.
+   */
+  settle(teamIds?: readonly string[]): Promise<void>;
   /** Forgets channels free for a minute and teams idle for an hour; returns how many. */
   sweep(now: number): Promise<number>;
 }

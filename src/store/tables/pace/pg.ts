@@ -1,107 +1,107 @@
 /**
- * team_pace and channel_pace on PostgreSQL: a change is ONE statement, no transaction,
- * however many channels it names (the worker takes slots for several DMs in one). The store
- * keeps, per team, the state and version it last saw (and the channels' next free moments
- * seen at that version), runs the rules on them here, and sends the result in a statement
- * that applies only while the team's row is still at that version and every named channel
- * still where it was seen; every change raises the version, so a change made meanwhile by
- * another instance (or this one) is never overwritten. When it does not apply, the statement
- * answers what is there now and the rules run again on that (rare: two instances sending for
- * one team at the same moment). The row lock the UPDATE takes makes instances' changes to a
- * team one after the other, as the transaction did; one round trip instead of five.
+ * team_pace and channel_pace on PostgreSQL: the instance that paces a team holds a LEASE on
+ * it and changes its pace in memory, with no round trip per DM; everyone else waits for the
+ * lease to end (contract.ts).
+ *
+ * - A change of a team not held here is ONE statement (./pg-statements.ts), no transaction:
+ *   the rules run on the state and channels this instance last saw, and the result is
+ *   written only while the team's row is still at that version and no other instance
+ *   holds it; it takes the lease (LEASE_MS) when it changes anything. When it does not
+ *   apply, the statement answers what is there now (the row and every busy channel) and the
+ *   rules run again on that — or, when another instance holds the team, on a copy paused
+ *   until its lease ends, and nothing is written.
+ * - While the lease has more than RENEW_MS left, changes are made in memory. The next one
+ *   after that writes everything changed since and renews the lease; `settle` writes it and
+ *   lets the lease go (the worker settles a team once it goes quiet here).
+ * - Why that is safe: a holder hands out slots only while its lease has RENEW_MS left, more
+ *   than a channel's second plus the horizon slots are reserved within, so if it crashes
+ *   every send it started or reserved, and the second each took of its channel, is over
+ *   before another instance can take the team. What it had not written (a few accepted
+ *   sends counted, the pace's next slot) is bookkeeping the rules rebuild. Every write is
+ *   still checked against the version, so a holder whose lease ran out (a long stall) and
+ *   was taken over writes nothing.
+ * - The view of a team's channels is whole as of its version (a statement that does not
+ *   apply answers all the team's channels; a lease is only ever taken on such a view): a
+ *   channel this instance does not know of is free.
  */
-import { named, type Sql } from '../../pg/db.js';
+import { randomUUID } from 'node:crypto';
+import type { Sql } from '../../pg/db.js';
 import type { PaceChanger, PaceStore, TeamPaceState } from './contract.js';
+import {
+  BLOCKED,
+  type ChangeRow,
+  INSERT,
+  SWEEP_CHANNELS,
+  SWEEP_TEAMS,
+  UPDATE,
+} from './pg-statements.js';
 import { CHANNEL_KEEP_MS, readState, TEAM_KEEP_MS } from './rows.js';
 
-/** What this instance last saw of a team (version 0: no row). */
-interface Seen {
-  version: number;
-  state: TeamPaceState;
-  /** Channels' next free moments as of `version` (0: free). */
-  channels: Map<string, number>;
-}
-
-/** What the change statement answers: the new version when it applied, else what is there. */
-interface ChangeRow {
-  applied: number | null;
-  state: string | null;
-  version: number | null;
-  /** The named channels' moments now, in the order named (0: free). */
-  ready_at: number[] | null;
-}
-
-// $1 team, $2 the channels named, $3 version seen, $4 their moments seen (in order), $5 new
-// state, $6 blocked until, $7 channels to write, $8 their new moments; $9 (UPDATE) whether
-// anything changed, (INSERT) the new row's version.
-// Each channel looked up by its key (a correlated subquery): a join here is planned, once
-// for every array length, as a scan of channel_pace, whose cost grows with the table.
-const READY_AT = `coalesce((SELECT p.ready_at FROM channel_pace p
-                               WHERE p.team_id = $1 AND p.channel = c.channel), 0)`;
-const CHANNELS_SEEN = `NOT EXISTS (
-    SELECT 1 FROM unnest($2::text[], $4::bigint[]) AS c(channel, seen)
-     WHERE ${READY_AT} <> c.seen)`;
-const PUT_CHANNELS = `ch AS (
-    INSERT INTO channel_pace (team_id, channel, ready_at)
-    SELECT $1, c.channel, c.at FROM put, unnest($7::text[], $8::bigint[]) AS c(channel, at)
-    ON CONFLICT (team_id, channel) DO UPDATE SET ready_at = excluded.ready_at)`;
-const ANSWER = `SELECT put.version AS applied, t.state, t.version,
-         ARRAY(SELECT ${READY_AT}::float8 FROM unnest($2::text[]) WITH ORDINALITY AS c(channel, i)
-                ORDER BY c.i) AS ready_at
-    FROM (SELECT 1) one LEFT JOIN put ON true LEFT JOIN team_pace t ON t.team_id = $1`;
-
+/** How long a lease lasts from its last renewal. */
+export const LEASE_MS = 4_000;
 /**
- * The team's row was seen at a version: change it only if it still is. A change that changes
- * nothing keeps the version (other instances' views stay good) but still takes the row's
- * lock and checks what it was decided on.
+ * Changes are made in memory while the lease has at least this left (see above: more than a
+ * channel's 1.05 s plus the worker's 200 ms of reserved slots); the next one renews it.
  */
-const UPDATE = named(
-  'pace-update-many',
-  `WITH put AS (
-     UPDATE team_pace SET state = $5, blocked_until = $6,
-            version = version + CASE WHEN $9 THEN 1 ELSE 0 END
-      WHERE team_id = $1 AND version = $3 AND ${CHANNELS_SEEN}
-     RETURNING version), ${PUT_CHANNELS}
-   ${ANSWER}`,
-);
+export const RENEW_MS = 2_000;
 
-/** No row was seen: make it, unless another instance just did. */
-const INSERT = named(
-  'pace-insert-many',
-  `WITH put AS (
-     INSERT INTO team_pace (team_id, state, blocked_until, version)
-     SELECT $1, $5, $6, $9 WHERE $3::bigint = 0 AND ${CHANNELS_SEEN}
-     ON CONFLICT (team_id) DO NOTHING
-     RETURNING version), ${PUT_CHANNELS}
-   ${ANSWER}`,
-);
+export interface PgPaceOptions {
+  /** This store's id as a lease holder (default: a new random one). */
+  holder?: string;
+  leaseMs?: number;
+  renewMs?: number;
+  /** The clock leases are kept by (tests). */
+  clock?: () => number;
+}
 
-const BLOCKED = named(
-  'pace-blocked',
-  'SELECT team_id AS "teamId", blocked_until AS until FROM team_pace WHERE blocked_until > $1',
-);
+/** What this instance knows of a team. */
+interface Team {
+  /** The row's version as last written or read (0: no row; -1: never read). */
+  version: number;
+  /** As read, or as changed here since while the lease is held. */
+  state: TeamPaceState;
+  /** Busy channels' next free moments (whole as of `version`) and those moved here since. */
+  channels: Map<string, number>;
+  /** Channels moved here and not written yet (while held). */
+  moved: Set<string>;
+  /** This store's lease's end (0: not held here). */
+  heldUntil: number;
+  /** Until when the team's sends are blocked, as of the last change here. */
+  blockedUntil: number;
+}
 
-/** Channels remembered per team (a send's channel is usually new: one per person). */
+/** Channels of a team remembered before the long-free ones are forgotten. */
 const MAX_CHANNELS = 1_000;
 
 /** Two instances changing one team at once both go on; this many misses means a bug. */
 const MAX_TRIES = 50;
 
-export function pgPaceStore(sql: Sql): PaceStore {
-  const seen = new Map<string, Seen>();
-  const seenOf = (teamId: string): Seen => {
-    let s = seen.get(teamId);
-    if (!s) {
-      s = { version: 0, state: {}, channels: new Map() };
-      seen.set(teamId, s);
+export function pgPaceStore(sql: Sql, options: PgPaceOptions = {}): PaceStore {
+  const holder = options.holder ?? randomUUID();
+  const leaseMs = options.leaseMs ?? LEASE_MS;
+  const renewMs = options.renewMs ?? RENEW_MS;
+  const clock = options.clock ?? Date.now;
+  const teams = new Map<string, Team>();
+  const teamOf = (teamId: string): Team => {
+    let t = teams.get(teamId);
+    if (!t) {
+      t = {
+        version: -1,
+        state: {},
+        channels: new Map(),
+        moved: new Set(),
+        heldUntil: 0,
+        blockedUntil: 0,
+      };
+      teams.set(teamId, t);
     }
-    return s;
+    return t;
   };
 
   // This instance's changes to one team go one after the other: run at once, they would all
   // start from the same version and all but one miss (a worker sends several DMs at a time).
   const queues = new Map<string, Promise<unknown>>();
-  const inTurn = <R>(teamId: string, work: () => Promise<R>): Promise<R> => {
+  const inTurn = <R>(teamId: string, work: () => Promise<R> | R): Promise<R> => {
     const run = (queues.get(teamId) ?? Promise.resolve()).then(work, work);
     const settled = run.then(
       () => {},
@@ -114,65 +114,176 @@ export function pgPaceStore(sql: Sql): PaceStore {
     return run;
   };
 
-  const change = async <R>(teamId: string, named: readonly string[], fn: PaceChanger<R>) => {
+  const momentsOf = (t: Team, names: readonly string[]) =>
+    new Map(names.map((c) => [c, t.channels.get(c) ?? 0]));
+
+  /** Whole milliseconds (a learned pace spaces sends by fractions of one) that moved. */
+  const movedOf = (t: Team, moments: Map<string, number>): [string, number][] =>
+    [...moments]
+      .map(([c, at]): [string, number] => [c, Math.ceil(at)])
+      .filter(([c, at]) => at !== (t.channels.get(c) ?? 0));
+
+  /** Writes the state, the channels moved and the lease (until 0: let go), if still free. */
+  const write = (
+    teamId: string,
+    t: Team,
+    now: number,
+    state: string,
+    blockedUntil: number,
+    take: boolean,
+    until: number,
+    moved: readonly [string, number][],
+  ) => {
+    const writes = new Map<string, number>();
+    for (const c of t.moved) writes.set(c, t.channels.get(c) ?? 0);
+    for (const [c, at] of moved) writes.set(c, at);
+    const params = [
+      teamId,
+      t.version,
+      now,
+      state,
+      Math.ceil(blockedUntil),
+      holder,
+      until,
+      take,
+      [...writes.keys()],
+      [...writes.values()],
+    ];
+    // A new row's version: never one an instance may still hold for a forgotten row.
+    return sql.row<ChangeRow>(
+      t.version <= 0 ? INSERT : UPDATE,
+      t.version <= 0 ? [...params, now] : params,
+    );
+  };
+
+  /** The change was written: this is the team now. */
+  const wrote = (t: Team, version: number, now: number, moved: readonly [string, number][]) => {
+    t.version = version;
+    for (const [c, at] of moved) t.channels.set(c, at);
+    t.moved.clear();
+    // Bounded memory: channels free for as long as the sweep keeps them are free whoever
+    // looks (only then: the rules' clock is not this one in tests).
+    if (t.channels.size > MAX_CHANNELS) {
+      for (const [c, at] of t.channels) if (at < now - CHANNEL_KEEP_MS) t.channels.delete(c);
+    }
+  };
+
+  /**
+   * The change did not apply: what is there now (nothing changed here is kept). Returns the
+   * end of another instance's lease on the team (0: none).
+   */
+  const reread = (t: Team, row: ChangeRow | undefined, now: number): number => {
+    t.version = row?.version ?? 0;
+    t.state = row?.state ? readState(row.state) : {};
+    const names = row?.channels ?? [];
+    t.channels = new Map(names.map((c, i) => [c, row?.ready_at?.[i] ?? 0]));
+    t.moved.clear();
+    t.heldUntil = 0;
+    const until = row?.held_until ?? 0;
+    return row?.holder && row.holder !== holder && until > now ? until : 0;
+  };
+
+  const change = async <R>(teamId: string, names: readonly string[], fn: PaceChanger<R>) => {
     for (let tries = 1; ; tries++) {
-      const s = seenOf(teamId);
-      const seenAt = named.map((c) => s.channels.get(c) ?? 0);
-      const moments = new Map(named.map((c, i) => [c, seenAt[i] ?? 0]));
-      const state = structuredClone(s.state);
-      const out = fn(state, moments);
-      const after = JSON.stringify(state);
-      // Whole milliseconds: a learned pace spaces sends by fractions of one.
-      const moved = [...moments]
-        .map(([c, at]): [string, number] => [c, Math.ceil(at)])
-        .filter(([c, at]) => at !== (s.channels.get(c) ?? 0));
-      const params = [
-        teamId,
-        named,
-        s.version,
-        seenAt,
-        after,
-        Math.ceil(out.blockedUntil),
-        moved.map(([c]) => c),
-        moved.map(([, at]) => at),
-      ];
-      const row = await (s.version === 0
-        ? // A new row's version: never one an instance may still hold for a forgotten row.
-          sql.row<ChangeRow>(INSERT, [...params, Date.now()])
-        : sql.row<ChangeRow>(UPDATE, [
-            ...params,
-            moved.length > 0 || after !== JSON.stringify(s.state),
-          ]));
-      if (row?.applied) {
-        s.version = row.applied;
-        s.state = state;
-        // Bounded: a forgotten channel is taken as free and checked by the statement.
-        if (s.channels.size + moved.length > MAX_CHANNELS) s.channels.clear();
-        for (const [i, c] of named.entries()) s.channels.set(c, seenAt[i] ?? 0);
-        for (const [c, at] of moved) s.channels.set(c, at);
+      const t = teamOf(teamId);
+      const now = clock();
+      if (t.heldUntil - now >= renewMs) {
+        // Held here: in memory, written with the renewal.
+        const moments = momentsOf(t, names);
+        const out = fn(t.state, moments);
+        for (const [c, at] of movedOf(t, moments)) {
+          t.channels.set(c, at);
+          t.moved.add(c);
+        }
+        t.blockedUntil = Math.ceil(out.blockedUntil);
         return out.result;
       }
-      // Changed meanwhile (or forgotten by a sweep): start again from what is there now.
-      seen.set(teamId, {
-        version: row?.version ?? 0,
-        state: row?.state ? readState(row.state) : {},
-        channels: new Map(named.map((c, i) => [c, row?.ready_at?.[i] ?? 0])),
-      });
+      const before = JSON.stringify(t.state);
+      const state = structuredClone(t.state);
+      const moments = momentsOf(t, names);
+      const out = fn(state, moments);
+      const after = JSON.stringify(state);
+      const moved = movedOf(t, moments);
+      // A change that changes nothing (a look at the pace) takes no lease; one held here
+      // (running out, or run out) is renewed with what changed meanwhile.
+      const take = t.heldUntil > 0 || t.moved.size > 0 || moved.length > 0 || after !== before;
+      const until = take ? now + leaseMs : 0;
+      const row =
+        t.version < 0
+          ? undefined
+          : await write(teamId, t, now, after, out.blockedUntil, take, until, moved);
+      if (row?.applied) {
+        wrote(t, row.applied, now, moved);
+        t.state = state;
+        t.heldUntil = until;
+        t.blockedUntil = Math.ceil(out.blockedUntil);
+        return out.result;
+      }
+      // Never read, changed meanwhile, or held by another instance: start again from what
+      // is there now (a team never read is read by a statement that cannot apply).
+      const otherUntil = reread(
+        t,
+        row ?? (await sql.row<ChangeRow>(UPDATE, readOnly(teamId, now, holder))),
+        now,
+      );
+      if (otherUntil > now) {
+        // Held by another instance: it paces the team; here the team waits for its lease
+        // (asked again at the next change: it may be settled before it ends).
+        const copy = structuredClone(t.state);
+        copy.pausedUntil = Math.max(copy.pausedUntil ?? 0, otherUntil);
+        return fn(copy, momentsOf(t, names)).result;
+      }
       if (tries >= MAX_TRIES) {
         throw new Error(`The DM pace of team ${teamId} kept changing under this instance.`);
       }
     }
   };
 
+  const settle = async (teamId: string) => {
+    const t = teams.get(teamId);
+    if (!t || t.heldUntil === 0) return;
+    const now = clock();
+    const row = await write(teamId, t, now, JSON.stringify(t.state), t.blockedUntil, true, 0, []);
+    if (row?.applied) {
+      wrote(t, row.applied, now, []);
+      t.heldUntil = 0;
+    } else {
+      // Its lease ran out and another instance took the team: what is there now.
+      reread(t, row, now);
+    }
+  };
+
   return {
-    change: (teamId, channels, fn) => inTurn(teamId, () => change(teamId, channels, fn)),
-    blocked: (now) => sql.rows<{ teamId: string; until: number }>(BLOCKED, [now]),
+    change: (teamId, names, fn) => inTurn(teamId, () => change(teamId, names, fn)),
+    blocked: async (now) => {
+      const rows = await sql.rows<{ teamId: string; until: number }>(BLOCKED, [now, holder]);
+      // The teams held here are as this store has them (the rows are behind).
+      const out = rows.filter((r) => !((teams.get(r.teamId)?.heldUntil ?? 0) > now));
+      for (const [teamId, t] of teams) {
+        if (t.heldUntil > now && t.blockedUntil > now) out.push({ teamId, until: t.blockedUntil });
+      }
+      return out;
+    },
+    settle: async (teamIds) => {
+      const ids = teamIds ?? [...teams.keys()];
+      await Promise.all(ids.map((id) => inTurn(id, () => settle(id))));
+    },
     sweep: async (now) =>
-      (await sql.run('DELETE FROM channel_pace WHERE ready_at < $1', [now - CHANNEL_KEEP_MS])) +
-      (await sql.run(
-        `DELETE FROM team_pace WHERE blocked_until < $1
-            AND coalesce((state::jsonb #>> '{run,last}')::numeric, 0) < $1`,
-        [now - TEAM_KEEP_MS],
-      )),
+      (await sql.run(SWEEP_CHANNELS, [now - CHANNEL_KEEP_MS])) +
+      (await sql.run(SWEEP_TEAMS, [now - TEAM_KEEP_MS])),
   };
 }
+
+/** A statement that cannot apply (version -1): it only answers what is there. */
+const readOnly = (teamId: string, now: number, holder: string) => [
+  teamId,
+  -1,
+  now,
+  '{}',
+  0,
+  holder,
+  0,
+  false,
+  [],
+  [],
+];

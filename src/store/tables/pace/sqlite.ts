@@ -56,6 +56,8 @@ export function paceStore(db: Database.Database): Sync<PaceStore> {
     change: <R>(teamId: string, channelIds: readonly string[], fn: PaceChanger<R>) =>
       change(teamId, channelIds, fn) as R,
     blocked: (now) => blocked.all(now),
+    // Every change was written in its transaction.
+    settle: () => {},
     sweep: (now) =>
       sweepChannels.run(now - CHANNEL_KEEP_MS).changes +
       sweepTeams.run(now - TEAM_KEEP_MS, now - TEAM_KEEP_MS).changes,
