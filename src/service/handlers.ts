@@ -1,10 +1,5 @@
 import type { z } from 'zod';
-import type {
-  CreateTaskBody,
-  ExtraOperationName,
-  OperationName,
-  operations,
-} from '../workapi/contract.js';
+import type { ExtraOperationName, OperationName, operations } from '../workapi/contract.js';
 import { listCustomers } from './customers.js';
 import type { Db } from './db.js';
 import { groupList } from './groups.js';
@@ -47,13 +42,6 @@ export interface HandlerContext {
 /** One function per operation of the contract, each given its own operation's input. */
 export type Handlers = { [N in OperationName]: (ctx: HandlerContext, input: Input<N>) => unknown };
 
-/** Operation 2's answer (also called by fast-create.ts, past Fastify). */
-export function createTaskAnswer(ctx: HandlerContext, body: CreateTaskBody): JsonText {
-  const task = createTaskJson(ctx.db, ctx.caller, body);
-  ctx.eventRecorded();
-  return new JsonText(task);
-}
-
 /** One function per operation of the contract; each translates to a domain call. */
 export const handlers: Handlers = {
   verify: ({ caller }) => ({
@@ -61,7 +49,11 @@ export const handlers: Handlers = {
     workspaceName: caller.workspaceName,
     createdBy: caller.userId,
   }),
-  createTask: (ctx, { body }) => createTaskAnswer(ctx, body),
+  createTask: (ctx, { body }) => {
+    const task = createTaskJson(ctx.db, ctx.caller, body);
+    ctx.eventRecorded();
+    return new JsonText(task);
+  },
   listTasks: ({ db, caller }, { query }) => {
     const { body, total } = listTasksJson(db, caller, query);
     return new JsonText(body, total === undefined ? undefined : { 'x-total-count': String(total) });

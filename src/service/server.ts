@@ -1,11 +1,8 @@
-import type { IncomingMessage } from 'node:http';
-import { Readable } from 'node:stream';
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
-  type preParsingHookHandler,
 } from 'fastify';
 import { z } from 'zod';
 import {
@@ -22,10 +19,8 @@ import {
 } from '../workapi/contract.js';
 import { PAGES_PREFIX } from '../workapi/page-links.js';
 import type { Db } from './db.js';
-import { errorAnswer } from './error-answers.js';
-import { ServiceError } from './errors.js';
+import { isServiceError, ServiceError } from './errors.js';
 import type { Logger } from './events.js';
-import { fastCreateServer } from './fast-create.js';
 import type { GroupCommit } from './group-commit.js';
 import { extensionHandlers, type Handlers, handlers, type Input } from './handlers.js';
 import { JsonText } from './json-text.js';
@@ -33,8 +28,6 @@ import { registerPages } from './pages.js';
 import { type Caller, findCaller } from './workspaces.js';
 
 const BODY_LIMIT = 1024 * 1024;
-/** Fastify's defaults, given explicitly: fastCreateServer sets them on its own server. */
-const SERVER_TIMEOUTS = { connectionTimeout: 0, keepAliveTimeout: 72_000, requestTimeout: 0 };
 
 export interface ServerOptions {
   db: Db;
@@ -43,8 +36,6 @@ export interface ServerOptions {
   logger?: Logger;
   /** Known keys → caller (the auth cache); given, so a revoked key can be dropped from it. */
   knownKeys?: Map<string, Caller>;
-  /** Well-formed creates answered past Fastify (fast-create.ts; default true). */
-  fastCreate?: boolean;
 }
 
 /**
@@ -58,30 +49,10 @@ export function buildServer({
   commits,
   logger,
   knownKeys = new Map<string, Caller>(),
-  fastCreate: fastCreateOn = true,
 }: ServerOptions): FastifyInstance {
-  // Known keys → caller, so the hot path skips hashing and a query. Revoking a key
-  // (ServiceHandle.revokeKey) drops it here too; a workspace is never renamed; only hits are
-  // kept (unknown keys cannot grow it), and it is bounded anyway.
-  const lookup = (key: string): Caller | undefined => {
-    const hit = knownKeys.get(key);
-    if (hit) return hit;
-    const caller = findCaller(db, key);
-    if (caller) {
-      if (knownKeys.size >= 10_000) knownKeys.clear();
-      knownKeys.set(key, caller);
-    }
-    return caller;
-  };
-  const eventRecorded = () => commits.eventRecorded();
-  const context = (caller: Caller) => ({ db, caller, eventRecorded });
-  // Bodies fast-create.ts read before handing a request over (the createTask route replays them).
-  const readBodies = new WeakMap<IncomingMessage, Buffer>();
-  let closing = false;
   const app = Fastify({
     logger: false,
     bodyLimit: BODY_LIMIT,
-    ...SERVER_TIMEOUTS,
     routerOptions: { maxParamLength: 200 },
     frameworkErrors: (error, _request, anyReply) => {
       const reply = anyReply as FastifyReply;
@@ -91,27 +62,6 @@ export function buildServer({
       }
       return reply.code(400).send({ error: 'url: is not a valid address' });
     },
-    // Well-formed creates are answered past Fastify (fast-create.ts); the rest reach it.
-    serverFactory: fastCreateOn
-      ? (handler) =>
-          fastCreateServer(SERVER_TIMEOUTS, {
-            commits,
-            bodyLimit: BODY_LIMIT,
-            lookup,
-            context,
-            closing: () => closing,
-            handOver: (req, res, body) => {
-              if (body) readBodies.set(req, body);
-              handler(req, res);
-            },
-            logger,
-          })
-      : undefined,
-  });
-  // Fastify answers 503 once closing begins: from then on it gets every request.
-  app.addHook('preClose', (done) => {
-    closing = true;
-    done();
   });
   // JSON only: a text/plain body must be refused, not handed to the schemas as a string.
   app.removeContentTypeParser('text/plain');
@@ -137,6 +87,20 @@ export function buildServer({
     if (!caller) throw new Error(`no caller for ${request.method} ${request.url}`);
     return caller;
   };
+  // Known keys → caller, so the hot path skips hashing and a query. Revoking a key
+  // (ServiceHandle.revokeKey) drops it here too; a workspace is never renamed; only hits are
+  // kept (unknown keys cannot grow it), and it is bounded anyway.
+  const lookup = (key: string): Caller | undefined => {
+    const hit = knownKeys.get(key);
+    if (hit) return hit;
+    const caller = findCaller(db, key);
+    if (caller) {
+      if (knownKeys.size >= 10_000) knownKeys.clear();
+      knownKeys.set(key, caller);
+    }
+    return caller;
+  };
+
   // Auth runs first (before the body is read), so a request without a valid key learns
   // nothing else about the service.
   app.addHook('onRequest', (request, reply, done) => {
@@ -159,12 +123,12 @@ export function buildServer({
     done();
   });
 
-  const ctx = (request: FastifyRequest) => context(callerOf(request));
-  // A create that fast-create.ts read and handed over: Fastify parses the same bytes.
-  const replayBody: preParsingHookHandler = (request, _reply, payload, done) => {
-    const body = readBodies.get(request.raw);
-    done(null, body ? Readable.from([body]) : payload);
-  };
+  const eventRecorded = () => commits.eventRecorded();
+  const ctx = (request: FastifyRequest) => ({
+    db,
+    caller: callerOf(request),
+    eventRecorded,
+  });
   const route = <N extends OperationName>(prefix: string, name: N) => {
     const op: Operation = operations[name];
     const params = z.strictObject(Object.fromEntries(op.params.map((p) => [p, pathId])));
@@ -172,7 +136,6 @@ export function buildServer({
     app.route({
       method: op.method,
       url: prefix + op.path,
-      ...(name === 'createTask' ? { preParsing: replayBody } : {}),
       handler: (request: FastifyRequest, reply: FastifyReply) => {
         // Checked against operation N's own schemas here: the one place they become Input<N>.
         const input = {
@@ -213,12 +176,36 @@ export function buildServer({
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const { status, ...body } = errorAnswer(error, logger, request.method, request.url);
-    return reply.code(status).send(body);
+    if (isServiceError(error)) return reply.code(error.status).send({ error: error.message });
+    const known = FRAMEWORK_ERRORS[error.code];
+    if (known) return reply.code(known.status).send({ error: known.message });
+    if (error instanceof SyntaxError)
+      return reply.code(400).send({ error: 'body: is not valid JSON' });
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send({ error: `request: ${error.message}` });
+    }
+    logger?.error(`${request.method} ${request.url.split('?')[0]} failed: ${error.stack ?? error}`);
+    return reply.code(500).send({ error: 'service: internal error' });
   });
 
   return app;
 }
+
+/** Fastify's own errors for client mistakes, in the service's words. */
+const FRAMEWORK_ERRORS: Record<string, { status: number; message: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: 'body: must be at most 1 MiB' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 400,
+    message: 'content-type: must be application/json',
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: 'body: is empty; send a JSON object' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: 'body: is not valid JSON' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    status: 400,
+    message: 'content-length: does not match the body',
+  },
+};
 
 /**
  * Runs an operation's handler and sends its result. A write runs at the end of the turn in
