@@ -109,7 +109,28 @@ export function rolledBack(db: Db): void {
 
 /** SQLite's `PRAGMA data_version`: changes when another connection commits (-1 if unread). */
 export function dataVersion(db: Db): number {
+  return versionWhileLocked.get(db) ?? readDataVersion(db);
+}
+
+function readDataVersion(db: Db): number {
   return sql<{ data_version: number }>(db, 'PRAGMA data_version').get()?.data_version ?? -1;
+}
+
+/** The data_version read when this connection took the write lock, until it lets it go. */
+const versionWhileLocked = new WeakMap<Db, number>();
+
+/**
+ * Says that this connection holds the write lock (`BEGIN IMMEDIATE`, group-commit.ts) until
+ * `writeLockReleased`: no other connection can commit meanwhile, so data_version is read once
+ * here and not once per operation of the batch (each create checks it for its caches).
+ */
+export function writeLockTaken(db: Db): void {
+  versionWhileLocked.set(db, readDataVersion(db));
+}
+
+/** The transaction `writeLockTaken` began is over (committed or rolled back). */
+export function writeLockReleased(db: Db): void {
+  versionWhileLocked.delete(db);
 }
 
 /** The parts of a better-sqlite3 statement we use, typed by the row they return. */

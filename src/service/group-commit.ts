@@ -1,4 +1,4 @@
-import { type Db, rolledBack, sql, transact } from './db.js';
+import { type Db, rolledBack, sql, transact, writeLockReleased, writeLockTaken } from './db.js';
 
 /**
  * Group commit: the writes that arrive in one turn of the event loop are queued, then run
@@ -72,6 +72,11 @@ export class GroupCommit {
     this.waiting.push({ answer, fail });
   }
 
+  private begin(): void {
+    sql(this.db, 'BEGIN IMMEDIATE').run();
+    writeLockTaken(this.db);
+  }
+
   private runQueued(): void {
     const batch = this.queued;
     const waiting = this.waiting;
@@ -83,14 +88,14 @@ export class GroupCommit {
     const succeeded: { write: QueuedWrite; answer: () => void }[] = [];
     let failure: unknown;
     try {
-      if (own) sql(this.db, 'BEGIN IMMEDIATE').run();
+      if (own) this.begin();
       for (const write of batch) {
         // SQLite rolls a transaction back by itself after some errors (disk full, I/O):
         // what was written in it is lost, so those answers fail, and the rest start anew.
         if (own && !this.db.inTransaction) {
           for (const s of succeeded.splice(0)) s.write.fail(rolledBackError());
           rolledBack(this.db);
-          sql(this.db, 'BEGIN IMMEDIATE').run();
+          this.begin();
         }
         try {
           succeeded.push({ write, answer: transact(this.db, write.run) });
@@ -107,6 +112,8 @@ export class GroupCommit {
       if (own && this.db.inTransaction) sql(this.db, 'ROLLBACK').run();
       // Nothing of the shared transaction was kept: caches filled inside it drop what they read.
       rolledBack(this.db);
+    } finally {
+      if (own) writeLockReleased(this.db);
     }
     const events = this.eventsRecorded;
     this.eventsRecorded = false;

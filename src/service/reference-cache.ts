@@ -1,6 +1,6 @@
 /**
  * The rows every create task checks against, kept in memory: a project's settings (its
- * workspace and feature flags), its statuses and groups, and users. Each create read them
+ * workspace and feature flags), its statuses and groups, its largest task number, and users. Each create read them
  * again (five statements, a fifth of a create's time), and they change only when a project is
  * updated or deleted; statuses and groups are made with their project, users are never
  * changed or deleted.
@@ -40,6 +40,12 @@ export interface ProjectReferences {
   /** The status a task gets when none is asked for: the default one, else the first. */
   defaultStatus: StatusRow;
   groups: readonly GroupRow[];
+  /**
+   * The project's largest task number, once a create has read it (task-create.ts): the next
+   * create numbers on from here without asking SQLite. Only creates add tasks, and each sets
+   * it; a rolled-back one empties the whole cache, as another connection's commit does.
+   */
+  lastTaskNumber?: number;
 }
 
 export interface UserReference {

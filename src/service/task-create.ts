@@ -10,7 +10,7 @@ import { referenceCache } from './reference-cache.js';
 import { isDoneType } from './statuses.js';
 import { checkFeatures, checkReferences } from './task-checks.js';
 import { storableText, taskJson } from './task-json.js';
-import { addNewTaskPeople, replaceFiles } from './task-relations.js';
+import { addNewTaskAssignees, replaceFiles } from './task-relations.js';
 import { nowIso } from './time.js';
 import type { Caller } from './workspaces.js';
 
@@ -44,16 +44,19 @@ export function createTaskJson(
       body.priority ?? (project.priority_enabled === 1 ? project.default_priority : 0);
     const id = newId();
     const now = nowIso();
-    const taskNumber = nextTaskNumber(db, project.id);
+    const taskNumber = (refs.lastTaskNumber ?? lastTaskNumber(db, project.id)) + 1;
     const name = storableText(body.name ?? body.taskName ?? '');
     const description = storableText(body.description ?? '');
     const complete = isDoneType(status.type) ? 1 : 0;
+    const assignees = checked.assignees?.ids ?? [];
+    // The creator and the assignees follow the task, the creator first.
+    const subscribers = [caller.userId, ...assignees.filter((a) => a !== caller.userId)];
     sql(
       db,
       `INSERT INTO tasks (id, project_id, task_number, name, description, status_id, complete,
          group_id, priority, due_date, estimate_time, milestone_id, created_by, updated_by,
-         created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         created_at, updated_at, subscriber_ids)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       id,
       project.id,
@@ -71,11 +74,11 @@ export function createTaskJson(
       caller.userId,
       now,
       now,
+      JSON.stringify(subscribers),
     );
-    const assignees = checked.assignees?.ids ?? [];
-    // The creator and the assignees follow the task, the creator first.
-    const subscribers = [caller.userId, ...assignees.filter((a) => a !== caller.userId)];
-    addNewTaskPeople(db, id, caller.userId, assignees, subscribers, now);
+    // Kept for the next create (reference-cache.ts); a rollback from here on drops it.
+    refs.lastTaskNumber = taskNumber;
+    addNewTaskAssignees(db, id, caller.userId, assignees, now);
     if (body.files) replaceFiles(db, id, body.files);
     const task = taskJson({
       id,
@@ -108,15 +111,15 @@ export function createTaskJson(
 }
 
 /**
- * The project's next task number: one more than its largest (tasks_by_number holds it last).
- * Tasks are deleted only with their project, so a number is never given twice.
+ * The project's largest task number, 0 if none (tasks_by_number holds it last): a new task
+ * gets one more. Tasks are deleted only with their project, so a number is never given twice.
  */
-function nextTaskNumber(db: Db, projectId: string): number {
-  const row = sql<{ next: number }>(
+function lastTaskNumber(db: Db, projectId: string): number {
+  const row = sql<{ last: number }>(
     db,
-    'SELECT COALESCE(MAX(task_number), 0) + 1 AS next FROM tasks WHERE project_id = ?',
+    'SELECT COALESCE(MAX(task_number), 0) AS last FROM tasks WHERE project_id = ?',
   ).get(projectId);
-  return row?.next ?? 1;
+  return row?.last ?? 0;
 }
 
 /** Operation 2, as an object (for callers inside the service: the seed, benchmarks). */

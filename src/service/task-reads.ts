@@ -37,9 +37,7 @@ const TASK_SELECT = `
   SELECT t.id, t.project_id, t.task_number, t.name, t.description, t.status_id, t.complete,
          t.group_id, g.name AS group_name, t.priority, t.due_date, t.estimate_time,
          t.milestone_id, t.parent_task_id, t.created_by, t.updated_by, t.created_at,
-         t.updated_at,
-         (SELECT json_group_array(s.user_id ORDER BY s.position)
-            FROM task_subscribers s WHERE s.task_id = t.id) AS subscribers_json
+         t.updated_at, t.subscriber_ids AS subscribers_json
     FROM tasks t
     JOIN projects p ON p.id = t.project_id
     LEFT JOIN task_groups g ON g.id = t.group_id`;
@@ -85,8 +83,7 @@ interface TaskJsonRow {
 const TASK_JSON_SELECT = `
   SELECT t.id, t.name, t.project_id, t.group_id, g.name AS group_name, t.description,
          t.complete, t.due_date, t.priority, t.estimate_time, t.milestone_id, t.task_number,
-         (SELECT json_group_array(s.user_id ORDER BY s.position)
-            FROM task_subscribers s WHERE s.task_id = t.id) AS subscribers_json,
+         t.subscriber_ids AS subscribers_json,
          (SELECT json_group_array(a.user_id ORDER BY a.position)
             FROM task_assignees a WHERE a.task_id = t.id) AS assignees_json
     FROM tasks t

@@ -1,4 +1,6 @@
-/** The rows that hang off a task: its assignees, its subscribers and its files, in order. */
+/** What hangs off a task: its assignees, its subscribers and its files, in order. */
+
+import { z } from 'zod';
 import type { CreateTaskBody } from '../workapi/contract.js';
 import { type Db, sql } from './db.js';
 import { newId } from './new-ids.js';
@@ -21,27 +23,37 @@ export function addAssignees(
   for (const userId of userIds) insert.run(taskId, userId, taskId, by, by, now, now);
 }
 
-/** Appends subscribers after the task's existing ones; one already there stays where it is. */
+const subscriberIds = z.array(z.string());
+
+/**
+ * Appends subscribers after the task's existing ones; one already there stays where it is.
+ * They are the task row's JSON array `subscriber_ids` (migrations.ts, entry 4).
+ */
 export function subscribe(db: Db, taskId: string, userIds: readonly string[]): void {
-  const insert = sql(
+  const row = sql<{ subscriber_ids: string }>(
     db,
-    `INSERT OR IGNORE INTO task_subscribers (task_id, user_id, position)
-     VALUES (?, ?, (SELECT COALESCE(MAX(position), -1) + 1 FROM task_subscribers WHERE task_id = ?))`,
+    'SELECT subscriber_ids FROM tasks WHERE id = ?',
+  ).get(taskId);
+  if (!row) return;
+  const subscribers = subscriberIds.parse(JSON.parse(row.subscriber_ids));
+  const added = userIds.filter((id, i) => !subscribers.includes(id) && userIds.indexOf(id) === i);
+  if (added.length === 0) return;
+  sql(db, 'UPDATE tasks SET subscriber_ids = ? WHERE id = ?').run(
+    JSON.stringify([...subscribers, ...added]),
+    taskId,
   );
-  for (const userId of userIds) insert.run(taskId, userId, taskId);
 }
 
 /**
- * A new task's assignees and subscribers, at positions from 0 in the order given: one
- * statement for each list (prepared once per length) instead of one per row, and no look-up
- * of the last position (a new task has none).
+ * A new task's assignees, at positions from 0 in the order given: one statement (prepared
+ * once per length) instead of one per row, and no look-up of the last position (a new task
+ * has none). Its subscribers are written with its row (task-create.ts).
  */
-export function addNewTaskPeople(
+export function addNewTaskAssignees(
   db: Db,
   taskId: string,
   by: string,
   assignees: readonly string[],
-  subscribers: readonly string[],
   now: string,
 ): void {
   if (assignees.length > 0) {
@@ -51,13 +63,6 @@ export function addNewTaskPeople(
          created_at, updated_at)
        VALUES ${rows(assignees.length, '(?, ?, ?, ?, ?, ?, ?)')}`,
     ).run(...assignees.flatMap((userId, i) => [taskId, userId, i, by, by, now, now]));
-  }
-  if (subscribers.length > 0) {
-    sql(
-      db,
-      `INSERT INTO task_subscribers (task_id, user_id, position)
-       VALUES ${rows(subscribers.length, '(?, ?, ?)')}`,
-    ).run(...subscribers.flatMap((userId, i) => [taskId, userId, i]));
   }
 }
 

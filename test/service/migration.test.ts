@@ -1,9 +1,10 @@
 /**
- * Migration 3 of the service's schema (src/service/migrations.ts) on a database made by the
- * schema before it (entries 1 and 2): every row is kept; task numbers go on after the largest;
- * the per-project counts and assignees are still kept by their triggers; the outbox, now
- * without AUTOINCREMENT, gives new events seqs after the old ones and delivers the undelivered
- * old event first, then the new one, in order.
+ * Migrations 3 and 4 of the service's schema (src/service/migrations.ts) on a database made by
+ * the schema before them (entries 1 and 2): every row is kept; task numbers go on after the
+ * largest; the per-project counts and assignees are still kept by their triggers; the outbox,
+ * now without AUTOINCREMENT, gives new events seqs after the old ones and delivers the
+ * undelivered old event first, then the new one, in order; each task's subscriber rows become
+ * its `subscriber_ids`, in their positions' order.
  */
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
@@ -104,8 +105,10 @@ function oldDatabase(path: string): void {
       NOW,
       NOW,
     );
-    run('INSERT INTO task_subscribers VALUES (?, ?, 0)', id, ids.alice);
-    run('INSERT INTO task_subscribers VALUES (?, ?, 1)', id, ids.bob);
+    // Task 1's subscribers in the other order (positions, not ids, give it).
+    const [first, second] = n === 1 ? [ids.bob, ids.alice] : [ids.alice, ids.bob];
+    run('INSERT INTO task_subscribers VALUES (?, ?, 1)', id, second);
+    run('INSERT INTO task_subscribers VALUES (?, ?, 0)', id, first);
   }
   const event = (id: string, delivered: string | null) =>
     run(
@@ -147,7 +150,7 @@ afterAll(async () => {
   temp.remove();
 });
 
-describe('migration 3 on a database of the old schema', () => {
+describe('migrations 3 and 4 on a database of the old schema', () => {
   it('keeps every row, and numbering, counts and event order go on', async () => {
     const path = join(temp.dir, 'old.db');
     oldDatabase(path);
@@ -171,6 +174,8 @@ describe('migration 3 on a database of the old schema', () => {
       subscribers: [ids.alice, ids.bob],
       taskUsers: [{ taskUserId: ids.bob }],
     });
+    const other = await call(`${base}/task/${ids.task1}`);
+    expect(other.json).toMatchObject({ subscribers: [ids.bob, ids.alice] });
     const project = await call(`${base}/project/${ids.project}`);
     expect(project.json).toMatchObject({ projectUsers: [ids.alice, ids.bob] });
 
@@ -216,6 +221,13 @@ describe('migration 3 on a database of the old schema', () => {
       expect(db.prepare('SELECT user_id, tasks FROM project_assignees').all()).toEqual([
         { user_id: ids.bob, tasks: 3 },
       ]);
+      expect(
+        db.prepare("SELECT name FROM sqlite_schema WHERE name = 'task_subscribers'").all(),
+      ).toEqual([]);
+      // The new task: its creator, then its assignee.
+      expect(db.prepare('SELECT subscriber_ids FROM tasks WHERE id = ?').get(task.taskId)).toEqual({
+        subscriber_ids: JSON.stringify([ids.alice, ids.bob]),
+      });
       expect(db.pragma('foreign_key_check')).toEqual([]);
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     } finally {

@@ -8,7 +8,6 @@ import Database from 'better-sqlite3';
 import { afterEach, expect, it } from 'vitest';
 import { openDatabase } from '../../src/service/db.js';
 import { migrations } from '../../src/service/migrations.js';
-import { seedDemoWorkspace } from '../../src/service/seed.js';
 import { makeTempDir } from './support.js';
 
 const temp = makeTempDir();
@@ -24,15 +23,86 @@ const fromTasks = (db: ReturnType<typeof openDatabase>) =>
     )
     .all();
 
+/** Rows as the program of the schema's entry 1 wrote them: 3 tasks, 2 of them assigned. */
+function oldRows(db: Database.Database): void {
+  const run = (sql: string, ...params: unknown[]) => db.prepare(sql).run(...params);
+  const now = '2026-11-01T10:00:00.000Z';
+  const [workspace, alice, bob, project, todo, done] = [1, 2, 3, 4, 5, 6].map(
+    (n) => `b${String(n).padStart(23, '0')}`,
+  );
+  run('INSERT INTO workspaces VALUES (?, ?, ?)', workspace, 'Old', now);
+  for (const [id, name] of [
+    [alice, 'alice'],
+    [bob, 'bob'],
+  ]) {
+    run(
+      'INSERT INTO users (id, workspace_id, name, email, created_at) VALUES (?, ?, ?, ?, ?)',
+      id,
+      workspace,
+      name,
+      `${name}@example.com`,
+      now,
+    );
+  }
+  run(
+    `INSERT INTO projects (id, workspace_id, name, owner_id, priority_enabled, default_priority,
+       estimate_enabled, milestone_enabled, groups_enabled, labels_enabled, icon_type,
+       icon_reference, icon_color, created_by, updated_by, created_at, updated_at)
+     VALUES (?, ?, 'Old', ?, 1, 0, 1, 1, 1, 1, 1, 'O', 0, ?, ?, ?, ?)`,
+    project,
+    workspace,
+    alice,
+    alice,
+    alice,
+    now,
+    now,
+  );
+  run("INSERT INTO statuses VALUES (?, ?, 'To Do', 1, 0, 1)", todo, project);
+  run("INSERT INTO statuses VALUES (?, ?, 'Done', 3, 1, 0)", done, project);
+  for (const [n, complete, assignees] of [
+    [1, 0, [alice, bob]],
+    [2, 1, [bob]],
+    [3, 0, []],
+  ] as const) {
+    const id = `c${String(n).padStart(23, '0')}`;
+    run(
+      `INSERT INTO tasks (id, project_id, task_number, name, description, status_id, complete,
+         priority, created_by, updated_by, created_at, updated_at)
+       VALUES (?, ?, ?, 'Old', '', ?, ?, 0, ?, ?, ?, ?)`,
+      id,
+      project,
+      n,
+      complete ? done : todo,
+      complete,
+      alice,
+      alice,
+      now,
+      now,
+    );
+    assignees.forEach((user, i) => {
+      run(
+        'INSERT INTO task_assignees VALUES (?, ?, ?, ?, ?, ?, ?)',
+        id,
+        user,
+        i,
+        alice,
+        alice,
+        now,
+        now,
+      );
+    });
+  }
+}
+
 it('fills project_assignees and project_task_counts for a database made before them', () => {
   const path = join(temp.dir, 'service.db');
-  // A database of the schema before entry 2, seeded there.
+  // A database of the schema before entry 2, with the rows its program wrote.
   const old = new Database(path);
   old.pragma('journal_mode = WAL');
   old.pragma('foreign_keys = ON');
   old.exec(migrations[0]);
   old.pragma('user_version = 1');
-  seedDemoWorkspace(old);
+  oldRows(old);
   old.close();
 
   const db = openDatabase(path);

@@ -2,7 +2,9 @@
  * The rows create task checks against are cached (src/service/reference-cache.ts). A create
  * never sees a project's settings or statuses as they were before: after an update or delete
  * through the service, after a write by another connection, after a rolled-back transaction
- * that had changed them, and after a shared (group) commit that failed.
+ * that had changed them, and after a shared (group) commit that failed. The project's largest
+ * task number, kept with them, numbers on after a rolled-back create and after another
+ * connection's; and data_version, read once per group commit, is read again after it.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +14,7 @@ import { GroupCommit } from '../../src/service/group-commit.js';
 import { seedDemoWorkspace } from '../../src/service/index.js';
 import { updateProject } from '../../src/service/projects.js';
 import { createTaskJson } from '../../src/service/task-create.js';
+import { getTaskJson } from '../../src/service/task-reads.js';
 import { type Caller, findCaller } from '../../src/service/workspaces.js';
 import { makeTempDir, raw, startTestService, type TestService } from './support.js';
 
@@ -148,8 +151,9 @@ describe('create task after a failed group commit', () => {
             inside = JSON.parse(createTaskJson(db, caller, { projectId, name: 'Lost' })).priority;
             db.pragma('defer_foreign_keys = ON');
             db.prepare(
-              'INSERT INTO task_subscribers (task_id, user_id, position) VALUES (?, ?, 0)',
-            ).run('no-such-task', caller.userId);
+              `INSERT INTO task_files (id, task_id, position, file_type, href, name, size)
+               VALUES ('f1', 'no-such-task', 0, 'link', 'https://example.com', 'f', '1')`,
+            ).run();
           },
           () => resolve('committed'),
           (e) => resolve(`failed: ${e instanceof Error ? e.message : String(e)}`),
@@ -163,6 +167,84 @@ describe('create task after a failed group commit', () => {
     } finally {
       db.close();
       temp.remove();
+    }
+  });
+});
+
+/** Two connections to one seeded file: `db` writes through a GroupCommit, `other` beside it. */
+function sharedFile() {
+  const temp = makeTempDir();
+  const path = join(temp.dir, 'service.db');
+  const db = openDatabase(path);
+  const seed = seedDemoWorkspace(db);
+  const other = openDatabase(path);
+  const caller = callerOf(db, seed.apiKey);
+  const projectId = seed.projects[1].projectId;
+  const commits = new GroupCommit(db);
+  /** A create through the group commit: its task number, or what failed. */
+  const createQueued = (after?: () => void) =>
+    new Promise<number | string>((resolve) => {
+      commits.write(
+        () => {
+          const task = JSON.parse(createTaskJson(db, caller, { projectId, name: 'Numbered' }));
+          after?.();
+          return z.object({ taskNumber: z.number() }).parse(task).taskNumber;
+        },
+        resolve,
+        (e) => resolve(`failed: ${e instanceof Error ? e.message : String(e)}`),
+      );
+    });
+  const close = () => {
+    other.close();
+    db.close();
+    temp.remove();
+  };
+  return { db, other, caller, projectId, commits, createQueued, close };
+}
+
+describe("a project's task numbers, kept with its references", () => {
+  it('numbers on from a create that was rolled back, and from another connection', async () => {
+    const f = sharedFile();
+    try {
+      const first = await f.createQueued();
+      expect(typeof first).toBe('number');
+      // Took the next number, then failed: the number is free again.
+      const undone = f.createQueued(() => {
+        throw new Error('undo');
+      });
+      const next = f.createQueued();
+      expect(await undone).toBe('failed: undo');
+      expect(await next).toBe(Number(first) + 1);
+      // Another connection creates in the project: the next number comes after its task.
+      const theirs = JSON.parse(
+        createTaskJson(f.other, f.caller, { projectId: f.projectId, name: 'Elsewhere' }),
+      );
+      expect(theirs.taskNumber).toBe(Number(first) + 2);
+      expect(await f.createQueued()).toBe(Number(first) + 3);
+    } finally {
+      f.close();
+    }
+  });
+});
+
+describe('data_version, read once while the group commit holds the write lock', () => {
+  it('is read again once the lock is let go: a read then sees what another connection did', async () => {
+    const f = sharedFile();
+    try {
+      const number = await f.createQueued();
+      const { id } = z
+        .object({ id: z.string() })
+        .parse(
+          f.db
+            .prepare('SELECT id FROM tasks WHERE project_id = ? AND task_number = ?')
+            .get(f.projectId, number),
+        );
+      const name = () => JSON.parse(getTaskJson(f.db, f.caller, id)).taskName;
+      expect(name()).toBe('Numbered');
+      f.other.prepare("UPDATE tasks SET name = 'Renamed elsewhere' WHERE id = ?").run(id);
+      expect(name()).toBe('Renamed elsewhere');
+    } finally {
+      f.close();
     }
   });
 });
