@@ -56,6 +56,27 @@ describe('start', () => {
     expect(p.out.stderr).toBe('worklink: SLACK_BOT_TOKEN was refused by Slack (invalid_auth).\n');
   });
 
+  it('stops in one sentence when Slack cannot be reached to check the token', async () => {
+    // A port nothing listens on: every attempt is refused.
+    const closed = createServer();
+    closed.listen(0, '127.0.0.1');
+    await once(closed, 'listening');
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const p = run({
+      SLACK_BOT_TOKEN: 'xoxb-good',
+      SLACK_SIGNING_SECRET: 'sig',
+      SLACK_API_URL: `http://127.0.0.1:${port}/api/`,
+      PORT: '0',
+      DATA_DIR: join(dir, 'unreachable'),
+      LOG_LEVEL: 'error',
+    });
+    expect(await p.exited).toBe(1);
+    expect(p.out.stderr).toMatch(
+      /^worklink: Slack could not be reached to check SLACK_BOT_TOKEN \([^\n]+\)\.\n$/,
+    );
+  });
+
   it('serves signed commands with the embedded service and stops on SIGTERM', async () => {
     const p = run({
       SLACK_BOT_TOKEN: 'xoxb-good',

@@ -6,7 +6,7 @@
  */
 import type { Server } from 'node:http';
 import type { App } from '@slack/bolt';
-import { WebClient } from '@slack/web-api';
+import { LogLevel, WebClient } from '@slack/web-api';
 import type { AppConfig, HttpLimits } from '../../config.js';
 import { errMessage } from '../../error-message.js';
 import { slackCode } from '../ui/error-text.js';
@@ -44,6 +44,10 @@ export async function checkBotToken(
     slackApiUrl,
     retryConfig: { retries: 1, minTimeout: 500 },
     timeout: 10_000,
+    // What went wrong is said in one sentence below (or not at all when the start fails
+    // first for another reason: the check runs beside the store's opening); the client's own
+    // warnings about a failed attempt would print before it.
+    logLevel: LogLevel.ERROR,
   });
   try {
     const result = await client.auth.test();
