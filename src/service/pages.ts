@@ -20,7 +20,6 @@ import { taskComments } from './activity.js';
 import { type Db, sql } from './db.js';
 import type { GroupCommit } from './group-commit.js';
 import { listStatuses } from './statuses.js';
-import { assigneeIds } from './task-relations.js';
 import { usersByIds } from './users.js';
 
 interface TaskPageRow {
@@ -108,7 +107,12 @@ function dateOnly(value: string | null): string {
 
 function taskPage(db: Db, row: TaskPageRow, link: (kind: PageKind, id: string) => string): string {
   const status = listStatuses(db, row.project_id).find((s) => s.id === row.status_id);
-  const assignees = assigneeIds(db, row.id);
+  const assignees = sql<{ user_id: string }>(
+    db,
+    'SELECT user_id FROM task_assignees WHERE task_id = ? ORDER BY position',
+  )
+    .all(row.id)
+    .map((a) => a.user_id);
   const comments = taskComments(db, row.id).filter((c) => c.Type === ACTIVITY_TYPE.comment);
   const people = usersByIds(db, row.workspace_id, [
     ...assignees,

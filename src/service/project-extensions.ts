@@ -34,7 +34,7 @@ export function deleteProject(db: Db, caller: Caller, projectId: string): void {
       .all(project.id)
       .map((r) => r.id);
     const ofTasks = 'task_id IN (SELECT id FROM tasks WHERE project_id = ?)';
-    for (const table of ['activities', 'task_files']) {
+    for (const table of ['activities', 'task_files', 'task_assignees']) {
       sql(db, `DELETE FROM ${table} WHERE ${ofTasks}`).run(project.id);
     }
     // Parent links stay inside a project; cut them so the rows can go in any order.

@@ -243,7 +243,7 @@ export function updateProject(
  * assignees is what a reader of the project would call associated.
  */
 export function projectUsers(db: Db, row: ProjectRow): string[] {
-  // project_assignees is kept by triggers on tasks (migrations.ts, entries 2 and 5).
+  // project_assignees is kept by triggers on task_assignees (migrations.ts, entry 2).
   const assignees = sql<{ user_id: string }>(
     db,
     `SELECT pa.user_id FROM project_assignees pa

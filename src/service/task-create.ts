@@ -10,7 +10,7 @@ import { referenceCache } from './reference-cache.js';
 import { isDoneType } from './statuses.js';
 import { checkFeatures, checkReferences } from './task-checks.js';
 import { storableText, taskJson } from './task-json.js';
-import { newAssignees, replaceFiles } from './task-relations.js';
+import { addNewTaskAssignees, replaceFiles } from './task-relations.js';
 import { nowIso } from './time.js';
 import type { Caller } from './workspaces.js';
 
@@ -55,8 +55,8 @@ export function createTaskJson(
       db,
       `INSERT INTO tasks (id, project_id, task_number, name, description, status_id, complete,
          group_id, priority, due_date, estimate_time, milestone_id, created_by, updated_by,
-         created_at, updated_at, subscriber_ids, assignees)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         created_at, updated_at, subscriber_ids)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       id,
       project.id,
@@ -75,10 +75,10 @@ export function createTaskJson(
       now,
       now,
       JSON.stringify(subscribers),
-      JSON.stringify(newAssignees(assignees, caller.userId, now)),
     );
     // Kept for the next create (reference-cache.ts); a rollback from here on drops it.
     refs.lastTaskNumber = taskNumber;
+    addNewTaskAssignees(db, id, caller.userId, assignees, now);
     if (body.files) replaceFiles(db, id, body.files);
     const task = taskJson({
       id,

@@ -84,8 +84,8 @@ const TASK_JSON_SELECT = `
   SELECT t.id, t.name, t.project_id, t.group_id, g.name AS group_name, t.description,
          t.complete, t.due_date, t.priority, t.estimate_time, t.milestone_id, t.task_number,
          t.subscriber_ids AS subscribers_json,
-         (SELECT json_group_array(a.value ->> 'userId' ORDER BY a.key)
-            FROM json_each(t.assignees) a) AS assignees_json
+         (SELECT json_group_array(a.user_id ORDER BY a.position)
+            FROM task_assignees a WHERE a.task_id = t.id) AS assignees_json
     FROM tasks t
     JOIN projects p ON p.id = t.project_id
     LEFT JOIN task_groups g ON g.id = t.group_id

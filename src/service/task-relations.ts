@@ -5,46 +5,22 @@ import type { CreateTaskBody } from '../workapi/contract.js';
 import { type Db, sql } from './db.js';
 import { newId } from './new-ids.js';
 
-/**
- * One assignee as the task row's `assignees` holds them, a JSON array in order (migrations.ts,
- * entry 5): who, and who assigned them when. Triggers on tasks keep project_assignees.
- */
-const AssigneeEntry = z.object({
-  userId: z.string(),
-  createdBy: z.string(),
-  updatedBy: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
-export type AssigneeEntry = z.infer<typeof AssigneeEntry>;
-const assigneeEntries = z.array(AssigneeEntry);
-
-/** New assignees, assigned by `by` at `now`. */
-export function newAssignees(userIds: readonly string[], by: string, now: string): AssigneeEntry[] {
-  return userIds.map((userId) => ({
-    userId,
-    createdBy: by,
-    updatedBy: by,
-    createdAt: now,
-    updatedAt: now,
-  }));
-}
-
-/** The task's assignees, in order (none for an unknown task). */
-export function assigneesOf(db: Db, taskId: string): AssigneeEntry[] {
-  const row = sql<{ assignees: string }>(db, 'SELECT assignees FROM tasks WHERE id = ?').get(
-    taskId,
+/** Appends assignees after the task's existing ones (as `subscribe` does subscribers). */
+export function addAssignees(
+  db: Db,
+  taskId: string,
+  by: string,
+  userIds: readonly string[],
+  now: string,
+): void {
+  const insert = sql(
+    db,
+    `INSERT INTO task_assignees (task_id, user_id, position, created_by, updated_by, created_at,
+       updated_at)
+     VALUES (?, ?, (SELECT COALESCE(MAX(position), -1) + 1 FROM task_assignees WHERE task_id = ?),
+             ?, ?, ?, ?)`,
   );
-  return row ? assigneeEntries.parse(JSON.parse(row.assignees)) : [];
-}
-
-export function assigneeIds(db: Db, taskId: string): string[] {
-  return assigneesOf(db, taskId).map((a) => a.userId);
-}
-
-/** Replaces the task's assignees (the triggers on tasks update project_assignees). */
-export function setAssignees(db: Db, taskId: string, assignees: readonly AssigneeEntry[]): void {
-  sql(db, 'UPDATE tasks SET assignees = ? WHERE id = ?').run(JSON.stringify(assignees), taskId);
+  for (const userId of userIds) insert.run(taskId, userId, taskId, by, by, now, now);
 }
 
 const subscriberIds = z.array(z.string());
@@ -66,6 +42,50 @@ export function subscribe(db: Db, taskId: string, userIds: readonly string[]): v
     JSON.stringify([...subscribers, ...added]),
     taskId,
   );
+}
+
+/**
+ * A new task's assignees, at positions from 0 in the order given: one statement (prepared
+ * once per length) instead of one per row, and no look-up of the last position (a new task
+ * has none). Its subscribers are written with its row (task-create.ts).
+ */
+export function addNewTaskAssignees(
+  db: Db,
+  taskId: string,
+  by: string,
+  assignees: readonly string[],
+  now: string,
+): void {
+  if (assignees.length > 0) {
+    sql(
+      db,
+      `INSERT INTO task_assignees (task_id, user_id, position, created_by, updated_by,
+         created_at, updated_at)
+       VALUES ${rows(assignees.length, '(?, ?, ?, ?, ?, ?, ?)')}`,
+    ).run(...assignees.flatMap((userId, i) => [taskId, userId, i, by, by, now, now]));
+  }
+}
+
+const valueLists = new Map<string, string[]>();
+
+/** `row` repeated `count` times, comma-separated: a multi-row VALUES list (built once). */
+function rows(count: number, row: string): string {
+  let lists = valueLists.get(row);
+  if (!lists) {
+    lists = [];
+    valueLists.set(row, lists);
+  }
+  lists[count] ??= Array.from({ length: count }, () => row).join(', ');
+  return lists[count];
+}
+
+export function assigneeIds(db: Db, taskId: string): string[] {
+  return sql<{ user_id: string }>(
+    db,
+    'SELECT user_id FROM task_assignees WHERE task_id = ? ORDER BY position',
+  )
+    .all(taskId)
+    .map((r) => r.user_id);
 }
 
 export function replaceFiles(

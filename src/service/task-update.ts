@@ -17,13 +17,7 @@ import { checkFeatures, checkReferences } from './task-checks.js';
 import { recordTaskCommented, recordTaskUpdated, taskChanges } from './task-events.js';
 import { storableText } from './task-json.js';
 import { loadTask, readTaskJson, type TaskRow } from './task-reads.js';
-import {
-  assigneesOf,
-  newAssignees,
-  replaceFiles,
-  setAssignees,
-  subscribe,
-} from './task-relations.js';
+import { addAssignees, assigneeIds, replaceFiles, subscribe } from './task-relations.js';
 import { dateTimeOf, nowIso } from './time.js';
 import type { Caller } from './workspaces.js';
 
@@ -82,21 +76,16 @@ export function updateTask(
     const assigneeChange: { added: string[]; removed: string[] } = { added: [], removed: [] };
     if (refs.assignees) {
       const wanted = refs.assignees.ids;
-      const assignees = assigneesOf(db, task.id);
-      const before = assignees.map((a) => a.userId);
+      const before = assigneeIds(db, task.id);
       const added = wanted.filter((id) => !before.includes(id));
       const removed = before.filter((id) => !wanted.includes(id));
       assigneeChange.added = added;
       assigneeChange.removed = removed;
       for (const id of added) record({ type: ACTIVITY_TYPE.assigneeAdded, assignee: id });
       for (const id of removed) record({ type: ACTIVITY_TYPE.assigneeRemoved, assignee: id });
-      // The ones kept stay in their places; the new ones follow, in the order asked.
-      if (added.length > 0 || removed.length > 0) {
-        setAssignees(db, task.id, [
-          ...assignees.filter((a) => wanted.includes(a.userId)),
-          ...newAssignees(added, by, now),
-        ]);
-      }
+      const drop = sql(db, 'DELETE FROM task_assignees WHERE task_id = ? AND user_id = ?');
+      for (const id of removed) drop.run(task.id, id);
+      addAssignees(db, task.id, by, added, now);
       subscribe(db, task.id, added);
     }
     if (body.files) replaceFiles(db, task.id, body.files);
@@ -166,13 +155,12 @@ const subscriberIds = z.array(z.string());
 
 /** The Updated task shape (operation 5). Task files are links: uploadFileType 1. */
 function updatedTaskResponse(db: Db, row: TaskRow): UpdatedTask {
-  const taskUsers: AssigneeRow[] = assigneesOf(db, row.id).map((a) => ({
-    _id: a.userId,
-    CreatedBy: a.createdBy,
-    UpdatedBy: a.updatedBy,
-    CreatedTime: a.createdAt,
-    UpdatedTime: a.updatedAt,
-  }));
+  const taskUsers = sql<AssigneeRow>(
+    db,
+    `SELECT user_id AS _id, created_by AS CreatedBy, updated_by AS UpdatedBy,
+            created_at AS CreatedTime, updated_at AS UpdatedTime
+       FROM task_assignees WHERE task_id = ? ORDER BY position`,
+  ).all(row.id);
   const files = sql<{ file_type: string; href: string; size: string; name: string }>(
     db,
     'SELECT file_type, href, size, name FROM task_files WHERE task_id = ? ORDER BY position',

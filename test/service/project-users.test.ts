@@ -17,9 +17,9 @@ afterEach(() => temp.remove());
 const fromTasks = (db: ReturnType<typeof openDatabase>) =>
   db
     .prepare(
-      `SELECT t.project_id AS project, a.value ->> 'userId' AS user, COUNT(*) AS n
-         FROM tasks t, json_each(t.assignees) a
-        GROUP BY 1, 2 ORDER BY 1, 2`,
+      `SELECT t.project_id AS project, a.user_id AS user, COUNT(*) AS n
+         FROM task_assignees a JOIN tasks t ON t.id = a.task_id
+        GROUP BY t.project_id, a.user_id ORDER BY 1, 2`,
     )
     .all();
 
