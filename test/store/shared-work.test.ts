@@ -244,7 +244,7 @@ for (const engine of storeEngines()) {
           },
           blocked: (now) => a.pace.blocked(now),
           sweep: (now) => a.pace.sweep(now),
-          settle: (teamIds) => a.pace.settle(teamIds),
+          settle: (teamIds, options) => a.pace.settle(teamIds, options),
         };
         let clock = 0;
         const pa = new SharedPace(counted, new ChannelPacer(), { headroom: 1, clock: () => clock });
@@ -279,6 +279,57 @@ for (const engine of storeEngines()) {
         await pa.flushQuiet(clock);
         expect(changes).toBe(5);
         expect(await runOf(b)).toBe(5);
+      });
+
+      it('keeps a quiet team that waits for its own pace or has sends in flight here, written back, and lets it go after', async () => {
+        const base = Date.now();
+        let clock = base;
+        let busy = false;
+        const pa = new SharedPace(a.pace, new ChannelPacer(), {
+          headroom: 1,
+          clock: () => clock,
+          busy: () => busy,
+        });
+        // 50 accepted, then two refusals: the team's limit, paused for a second.
+        for (let i = 0; i < 50; i++) {
+          const at = base - 1_000 + i * 10;
+          pa.answered('T1', `U${i}`, at, at + 5);
+        }
+        await pa.refused('T1', 'U_X', 1_000, base, base - 10);
+        expect(await pa.refused('T1', 'U_Y', 1_000, base + 5, base - 5)).toBe('team');
+        const pausedUntil = base + 1_005;
+        const seen = () =>
+          b.pace.blocked(clock).then((rows) => rows.find((r) => r.teamId === 'T1'));
+        // Quiet, but waiting for its pause: written back (the other instance sees the pause),
+        // and on PostgreSQL still held here — the other is told it may not send before then.
+        clock = base + 300;
+        await pa.flushQuiet(clock);
+        expect((await seen())?.until).toBeGreaterThanOrEqual(pausedUntil);
+        const told = await b.pace.change('T1', [], (s) => ({
+          result: s.pausedUntil,
+          blockedUntil: 0,
+        }));
+        if (engine.name === 'SQLite') expect(told).toBe(pausedUntil);
+        else expect(told).toBeGreaterThan(pausedUntil);
+        // The wait is over and it stayed quiet: let go; the other takes it with the pace learned.
+        clock = pausedUntil + 300;
+        await pa.flushQuiet(clock);
+        expect(await seen()).toBeUndefined();
+        const state = await new SharedPace(b.pace, new ChannelPacer(), { headroom: 1 }).state(
+          'T1',
+          clock,
+        );
+        expect(1_000 / state.intervalMs!).toBeCloseTo(50, 0);
+
+        // A send in flight here (its answer not back): kept while it is, let go after.
+        expect(await pa.begin('T1', 'U_Z', clock)).toBeUndefined();
+        busy = true;
+        clock += 300;
+        await pa.flushQuiet(clock);
+        if (engine.name === 'PostgreSQL') expect(await seen()).toBeDefined();
+        busy = false;
+        await pa.flushQuiet(clock);
+        expect(await seen()).toBeUndefined();
       });
 
       it('keeps a pace of fractional milliseconds in whole ones', async () => {

@@ -80,15 +80,18 @@ export class SharedPace {
 
   /** This process's clock, for how long answers wait (tests set it). */
   private readonly clock: () => number;
+  /** Whether this instance has sends of the team in flight (the worker's count). */
+  private readonly busy: (teamId: string) => boolean;
 
   constructor(
     private readonly store: PaceStore,
     private readonly channels: ChannelPacer,
-    options: PacerOptions & { clock?: () => number } = {},
+    options: PacerOptions & { clock?: () => number; busy?: (teamId: string) => boolean } = {},
     private readonly onError: (e: unknown) => void = () => {},
   ) {
     this.rules = new PaceRules(options);
     this.clock = options.clock ?? Date.now;
+    this.busy = options.busy ?? (() => false);
   }
 
   /**
@@ -214,12 +217,18 @@ export class SharedPace {
    * Settles the teams not changed here within FLOWING_MS (gone quiet): their waiting answers
    * written, and on PostgreSQL what this instance holds of them written back and let go, so
    * another instance may take them at once. The others' answers ride with their next change.
+   * A quiet team that waits for its own pace here (a 429's pause, its next paced slot) or
+   * still has sends in flight here is written back but kept: the sends after the wait are
+   * this instance's (another instance taking the team when the wait ends would send back the
+   * DMs each had claimed meanwhile), and the answers of those in flight must find the team
+   * here (else they are lost to the run the next 429 learns from: one run learned 27.7/s).
+   * It is let go once neither holds and it stays quiet.
    */
   async flushQuiet(now: number): Promise<void> {
     const due = [...new Set([...this.waiting.keys(), ...this.unsettled])].filter(
       (teamId) => now - (this.lastChange.get(teamId) ?? Number.NEGATIVE_INFINITY) >= FLOWING_MS,
     );
-    await this.flushTeams(due);
+    await this.flushTeams(due, now);
     if (this.waiting.size || this.unsettled.size) this.arm();
   }
 
@@ -229,7 +238,8 @@ export class SharedPace {
     await this.store.settle().catch(this.onError);
   }
 
-  private async flushTeams(teams: readonly string[]): Promise<void> {
+  /** `now` given: the teams waiting or busy here at `now` are kept (flushQuiet). */
+  private async flushTeams(teams: readonly string[], now?: number): Promise<void> {
     while (this.flushing !== undefined) await this.flushing;
     if (!teams.length) return;
     this.flushing = Promise.all(
@@ -244,9 +254,17 @@ export class SharedPace {
       }),
     )
       .then(() => {
+        const held = (teamId: string) =>
+          now !== undefined && ((this.nextSlotAt(teamId, now) ?? 0) > now || this.busy(teamId));
         // Their last change was the answers' just made: settled now.
-        for (const teamId of teams) this.unsettled.delete(teamId);
-        return this.store.settle(teams);
+        const letGo = teams.filter((teamId) => !held(teamId));
+        for (const teamId of letGo) this.unsettled.delete(teamId);
+        // Kept teams stay unsettled, looked at again; the store writes only what it must.
+        const keep = teams.filter(held);
+        return Promise.all([
+          this.store.settle(letGo),
+          keep.length ? this.store.settle(keep, { keep: true }) : undefined,
+        ]);
       })
       .catch(this.onError)
       .then(() => {
@@ -291,13 +309,18 @@ export class SharedPace {
     teamId: string,
     now: number,
   ): Promise<{ pausedUntil: number | undefined; intervalMs: number | undefined }> {
-    return this.change(teamId, [], (s) => ({
-      result: {
-        pausedUntil: this.rules.pausedUntil(s, now),
-        intervalMs: this.rules.intervalOf(s, now),
-      },
-      blockedUntil: this.rules.blockedUntil(s, now),
-    }));
+    return this.change(teamId, [], (s) => {
+      // A look, on a copy: the rules drop what expired as they read, and a change would take
+      // the team (on PostgreSQL) from the instance pacing it.
+      const look = structuredClone(s);
+      return {
+        result: {
+          pausedUntil: this.rules.pausedUntil(look, now),
+          intervalMs: this.rules.intervalOf(look, now),
+        },
+        blockedUntil: this.rules.blockedUntil(look, now),
+      };
+    });
   }
 
   /**

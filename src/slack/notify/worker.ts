@@ -68,8 +68,12 @@ export class NotifyWorker {
     this.idlePollMs = options.idlePollMs ?? 1_000;
     this.channels = new ChannelPacer(options.channelPacing);
     this.aheadMs = options.paceAheadMs ?? 200;
-    this.pace = new SharedPace(options.pace, this.channels, options.pacing, (e) =>
-      options.logger?.warn(`DM pace not recorded: ${errMessage(e)}`),
+    this.pace = new SharedPace(
+      options.pace,
+      this.channels,
+      // A team with sends in flight here stays here (their answers count for its pace).
+      { ...options.pacing, busy: (teamId) => (this.teamActive.get(teamId) ?? 0) > 0 },
+      (e) => options.logger?.warn(`DM pace not recorded: ${errMessage(e)}`),
     );
     this.instanceId = options.instanceId ?? newInstanceId();
     this.held = new HeldLeases(this.outbox, this.instanceId, this.leaseMs, options.logger);

@@ -34,7 +34,7 @@ function counted(store: Store): { pace: PaceStore; named: number[] } {
       },
       blocked: (now) => store.pace.blocked(now),
       sweep: (now) => store.pace.sweep(now),
-      settle: (teamIds) => store.pace.settle(teamIds),
+      settle: (teamIds, options) => store.pace.settle(teamIds, options),
     },
   };
 }

@@ -58,9 +58,10 @@ export interface PaceStore {
   blocked(now: number): Promise<{ teamId: string; until: number }[]>;
   /**
    * Writes back what this instance holds of these teams (all of them when omitted) and lets
-   * the other instances take them at once. Nothing to do on SQLite.
+   * the other instances take them at once — or, `keep`, goes on holding them (the lease
+   * renewed; a team that only waits for its own pace here). Nothing to do on SQLite.
    */
-  settle(teamIds?: readonly string[]): Promise<void>;
+  settle(teamIds?: readonly string[], options?: { keep?: boolean }): Promise<void>;
   /** Forgets channels free for a minute and teams idle for an hour; returns how many. */
   sweep(now: number): Promise<number>;
 }

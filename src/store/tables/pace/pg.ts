@@ -12,7 +12,8 @@
  *   until its lease ends, and nothing is written.
  * - While the lease has more than RENEW_MS left, changes are made in memory. The next one
  *   after that writes everything changed since and renews the lease; `settle` writes it and
- *   lets the lease go (the worker settles a team once it goes quiet here).
+ *   lets the lease go (the worker settles a team once it goes quiet here), or renews it
+ *   (`keep`: a quiet team waiting for its own pace here).
  * - Why that is safe: a holder hands out slots only while its lease has RENEW_MS left, more
  *   than a channel's second plus the horizon slots are reserved within, so if it crashes
  *   every send it started or reserved, and the second each took of its channel, is over
@@ -64,6 +65,8 @@ interface Team {
   channels: Map<string, number>;
   /** Channels moved here and not written yet (while held). */
   moved: Set<string>;
+  /** Changed here since the last write (while held). */
+  dirty: boolean;
   /** This store's lease's end (0: not held here). */
   heldUntil: number;
   /** Until when the team's sends are blocked, as of the last change here. */
@@ -90,6 +93,7 @@ export function pgPaceStore(sql: Sql, options: PgPaceOptions = {}): PaceStore {
         state: {},
         channels: new Map(),
         moved: new Set(),
+        dirty: false,
         heldUntil: 0,
         blockedUntil: 0,
       };
@@ -161,6 +165,7 @@ export function pgPaceStore(sql: Sql, options: PgPaceOptions = {}): PaceStore {
     t.version = version;
     for (const [c, at] of moved) t.channels.set(c, at);
     t.moved.clear();
+    t.dirty = false;
     // Bounded memory: channels free for as long as the sweep keeps them are free whoever
     // looks (only then: the rules' clock is not this one in tests).
     if (t.channels.size > MAX_CHANNELS) {
@@ -178,6 +183,7 @@ export function pgPaceStore(sql: Sql, options: PgPaceOptions = {}): PaceStore {
     const names = row?.channels ?? [];
     t.channels = new Map(names.map((c, i) => [c, row?.ready_at?.[i] ?? 0]));
     t.moved.clear();
+    t.dirty = false;
     t.heldUntil = 0;
     const until = row?.held_until ?? 0;
     return row?.holder && row.holder !== holder && until > now ? until : 0;
@@ -195,6 +201,7 @@ export function pgPaceStore(sql: Sql, options: PgPaceOptions = {}): PaceStore {
           t.channels.set(c, at);
           t.moved.add(c);
         }
+        t.dirty = true;
         t.blockedUntil = Math.ceil(out.blockedUntil);
         return out.result;
       }
@@ -239,14 +246,26 @@ export function pgPaceStore(sql: Sql, options: PgPaceOptions = {}): PaceStore {
     }
   };
 
-  const settle = async (teamId: string) => {
+  const settle = async (teamId: string, keep: boolean) => {
     const t = teams.get(teamId);
     if (!t || t.heldUntil === 0) return;
     const now = clock();
-    const row = await write(teamId, t, now, JSON.stringify(t.state), t.blockedUntil, true, 0, []);
+    // Kept with nothing to write and the lease good for a while: nothing to do.
+    if (keep && !t.dirty && t.heldUntil - now >= renewMs) return;
+    const until = keep ? now + leaseMs : 0;
+    const row = await write(
+      teamId,
+      t,
+      now,
+      JSON.stringify(t.state),
+      t.blockedUntil,
+      true,
+      until,
+      [],
+    );
     if (row?.applied) {
       wrote(t, row.applied, now, []);
-      t.heldUntil = 0;
+      t.heldUntil = until;
     } else {
       // Its lease ran out and another instance took the team: what is there now.
       reread(t, row, now);
@@ -264,9 +283,9 @@ export function pgPaceStore(sql: Sql, options: PgPaceOptions = {}): PaceStore {
       }
       return out;
     },
-    settle: async (teamIds) => {
+    settle: async (teamIds, options) => {
       const ids = teamIds ?? [...teams.keys()];
-      await Promise.all(ids.map((id) => inTurn(id, () => settle(id))));
+      await Promise.all(ids.map((id) => inTurn(id, () => settle(id, options?.keep ?? false))));
     },
     sweep: async (now) =>
       (await sql.run(SWEEP_CHANNELS, [now - CHANNEL_KEEP_MS])) +
