@@ -413,7 +413,7 @@ async function paceFigures(pg: Awaited<ReturnType<typeof startPostgres>>) {
     const post = await paceCost(await pg.createDatabase(), batch);
     const verdict = post.us <= 300 ? 'met' : 'NOT met';
     console.log(
-      `  ${String(batch).padStart(2)} DM${batch > 1 ? 's' : ' '} per change: SQLite ${lite.us.toFixed(0)} µs, PostgreSQL ${post.us.toFixed(0)} µs (aim ≤ 300 µs: ${verdict}) in ${post.statements?.toFixed(2)} round trips and ${post.transactions?.toFixed(2)} transactions; at ${LIMIT} DMs/s, ${((post.us * LIMIT) / 1000).toFixed(1)} ms of every second.`,
+      `  ${String(batch).padStart(2)} DM${batch > 1 ? 's' : ' '} per change: SQLite ${lite.us.toFixed(0)} µs, PostgreSQL ${post.us.toFixed(0)} µs (aim ≤ 300 µs: ${verdict}) in ${post.statements?.toFixed(4)} round trips and ${post.transactions?.toFixed(4)} transactions; at ${LIMIT} DMs/s, ${((post.us * LIMIT) / 1000).toFixed(1)} ms of every second.`,
     );
   }
 }
