@@ -1,9 +1,9 @@
 /**
  * The rows every create task checks against, kept in memory: a project's settings (its
- * workspace and feature flags), its statuses and groups, its largest task number, and users. Each create read them
- * again (five statements, a fifth of a create's time), and they change only when a project is
- * updated or deleted; statuses and groups are made with their project, users are never
- * changed or deleted.
+ * workspace and feature flags), its statuses and groups, its largest task number, and users.
+ * Each create read them again (five statements, a fifth of a create's time), and they change
+ * only when a project is updated or deleted; statuses and groups are made with their project,
+ * users are never changed or deleted.
  *
  * Correctness rests on three invalidations:
  * - this connection's writes: `forgetProjectReferences` after a project's own row, statuses
