@@ -24,9 +24,15 @@ interface QueuedWrite {
   fail(error: unknown): void;
 }
 
+/** What sends an answer once the commit is over, and what hears it failed instead. */
+interface Answering {
+  answer(): void;
+  fail(error: unknown): void;
+}
+
 export class GroupCommit {
   private queued: QueuedWrite[] = [];
-  private waiting: Array<{ answer(): void; fail(error: unknown): void }> = [];
+  private waiting: Answering[] = [];
   private eventsRecorded = false;
 
   constructor(
@@ -85,7 +91,7 @@ export class GroupCommit {
     // Someone else's transaction (a caller on the same connection): nest in it, as its
     // owner commits.
     const own = !this.db.inTransaction;
-    const succeeded: { write: QueuedWrite; answer: () => void }[] = [];
+    const succeeded: Answering[] = [];
     let failure: unknown;
     try {
       if (own) this.begin();
@@ -93,12 +99,12 @@ export class GroupCommit {
         // SQLite rolls a transaction back by itself after some errors (disk full, I/O):
         // what was written in it is lost, so those answers fail, and the rest start anew.
         if (own && !this.db.inTransaction) {
-          for (const s of succeeded.splice(0)) s.write.fail(rolledBackError());
+          for (const s of succeeded.splice(0)) s.fail(rolledBackError());
           rolledBack(this.db);
           this.begin();
         }
         try {
-          succeeded.push({ write, answer: transact(this.db, write.run) });
+          succeeded.push({ answer: transact(this.db, write.run), fail: write.fail });
         } catch (e) {
           write.fail(e);
         }
@@ -117,27 +123,17 @@ export class GroupCommit {
     }
     const events = this.eventsRecorded;
     this.eventsRecorded = false;
-    for (const { write, answer } of succeeded) {
+    // The writes' answers first, then the reads that waited for them.
+    for (const waiter of [...succeeded, ...waiting]) {
       if (failure !== undefined) {
-        write.fail(failure);
+        waiter.fail(failure);
         continue;
       }
       // One answer that throws must not keep the others from being sent.
       try {
-        answer();
+        waiter.answer();
       } catch (e) {
-        write.fail(e);
-      }
-    }
-    for (const read of waiting) {
-      if (failure !== undefined) {
-        read.fail(failure);
-        continue;
-      }
-      try {
-        read.answer();
-      } catch (e) {
-        read.fail(e);
+        waiter.fail(e);
       }
     }
     if (events && failure === undefined) this.onEvents?.();
