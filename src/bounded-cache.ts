@@ -4,8 +4,9 @@
  * recently used leaving first, each kept at most `ttlMs` when given; hits, misses and
  * evictions are counted. A cache whose entries differ widely in size (a workspace's whole
  * user list: ten people or fifty thousand) is bounded in bytes too: each entry is weighed
- * (an estimate, `weigh`) and the least recently used leave while the sum is over `maxBytes`. Every cache is listed (weakly) in `cacheStats()`, which /metrics
- * reads, so a cache that grows or misses shows without anyone asking it.
+ * (an estimate, `weigh`) and the least recently used leave while the sum is over `maxBytes`.
+ * Every cache is listed (weakly) in `cacheStats()`, which /metrics reads, so a cache that
+ * grows or misses shows without anyone asking it.
  */
 
 export interface CacheStats {

@@ -11,8 +11,8 @@
  * - `answered` (an accepted send: count it, move the channel's next free moment to a
  *   second after its arrival) is bookkeeping that need not be written at once: it rides
  *   with the team's next change, or is written on its own once the team goes quiet here
- *   (FLOWING_MS after this instance's last change of it). Folded so, a DM costs one change (or a share of
- *   one), not two.
+ *   (FLOWING_MS after this instance's last change of it). Folded so, a DM costs one change
+ *   (or a share of one), not two.
  * - A 429 is `refused` (a send) or `limited` (another call): the pause and the learned pace
  *   are the team's, seen by every instance at its next change. The answers waiting here are
  *   applied first, in the same change, so the run a 429 learns from is whole.
@@ -225,7 +225,7 @@ export class SharedPace {
    * It is let go once neither holds and it stays quiet.
    */
   async flushQuiet(now: number): Promise<void> {
-    const due = [...new Set([...this.waiting.keys(), ...this.unsettled])].filter(
+    const due = this.pendingTeams().filter(
       (teamId) => now - (this.lastChange.get(teamId) ?? Number.NEGATIVE_INFINITY) >= FLOWING_MS,
     );
     await this.flushTeams(due, now);
@@ -234,8 +234,13 @@ export class SharedPace {
 
   /** Writes every answer still waiting and settles every team (the worker's stop). */
   async flush(): Promise<void> {
-    await this.flushTeams([...new Set([...this.waiting.keys(), ...this.unsettled])]);
+    await this.flushTeams(this.pendingTeams());
     await this.store.settle().catch(this.onError);
+  }
+
+  /** Teams with answers waiting here or changed here since they were last settled. */
+  private pendingTeams(): string[] {
+    return [...new Set([...this.waiting.keys(), ...this.unsettled])];
   }
 
   /** `now` given: the teams waiting or busy here at `now` are kept (flushQuiet). */
